@@ -1,0 +1,210 @@
+//! The command line, defined once with clap; completions and the man page are generated from it.
+
+use std::path::PathBuf;
+
+use clap::builder::PossibleValue;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use ragcite::Language;
+
+const ABOUT: &str = "Lint the citations of a RAG answer against the retrieved chunks";
+
+const LONG_ABOUT: &str = "\
+Lint the citations of a RAG answer against the retrieved chunks.
+
+ragcite splits an answer into sentences, reads their citation markers ([1], [doc2], [^1], ^1, \
+【4†source】, (source: x), ...) and checks each sentence against the chunks it cites: uncited \
+claims, citations to chunks that do not share the sentence's words, numbers missing from the \
+cited chunk, markers that point nowhere, and chunks never used.
+
+It is deterministic and lexical: no model, no network. Lexical overlap is not entailment: a \
+paraphrase can look unsupported and a negated claim can look supported. Treat the results as \
+pointers for review.";
+
+const CHECK_AFTER_HELP: &str = "\
+Exit codes: 0 every limit held; 1 a limit was exceeded; 2 usage or input error.
+
+Examples:
+  ragcite check answer.md chunks.json
+  model-cli ask question | ragcite check - chunks.json --format json
+  ragcite check answer.md chunks.txt --threshold 0.6 --max-uncited 2";
+
+#[derive(Debug, Parser)]
+#[command(name = "ragcite", version, about = ABOUT, long_about = LONG_ABOUT)]
+#[command(propagate_version = true, arg_required_else_help = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check an answer's citations against the retrieved chunks
+    #[command(after_help = CHECK_AFTER_HELP)]
+    Check(CheckArgs),
+    /// Explain a verdict: what it means, how it is decided, what to do
+    Explain(ExplainArgs),
+    /// Write the shell completions and man pages (for maintainers)
+    #[command(hide = true)]
+    Generate(GenerateArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The answer: plain text or Markdown (`-` reads standard input)
+    #[arg(value_name = "ANSWER")]
+    pub answer: String,
+
+    /// The retrieved chunks: JSON, JSON Lines, `[id]`/`id:` blocks, `---` or blank-line separated text (`-` reads standard input)
+    #[arg(value_name = "CHUNKS")]
+    pub chunks: String,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+
+    /// Support threshold: share of a sentence's content words its cited chunk must hold
+    #[arg(long, default_value_t = ragcite::DEFAULT_THRESHOLD, value_parser = parse_threshold, value_name = "0.1..1")]
+    pub threshold: f64,
+
+    /// Most uncited claims allowed
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub max_uncited: usize,
+
+    /// Most number mismatches allowed
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub max_number_mismatch: usize,
+
+    /// Most unsupported citations allowed
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub max_unsupported: usize,
+
+    /// Most unknown markers (distinct labels that resolve to no chunk) allowed
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub max_unknown_markers: usize,
+
+    /// Most weakly supported sentences allowed [default: unlimited]
+    #[arg(long, value_name = "N")]
+    pub max_weak: Option<usize>,
+
+    /// Language of the stemmer and stop words
+    #[arg(long, value_enum, default_value_t = Lang(Language::English), value_name = "LANG")]
+    pub lang: Lang,
+
+    /// When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+}
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// The verdict to explain; all of them when left out
+    #[arg(value_enum)]
+    pub verdict: Option<VerdictArg>,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Directory to write `completions/` and `man/` into
+    #[arg(long, default_value = ".", value_name = "DIR")]
+    pub out_dir: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Coloured tables and a one-line summary, for people
+    Table,
+    /// One JSON document (schemaVersion, inputs, result, warnings, gate), for machines
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE or FORCE_COLOR force it
+    Auto,
+    Always,
+    Never,
+}
+
+/// `--lang`, listing every language with its name for help and completions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lang(pub Language);
+
+impl ValueEnum for Lang {
+    fn value_variants<'a>() -> &'a [Self] {
+        const ALL: [Lang; 18] = {
+            let mut all = [Lang(Language::English); 18];
+            let mut k = 0;
+            while k < 18 {
+                all[k] = Lang(Language::ALL[k]);
+                k += 1;
+            }
+            all
+        };
+        &ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.code()).help(self.0.name()))
+    }
+}
+
+/// A verdict name for `explain`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VerdictArg(pub ragcite::Verdict);
+
+impl ValueEnum for VerdictArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        use ragcite::Verdict as V;
+        &[
+            VerdictArg(V::Supported),
+            VerdictArg(V::NumberMismatch),
+            VerdictArg(V::WeakSupport),
+            VerdictArg(V::UnsupportedCitation),
+            VerdictArg(V::UncitedClaim),
+            VerdictArg(V::NoClaim),
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()).help(self.0.summary()))
+    }
+}
+
+fn parse_threshold(s: &str) -> Result<f64, String> {
+    let value: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number"))?;
+    let (low, high) = ragcite::THRESHOLD_RANGE;
+    if !(low..=high).contains(&value) {
+        return Err(format!("{value} is outside {low}..{high}"));
+    }
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn thresholds_outside_the_range_are_refused() {
+        assert_eq!(parse_threshold("0.6"), Ok(0.6));
+        assert_eq!(parse_threshold("1"), Ok(1.0));
+        assert!(parse_threshold("0.05").is_err());
+        assert!(parse_threshold("1.5").is_err());
+        assert!(parse_threshold("NaN").is_err());
+        assert!(parse_threshold("half").is_err());
+    }
+
+    #[test]
+    fn every_language_is_offered() {
+        assert_eq!(Lang::value_variants().len(), Language::ALL.len());
+        assert!(Lang::from_str("fr", false).is_ok());
+    }
+}

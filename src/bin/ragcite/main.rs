@@ -1,0 +1,196 @@
+//! The `ragcite` command: parses the command line, reads the inputs, runs the library's check,
+//! writes the chosen format and turns the gate's outcome into the exit code.
+
+mod cli;
+mod exit;
+mod generate;
+
+use std::io::{self, IsTerminal, Read, Write};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::Parser;
+use ragcite::emit::json::JsonEmitter;
+use ragcite::emit::table::TableEmitter;
+use ragcite::emit::{Emitter, InputFile, Inputs, Run};
+use ragcite::{Checker, Limits, Options, input};
+
+use cli::{CheckArgs, Cli, ColorChoice, Command, ExplainArgs, Format};
+use exit::ExitStatus;
+
+/// How standard input is named in messages and reports.
+const STDIN_NAME: &str = "<stdin>";
+
+/// Output width when standard output is not a terminal and `COLUMNS` is not set.
+const DEFAULT_WIDTH: u16 = 120;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    match run(cli) {
+        Ok(status) => status.into(),
+        Err(err) if is_broken_pipe(&err) => ExitStatus::Success.into(),
+        Err(err) => {
+            let message = format!("{err:#}").replace('\n', " ");
+            let _ = writeln!(io::stderr(), "ragcite: error: {message}");
+            ExitStatus::Error.into()
+        }
+    }
+}
+
+/// A closed pipe (`ragcite check ... | head`) is not an error.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+fn run(cli: Cli) -> Result<ExitStatus> {
+    match cli.command {
+        Command::Check(args) => check(&args),
+        Command::Explain(args) => explain(&args),
+        Command::Generate(args) => {
+            generate::write_all(&args.out_dir)?;
+            Ok(ExitStatus::Success)
+        }
+    }
+}
+
+/// Reads a path, or standard input for `-`, naming the file in every error.
+fn read_input(path: &str) -> Result<(Vec<u8>, String)> {
+    if path == "-" {
+        let mut bytes = Vec::new();
+        io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("{STDIN_NAME}: cannot read"))?;
+        return Ok((bytes, STDIN_NAME.to_string()));
+    }
+    let metadata = std::fs::metadata(path).with_context(|| format!("{path}: cannot read"))?;
+    if metadata.is_dir() {
+        bail!("{path}: is a directory, not a file");
+    }
+    let bytes = std::fs::read(path).with_context(|| format!("{path}: cannot read"))?;
+    Ok((bytes, path.to_string()))
+}
+
+fn is_json_name(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.ends_with(".json") || lower.ends_with(".jsonl") || lower.ends_with(".ndjson")
+}
+
+fn use_color(choice: ColorChoice) -> bool {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto if set("NO_COLOR") => false,
+        ColorChoice::Auto if set("CLICOLOR_FORCE") || set("FORCE_COLOR") => true,
+        ColorChoice::Auto => io::stdout().is_terminal(),
+    }
+}
+
+/// The terminal's width, or `COLUMNS`, or a fixed default so that piped output is stable.
+fn output_width() -> u16 {
+    if io::stdout().is_terminal()
+        && let Some(width) = comfy_table::Table::new().width()
+    {
+        return width;
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+        .filter(|&w: &u16| w >= 40)
+        .unwrap_or(DEFAULT_WIDTH)
+}
+
+fn check(args: &CheckArgs) -> Result<ExitStatus> {
+    if args.answer == "-" && args.chunks == "-" {
+        bail!("only one of ANSWER and CHUNKS can be `-` (standard input)");
+    }
+    let (answer_bytes, answer_name) = read_input(&args.answer)?;
+    let answer = input::read_answer(&answer_bytes, None).with_context(|| answer_name.clone())?;
+    drop(answer_bytes);
+    let (chunk_bytes, chunks_name) = read_input(&args.chunks)?;
+    let chunks = input::read_chunks(&chunk_bytes, is_json_name(&args.chunks))
+        .with_context(|| chunks_name.clone())?;
+    drop(chunk_bytes);
+
+    let options = Options {
+        threshold: args.threshold,
+        language: args.lang.0,
+    };
+    let limits = Limits {
+        max_uncited: Some(args.max_uncited),
+        max_number_mismatch: Some(args.max_number_mismatch),
+        max_unsupported: Some(args.max_unsupported),
+        max_unknown_markers: Some(args.max_unknown_markers),
+        max_weak: args.max_weak,
+    };
+    let report = Checker::new(options).check(&answer, &chunks);
+    let gate = limits.evaluate(&report.result.counts);
+    let inputs = Inputs {
+        answer: InputFile {
+            path: answer_name,
+            format: serde_name(&answer.format),
+        },
+        chunks: InputFile {
+            path: chunks_name,
+            format: serde_name(&chunks.format),
+        },
+        threshold: options.threshold,
+        lang: options.language.code().to_string(),
+        limits,
+    };
+    let emitter: Box<dyn Emitter> = match args.format {
+        Format::Table => Box::new(TableEmitter {
+            color: use_color(args.color),
+            width: output_width(),
+        }),
+        Format::Json => Box::new(JsonEmitter),
+    };
+    let run = Run {
+        report: &report,
+        gate: &gate,
+        inputs: &inputs,
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    emitter
+        .emit(&run, &mut out)
+        .and_then(|()| out.flush())
+        .context("cannot write the report")?;
+    Ok(ExitStatus::from(&gate))
+}
+
+/// A unit enum's serde name (`"bracket-blocks"`), for `inputs`.
+fn serde_name<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn explain(args: &ExplainArgs) -> Result<ExitStatus> {
+    let verdicts = match args.verdict {
+        Some(v) => vec![v.0],
+        None => ragcite::Verdict::ALL.to_vec(),
+    };
+    let mut out = io::stdout().lock();
+    for (k, verdict) in verdicts.into_iter().enumerate() {
+        if k > 0 {
+            writeln!(out)?;
+        }
+        writeln!(out, "{}: {}", verdict.name(), verdict.summary())?;
+        writeln!(out)?;
+        writeln!(out, "{}", verdict.explanation())?;
+    }
+    Ok(ExitStatus::Success)
+}

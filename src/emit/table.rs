@@ -1,0 +1,169 @@
+//! The default output: a table of sentences, a table of chunks, the warnings and a one-line
+//! summary. Colour only underlines what the words already say.
+
+use std::io::{self, Write};
+
+use comfy_table::{ContentArrangement, Table, presets};
+use owo_colors::OwoColorize;
+
+use super::{Emitter, Run, summary_line};
+use crate::report::{ChunkStatus, SentenceResult, Verdict, preview};
+
+/// Missing words shown per sentence before the rest are counted.
+const MISSING_WORDS_SHOWN: usize = 8;
+
+/// Writes the human-readable tables.
+#[derive(Debug, Clone, Copy)]
+pub struct TableEmitter {
+    /// Whether to colour verdicts, statuses and the summary.
+    pub color: bool,
+    /// Width of the terminal (or of the output) in columns.
+    pub width: u16,
+}
+
+impl TableEmitter {
+    fn paint_verdict(&self, verdict: Verdict) -> String {
+        let name = verdict.name();
+        if !self.color {
+            return name.to_string();
+        }
+        match verdict {
+            Verdict::Supported => name.green().to_string(),
+            Verdict::NumberMismatch | Verdict::UnsupportedCitation => name.red().to_string(),
+            Verdict::WeakSupport => name.yellow().to_string(),
+            Verdict::UncitedClaim => name.magenta().to_string(),
+            Verdict::NoClaim => name.dimmed().to_string(),
+        }
+    }
+
+    fn paint_status(&self, status: ChunkStatus) -> String {
+        let name = status.name();
+        if !self.color {
+            return name.to_string();
+        }
+        match status {
+            ChunkStatus::Used => name.green().to_string(),
+            ChunkStatus::CitedButNotSupporting => name.red().to_string(),
+            ChunkStatus::RelevantButUncited => name.yellow().to_string(),
+            ChunkStatus::Unused => name.dimmed().to_string(),
+        }
+    }
+
+    fn new_table(&self) -> Table {
+        let mut table = Table::new();
+        table
+            .load_style(presets::UTF8_FULL_CONDENSED)
+            .set_content_arrangement(ContentArrangement::Dynamic)
+            .set_width(self.width);
+        table
+    }
+
+    /// Room for the sentence column: what the other columns leave, within reason.
+    fn text_budget(&self, others: usize) -> usize {
+        usize::from(self.width).saturating_sub(others).clamp(20, 120)
+    }
+}
+
+/// What is wrong with a sentence, one item a line.
+fn problems(s: &SentenceResult) -> String {
+    let mut lines = Vec::new();
+    if !s.unknown_markers.is_empty() {
+        lines.push(format!("unknown markers: {}", s.unknown_markers.join(", ")));
+    }
+    if !s.missing_numbers.is_empty() {
+        lines.push(format!("missing numbers: {}", s.missing_numbers.join(", ")));
+    }
+    let shows_words = matches!(
+        s.verdict,
+        Verdict::UnsupportedCitation | Verdict::WeakSupport | Verdict::NumberMismatch
+    );
+    if shows_words && !s.missing_words.is_empty() {
+        let shown: Vec<&str> = s
+            .missing_words
+            .iter()
+            .take(MISSING_WORDS_SHOWN)
+            .map(String::as_str)
+            .collect();
+        let more = s.missing_words.len().saturating_sub(MISSING_WORDS_SHOWN);
+        let tail = if more > 0 {
+            format!(" (+{more} more)")
+        } else {
+            String::new()
+        };
+        lines.push(format!("missing words: {}{tail}", shown.join(", ")));
+    }
+    if let Some(chunk) = &s.suggested_citation {
+        lines.push(format!(
+            "suggested citation: {chunk} (coverage {:.2})",
+            s.best_coverage
+        ));
+    }
+    lines.join("\n")
+}
+
+impl Emitter for TableEmitter {
+    fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let result = &run.report.result;
+        let mut sentences = self.new_table();
+        sentences.set_header(["#", "at", "verdict", "cov", "cited", "sentence", "what is wrong"]);
+        let budget = self.text_budget(90);
+        for s in &result.sentences {
+            sentences.add_row([
+                s.index.to_string(),
+                format!("{}:{}", s.start.line, s.start.column),
+                self.paint_verdict(s.verdict),
+                if s.verdict.is_claim() && !s.cited.is_empty() {
+                    format!("{:.2}", s.coverage)
+                } else {
+                    "-".to_string()
+                },
+                if s.cited.is_empty() {
+                    "-".to_string()
+                } else {
+                    s.cited.join(", ")
+                },
+                preview(&s.sentence, budget),
+                problems(s),
+            ]);
+        }
+        writeln!(out, "{sentences}")?;
+
+        let mut chunks = self.new_table();
+        chunks.set_header(["chunk", "status", "cited", "supports", "best", "preview"]);
+        let budget = self.text_budget(70);
+        for c in &result.chunks {
+            chunks.add_row([
+                c.id.clone(),
+                self.paint_status(c.status),
+                c.times_cited.to_string(),
+                c.supported_sentences.to_string(),
+                format!("{:.2}", c.best_coverage),
+                preview(&c.preview, budget),
+            ]);
+        }
+        if !result.chunks.is_empty() {
+            writeln!(out, "{chunks}")?;
+        }
+
+        for warning in &run.report.warnings {
+            let label = if self.color {
+                "warning".yellow().bold().to_string()
+            } else {
+                "warning".to_string()
+            };
+            writeln!(out, "{label}: {warning}")?;
+        }
+        let summary = summary_line(run.report, run.gate);
+        if self.color {
+            let (verdict, rest) = summary.split_at(4);
+            let verdict = if run.gate.passed {
+                verdict.green().bold().to_string()
+            } else {
+                verdict.red().bold().to_string()
+            };
+            writeln!(out, "{verdict}{rest}")
+        } else {
+            writeln!(out, "{summary}")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+//! Typed errors of the library. The binary wraps them with the name of the file they concern.
+
+use crate::input::ChunkPosition;
+
+/// Why an input could not be read. Each message is one line and says what is wrong and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InputError {
+    #[error("invalid UTF-8 at byte {offset}")]
+    InvalidUtf8 { offset: usize },
+    #[error("the {what} is empty")]
+    Empty { what: &'static str },
+    #[error("invalid JSON at line {line}, column {column}: {message}")]
+    Json {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("duplicate chunk id `{id}` (chunks {first} and {second})")]
+    DuplicateId {
+        id: String,
+        first: usize,
+        second: usize,
+    },
+    #[error("{}{message}", position_prefix(position))]
+    ChunkShape {
+        position: Option<ChunkPosition>,
+        message: String,
+    },
+}
+
+fn position_prefix(position: &Option<ChunkPosition>) -> String {
+    match position {
+        None => String::new(),
+        Some(ChunkPosition {
+            index,
+            line: Some(line),
+        }) => format!("chunk {index} (line {line}): "),
+        Some(ChunkPosition { index, line: None }) => format!("chunk {index}: "),
+    }
+}

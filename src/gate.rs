@@ -1,0 +1,145 @@
+//! Gate: compares a result's counts with the limits and says which were exceeded, by how much.
+//! The exit code follows from this outcome, never from the printers.
+
+use serde::Serialize;
+
+use crate::report::Counts;
+
+/// The most of each kind of problem a check may have and still pass; `None` is unlimited.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Limits {
+    pub max_uncited: Option<usize>,
+    pub max_number_mismatch: Option<usize>,
+    pub max_unsupported: Option<usize>,
+    pub max_unknown_markers: Option<usize>,
+    pub max_weak: Option<usize>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_uncited: Some(0),
+            max_number_mismatch: Some(0),
+            max_unsupported: Some(0),
+            max_unknown_markers: Some(0),
+            max_weak: None,
+        }
+    }
+}
+
+/// One limit that was exceeded.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LimitFailure {
+    /// The option that sets the limit (`max-uncited`).
+    pub limit: &'static str,
+    /// What it counts (`uncited-claim` sentences, `unknown markers`).
+    pub counts: &'static str,
+    pub found: usize,
+    pub allowed: usize,
+    /// How far over the limit: `found - allowed`.
+    pub over: usize,
+}
+
+/// Whether every limit held, and which did not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GateOutcome {
+    pub passed: bool,
+    pub failures: Vec<LimitFailure>,
+}
+
+impl Limits {
+    /// The limits in the order they are reported, with the option name, what they count and
+    /// the count found.
+    fn checks(&self, counts: &Counts) -> [(&'static str, &'static str, Option<usize>, usize); 5] {
+        [
+            ("max-uncited", "uncited-claim", self.max_uncited, counts.uncited_claim),
+            (
+                "max-number-mismatch",
+                "number-mismatch",
+                self.max_number_mismatch,
+                counts.number_mismatch,
+            ),
+            (
+                "max-unsupported",
+                "unsupported-citation",
+                self.max_unsupported,
+                counts.unsupported_citation,
+            ),
+            (
+                "max-unknown-markers",
+                "unknown markers",
+                self.max_unknown_markers,
+                counts.unknown_markers,
+            ),
+            ("max-weak", "weak-support", self.max_weak, counts.weak_support),
+        ]
+    }
+
+    pub fn evaluate(&self, counts: &Counts) -> GateOutcome {
+        let failures: Vec<LimitFailure> = self
+            .checks(counts)
+            .into_iter()
+            .filter_map(|(limit, what, allowed, found)| {
+                let allowed = allowed?;
+                (found > allowed).then_some(LimitFailure {
+                    limit,
+                    counts: what,
+                    found,
+                    allowed,
+                    over: found - allowed,
+                })
+            })
+            .collect();
+        GateOutcome {
+            passed: failures.is_empty(),
+            failures,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_limit_fails_only_when_exceeded() {
+        let counts = Counts {
+            uncited_claim: 2,
+            weak_support: 9,
+            ..Counts::default()
+        };
+        let at_limit = Limits {
+            max_uncited: Some(2),
+            ..Limits::default()
+        };
+        assert!(at_limit.evaluate(&counts).passed);
+        let outcome = Limits::default().evaluate(&counts);
+        assert!(!outcome.passed);
+        assert_eq!(outcome.failures.len(), 1);
+        assert_eq!(outcome.failures[0].limit, "max-uncited");
+        assert_eq!(outcome.failures[0].over, 2);
+    }
+
+    #[test]
+    fn every_limit_is_checked() {
+        let counts = Counts {
+            uncited_claim: 1,
+            number_mismatch: 1,
+            unsupported_citation: 1,
+            unknown_markers: 1,
+            weak_support: 1,
+            ..Counts::default()
+        };
+        let limits = Limits {
+            max_weak: Some(0),
+            ..Limits::default()
+        };
+        let names: Vec<_> = limits.evaluate(&counts).failures.iter().map(|f| f.limit).collect();
+        assert_eq!(
+            names,
+            ["max-uncited", "max-number-mismatch", "max-unsupported", "max-unknown-markers", "max-weak"]
+        );
+    }
+}

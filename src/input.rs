@@ -1,0 +1,592 @@
+//! Input stage: decodes the answer and the chunks from bytes and recognises their formats.
+//!
+//! Answer formats are an enum so that provider responses (Ollama, OpenAI, ...) can be added as
+//! further variants whose readers yield the same [`Answer`].
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::InputError;
+
+/// How the answer is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum AnswerFormat {
+    /// Plain text or Markdown.
+    #[default]
+    Text,
+}
+
+/// The answer text, ready for the sentence stage.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub text: String,
+    pub format: AnswerFormat,
+    pub warnings: Vec<String>,
+}
+
+/// How the chunks were written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum ChunkFormat {
+    /// A JSON array of objects or strings, or an object holding one.
+    Json,
+    /// JSON Lines: one object or string per line.
+    JsonLines,
+    /// Blocks starting with `[id]` at the beginning of a line.
+    BracketBlocks,
+    /// Blocks starting with `id:` at the beginning of a line.
+    ColonBlocks,
+    /// Text separated by lines that hold only `---`.
+    DashSeparated,
+    /// Text separated by blank lines.
+    BlankLineSeparated,
+}
+
+/// One retrieved chunk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chunk {
+    pub id: String,
+    pub text: String,
+}
+
+/// The chunks, in input order.
+#[derive(Debug, Clone)]
+pub struct Chunks {
+    pub chunks: Vec<Chunk>,
+    pub format: ChunkFormat,
+    pub warnings: Vec<String>,
+}
+
+/// Field names accepted for a chunk's id, first present wins.
+pub const ID_FIELDS: &[&str] = &[
+    "id",
+    "doc_id",
+    "docId",
+    "chunk_id",
+    "chunkId",
+    "document_id",
+    "documentId",
+    "source_id",
+    "sourceId",
+];
+
+/// Field names accepted for a chunk's text, first present wins.
+pub const TEXT_FIELDS: &[&str] = &[
+    "text",
+    "content",
+    "page_content",
+    "pageContent",
+    "chunk",
+    "passage",
+    "body",
+    "snippet",
+];
+
+/// Keys under which an object may hold the array of chunks.
+pub const ARRAY_FIELDS: &[&str] = &["chunks", "documents", "contexts", "sources"];
+
+/// Decodes bytes as UTF-8: a leading byte-order mark is dropped; invalid UTF-8 is an error at
+/// its byte offset.
+pub fn decode(bytes: &[u8]) -> Result<&str, InputError> {
+    let (bom, body) = match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(body) => (3, body),
+        None => (0, bytes),
+    };
+    std::str::from_utf8(body).map_err(|e| InputError::InvalidUtf8 {
+        offset: bom + e.valid_up_to(),
+    })
+}
+
+/// Reads the answer. A BOM is dropped; an answer with no visible text is an error.
+pub fn read_answer(bytes: &[u8], format: Option<AnswerFormat>) -> Result<Answer, InputError> {
+    let text = decode(bytes)?;
+    if text.trim().is_empty() {
+        return Err(InputError::Empty { what: "answer" });
+    }
+    let format = format.unwrap_or_default();
+    Ok(Answer {
+        text: text.to_string(),
+        format,
+        warnings: Vec::new(),
+    })
+}
+
+/// Reads the chunks, recognising their format. `json_name` says the file is named `.json` or
+/// `.jsonl`, which makes it JSON whatever it starts with.
+pub fn read_chunks(bytes: &[u8], json_name: bool) -> Result<Chunks, InputError> {
+    let text = decode(bytes)?;
+    if text.trim().is_empty() {
+        return Err(InputError::Empty { what: "chunks file" });
+    }
+    let mut warnings = Vec::new();
+    let (chunks, format) = if json_name || looks_like_json(text) {
+        read_json_chunks(text)?
+    } else {
+        read_text_chunks(text)
+    };
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (position, chunk) in chunks.iter().enumerate() {
+        if let Some(first) = seen.insert(&chunk.id, position) {
+            return Err(InputError::DuplicateId {
+                id: chunk.id.clone(),
+                first: first + 1,
+                second: position + 1,
+            });
+        }
+        if chunk.text.trim().is_empty() {
+            warnings.push(format!("chunk {} is empty", chunk.id));
+        }
+    }
+    if chunks.is_empty() {
+        warnings.push("there are no chunks: every citation is unknown".to_string());
+    }
+    Ok(Chunks {
+        chunks,
+        format,
+        warnings,
+    })
+}
+
+/// JSON when the first visible text is `{`, `[{`, `["`, `[[`, `[]`, or `[` followed by a JSON
+/// value and the whole text parses (so `[1] text` stays a text block).
+fn looks_like_json(text: &str) -> bool {
+    let start = text.trim_start();
+    if start.starts_with('{') {
+        return true;
+    }
+    let Some(after) = start.strip_prefix('[') else {
+        return false;
+    };
+    let after = after.trim_start();
+    after.starts_with(['{', '"', '[', ']']) || serde_json::from_str::<Value>(text).is_ok()
+}
+
+fn json_error(e: &serde_json::Error) -> InputError {
+    InputError::Json {
+        line: e.line(),
+        column: e.column(),
+        message: strip_position(&e.to_string()),
+    }
+}
+
+/// serde_json ends its messages with " at line L column C"; we report those separately.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(k) => message[..k].to_string(),
+        None => message.to_string(),
+    }
+}
+
+fn read_json_chunks(text: &str) -> Result<(Vec<Chunk>, ChunkFormat), InputError> {
+    let mut values = Vec::new();
+    let mut lines = Vec::new();
+    let stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    let mut stream = stream;
+    loop {
+        let offset = stream.byte_offset();
+        match stream.next() {
+            None => break,
+            Some(Ok(value)) => {
+                let skipped = text[offset..].len() - text[offset..].trim_start().len();
+                lines.push(1 + text[..offset + skipped].matches('\n').count());
+                values.push(value);
+            }
+            Some(Err(e)) => return Err(json_error(&e)),
+        }
+    }
+    if values.len() == 1 {
+        let value = values.pop().unwrap_or(Value::Null);
+        let items = match value {
+            Value::Array(items) => items,
+            Value::Object(mut object) => {
+                match ARRAY_FIELDS
+                    .iter()
+                    .find_map(|k| object.get_mut(*k).filter(|v| v.is_array()).map(Value::take))
+                {
+                    Some(Value::Array(items)) => items,
+                    _ if TEXT_FIELDS.iter().any(|k| object.contains_key(*k)) => {
+                        vec![Value::Object(object)]
+                    }
+                    _ => {
+                        return Err(InputError::ChunkShape {
+                            position: None,
+                            message: format!(
+                                "expected an array of chunks, or an object holding one under {}",
+                                quoted_list(ARRAY_FIELDS)
+                            ),
+                        });
+                    }
+                }
+            }
+            Value::String(_) => vec![value],
+            other => {
+                return Err(InputError::ChunkShape {
+                    position: None,
+                    message: format!(
+                        "expected an array of chunks, found {}",
+                        json_kind(&other)
+                    ),
+                });
+            }
+        };
+        let chunks = items
+            .into_iter()
+            .enumerate()
+            .map(|(k, item)| json_chunk(item, k, None))
+            .collect::<Result<_, _>>()?;
+        return Ok((chunks, ChunkFormat::Json));
+    }
+    let chunks = values
+        .into_iter()
+        .zip(lines)
+        .enumerate()
+        .map(|(k, (item, line))| json_chunk(item, k, Some(line)))
+        .collect::<Result<_, _>>()?;
+    Ok((chunks, ChunkFormat::JsonLines))
+}
+
+fn quoted_list(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    quoted.join(", ")
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// One chunk from a JSON item at `position` (0-based); `line` is its line in JSON Lines.
+fn json_chunk(item: Value, position: usize, line: Option<usize>) -> Result<Chunk, InputError> {
+    let at = ChunkPosition {
+        index: position + 1,
+        line,
+    };
+    let fallback_id = (position + 1).to_string();
+    match item {
+        Value::String(text) => Ok(Chunk {
+            id: fallback_id,
+            text,
+        }),
+        Value::Object(object) => {
+            let id = match ID_FIELDS.iter().find_map(|k| object.get(*k)) {
+                None | Some(Value::Null) => fallback_id,
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Number(n)) => n.to_string(),
+                Some(other) => {
+                    return Err(InputError::ChunkShape {
+                        position: Some(at),
+                        message: format!("its id is {}; expected a string or a number", json_kind(other)),
+                    });
+                }
+            };
+            let text = match TEXT_FIELDS.iter().find_map(|k| object.get(*k)) {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Null) => String::new(),
+                Some(other) => {
+                    return Err(InputError::ChunkShape {
+                        position: Some(at),
+                        message: format!("its text is {}; expected a string", json_kind(other)),
+                    });
+                }
+                None => {
+                    return Err(InputError::ChunkShape {
+                        position: Some(at),
+                        message: format!("it has no text field ({})", quoted_list(TEXT_FIELDS)),
+                    });
+                }
+            };
+            Ok(Chunk { id, text })
+        }
+        other => Err(InputError::ChunkShape {
+            position: Some(at),
+            message: format!(
+                "it is {}; expected an object with a text field, or a string",
+                json_kind(&other)
+            ),
+        }),
+    }
+}
+
+/// Where a chunk stands in its file, for error messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkPosition {
+    /// 1-based position among the chunks.
+    pub index: usize,
+    /// 1-based line, in JSON Lines.
+    pub line: Option<usize>,
+}
+
+static BRACKET_HEADER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\[([\p{L}\p{N}_.\-]+)\][ \t]*(.*)$").unwrap());
+static COLON_HEADER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^([\p{L}\p{N}_.\-]+):(?:[ \t]+(.*))?$").unwrap());
+
+fn read_text_chunks(text: &str) -> (Vec<Chunk>, ChunkFormat) {
+    let lines: Vec<&str> = text.lines().collect();
+    let first = lines.iter().find(|l| !l.trim().is_empty()).copied().unwrap_or("");
+    if BRACKET_HEADER.is_match(first) {
+        return (headed_blocks(&lines, &BRACKET_HEADER), ChunkFormat::BracketBlocks);
+    }
+    if COLON_HEADER.is_match(first) && every_paragraph_starts_with(&lines, &COLON_HEADER) {
+        return (headed_blocks(&lines, &COLON_HEADER), ChunkFormat::ColonBlocks);
+    }
+    if lines.iter().any(|l| l.trim() == "---") {
+        return (dash_separated(&lines), ChunkFormat::DashSeparated);
+    }
+    let chunks = paragraphs(&lines)
+        .into_iter()
+        .enumerate()
+        .map(|(k, p)| Chunk {
+            id: (k + 1).to_string(),
+            text: p.join("\n"),
+        })
+        .collect();
+    (chunks, ChunkFormat::BlankLineSeparated)
+}
+
+fn paragraphs<'a>(lines: &[&'a str]) -> Vec<Vec<&'a str>> {
+    let mut out: Vec<Vec<&str>> = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    for line in lines {
+        if line.trim().is_empty() {
+            if !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+        } else {
+            current.push(line.trim_end());
+        }
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+fn every_paragraph_starts_with(lines: &[&str], header: &Regex) -> bool {
+    paragraphs(lines).iter().all(|p| header.is_match(p[0]))
+}
+
+/// Blocks that each start at a header line (`[id] text` or `id: text`).
+fn headed_blocks(lines: &[&str], header: &Regex) -> Vec<Chunk> {
+    let mut chunks: Vec<Chunk> = Vec::new();
+    let mut body: Vec<&str> = Vec::new();
+    let flush = |chunks: &mut Vec<Chunk>, body: &mut Vec<&str>| {
+        if let Some(last) = chunks.last_mut() {
+            last.text = body.join("\n").trim().to_string();
+        }
+        body.clear();
+    };
+    for line in lines {
+        if let Some(caps) = header.captures(line) {
+            flush(&mut chunks, &mut body);
+            chunks.push(Chunk {
+                id: caps[1].to_string(),
+                text: String::new(),
+            });
+            body.push(caps.get(2).map_or("", |m| m.as_str()));
+        } else if !chunks.is_empty() {
+            body.push(line.trim_end());
+        }
+    }
+    flush(&mut chunks, &mut body);
+    chunks
+}
+
+fn dash_separated(lines: &[&str]) -> Vec<Chunk> {
+    let mut pieces: Vec<String> = vec![String::new()];
+    for line in lines {
+        if line.trim() == "---" {
+            pieces.push(String::new());
+        } else if let Some(last) = pieces.last_mut() {
+            last.push_str(line.trim_end());
+            last.push('\n');
+        }
+    }
+    let mut pieces: Vec<String> = pieces.into_iter().map(|p| p.trim().to_string()).collect();
+    while pieces.first().is_some_and(String::is_empty) {
+        pieces.remove(0);
+    }
+    while pieces.last().is_some_and(String::is_empty) {
+        pieces.pop();
+    }
+    pieces
+        .into_iter()
+        .enumerate()
+        .map(|(k, text)| Chunk {
+            id: (k + 1).to_string(),
+            text,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Chunks {
+        read_chunks(text.as_bytes(), false).unwrap()
+    }
+
+    fn ids_and_texts(chunks: &Chunks) -> Vec<(&str, &str)> {
+        chunks
+            .chunks
+            .iter()
+            .map(|c| (c.id.as_str(), c.text.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn json_objects_with_id_and_text_aliases() {
+        let chunks = read(
+            r#"[{"id": "a", "text": "one"}, {"doc_id": 7, "content": "two"},
+                {"chunk_id": "c", "page_content": "three"}, {"chunk": "four"}]"#,
+        );
+        assert_eq!(chunks.format, ChunkFormat::Json);
+        assert_eq!(
+            ids_and_texts(&chunks),
+            [("a", "one"), ("7", "two"), ("c", "three"), ("4", "four")]
+        );
+    }
+
+    #[test]
+    fn json_strings_are_numbered_from_one() {
+        let chunks = read(r#"["one", "two"]"#);
+        assert_eq!(ids_and_texts(&chunks), [("1", "one"), ("2", "two")]);
+    }
+
+    #[test]
+    fn json_object_holding_an_array() {
+        for key in ARRAY_FIELDS {
+            let chunks = read(&format!(r#"{{"{key}": ["one", {{"id": "x", "text": "two"}}]}}"#));
+            assert_eq!(ids_and_texts(&chunks), [("1", "one"), ("x", "two")], "{key}");
+        }
+    }
+
+    #[test]
+    fn json_lines() {
+        let chunks = read("{\"id\": \"a\", \"text\": \"one\"}\n\n{\"id\": \"b\", \"text\": \"two\"}\n");
+        assert_eq!(chunks.format, ChunkFormat::JsonLines);
+        assert_eq!(ids_and_texts(&chunks), [("a", "one"), ("b", "two")]);
+    }
+
+    #[test]
+    fn bracket_blocks() {
+        let chunks = read("[doc1] The first\nchunk text.\n[doc2]\nThe second.\n\n[3] Third.");
+        assert_eq!(chunks.format, ChunkFormat::BracketBlocks);
+        assert_eq!(
+            ids_and_texts(&chunks),
+            [("doc1", "The first\nchunk text."), ("doc2", "The second."), ("3", "Third.")]
+        );
+    }
+
+    #[test]
+    fn colon_blocks() {
+        let chunks = read("doc1: The first.\ndoc2: The second.\n\nsource_3: The third.\n");
+        assert_eq!(chunks.format, ChunkFormat::ColonBlocks);
+        assert_eq!(
+            ids_and_texts(&chunks),
+            [("doc1", "The first."), ("doc2", "The second."), ("source_3", "The third.")]
+        );
+    }
+
+    #[test]
+    fn colon_form_needs_every_paragraph_to_start_with_an_id() {
+        let chunks = read("Note: the first paragraph.\n\nA second paragraph.");
+        assert_eq!(chunks.format, ChunkFormat::BlankLineSeparated);
+        assert_eq!(chunks.chunks.len(), 2);
+    }
+
+    #[test]
+    fn dash_separated() {
+        let chunks = read("---\nOne.\nStill one.\n---\nTwo.\n---\n");
+        assert_eq!(chunks.format, ChunkFormat::DashSeparated);
+        assert_eq!(ids_and_texts(&chunks), [("1", "One.\nStill one."), ("2", "Two.")]);
+    }
+
+    #[test]
+    fn blank_line_separated() {
+        let chunks = read("One.\r\nStill one.\r\n\r\n  \r\nTwo.");
+        assert_eq!(chunks.format, ChunkFormat::BlankLineSeparated);
+        assert_eq!(ids_and_texts(&chunks), [("1", "One.\nStill one."), ("2", "Two.")]);
+    }
+
+    #[test]
+    fn a_bracketed_number_starting_text_is_not_json() {
+        let chunks = read("[1] Paris is big.\n[2] Rome is old.");
+        assert_eq!(chunks.format, ChunkFormat::BracketBlocks);
+    }
+
+    #[test]
+    fn json_by_file_name_whatever_it_starts_with() {
+        let err = read_chunks(b"  not json", true).unwrap_err();
+        assert!(matches!(err, InputError::Json { line: 1, .. }), "{err:?}");
+    }
+
+    #[test]
+    fn malformed_json_names_line_and_column() {
+        let err = read_chunks(b"[\n  {\"id\": 1, \"text\": \"a\"}\n  {\"id\": 2}\n]", false).unwrap_err();
+        assert_eq!(err.to_string(), "invalid JSON at line 3, column 3: expected `,` or `]`");
+    }
+
+    #[test]
+    fn duplicate_ids_are_an_error() {
+        let err = read_chunks(br#"[{"id": "a", "text": "x"}, {"id": "a", "text": "y"}]"#, false)
+            .unwrap_err();
+        assert_eq!(err.to_string(), "duplicate chunk id `a` (chunks 1 and 2)");
+    }
+
+    #[test]
+    fn empty_chunks_are_kept_with_a_warning() {
+        let chunks = read(r#"[{"id": "a", "text": ""}, "b"]"#);
+        assert_eq!(chunks.chunks.len(), 2);
+        assert_eq!(chunks.warnings, ["chunk a is empty"]);
+    }
+
+    #[test]
+    fn wrong_shapes_are_errors_with_positions() {
+        let err = read_chunks(br#"[{"id": "a", "text": 3}]"#, false).unwrap_err();
+        assert_eq!(err.to_string(), "chunk 1: its text is a number; expected a string");
+        let err = read_chunks(b"{\"text\": \"a\"}\n{\"title\": \"b\"}", false).unwrap_err();
+        assert!(err.to_string().starts_with("chunk 2 (line 2): it has no text field"), "{err}");
+        let err = read_chunks(b"42", true).unwrap_err();
+        assert_eq!(err.to_string(), "expected an array of chunks, found a number");
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_crash() {
+        let deep = "[".repeat(100_000);
+        assert!(matches!(
+            read_chunks(deep.as_bytes(), false),
+            Err(InputError::Json { .. })
+        ));
+    }
+
+    #[test]
+    fn invalid_utf8_names_the_byte_offset() {
+        let err = read_answer(b"\xEF\xBB\xBFabc\xFFdef", None).unwrap_err();
+        assert_eq!(err.to_string(), "invalid UTF-8 at byte 6");
+        let err = read_chunks(b"ab\xC3", false).unwrap_err();
+        assert_eq!(err.to_string(), "invalid UTF-8 at byte 2");
+    }
+
+    #[test]
+    fn empty_answer_is_an_error() {
+        assert_eq!(
+            read_answer(b" \n\t", None).unwrap_err().to_string(),
+            "the answer is empty"
+        );
+    }
+}

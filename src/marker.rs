@@ -1,0 +1,442 @@
+//! Marker stage: finds citation markers in a sentence (`[1]`, `[1-3]`, `[doc2]`, `[^1]`, `^1`,
+//! `【4†source】`, `(source: x)`, ...) and resolves their labels to chunks.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// A citation marker in the text and the labels it names, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Marker {
+    /// Byte span of the whole marker, brackets included.
+    pub span: Range<usize>,
+    pub labels: Vec<String>,
+}
+
+/// Words that may open a marker's label list: `[Source 1]`, `[source: 1]`, `(sources: x, y)`.
+const KEYWORDS: &[&str] = &[
+    "sources",
+    "source",
+    "src",
+    "references",
+    "reference",
+    "refs",
+    "ref",
+    "citations",
+    "citation",
+    "cite",
+    "documents",
+    "document",
+    "docs",
+    "doc",
+    "chunks",
+    "chunk",
+    "passages",
+    "passage",
+    "contexts",
+    "context",
+];
+
+/// How far a marker may reach for its closing bracket, in bytes. Markers are short; a longer
+/// bracket is prose (and the bound keeps scanning linear).
+const MAX_MARKER_LEN: usize = 256;
+
+/// A range longer than this is not expanded (`[1939-1945]` expands, `[1-99999999]` is one label).
+const MAX_RANGE: u64 = 1000;
+
+/// Resolves marker labels to chunks (0-based positions in input order):
+/// 1. the chunk whose id equals the label;
+/// 2. the one chunk whose id ends in the same number as the label (`doc2` ↔ `2`);
+/// 3. a bare number `n`: the n-th chunk.
+#[derive(Debug, Clone, Default)]
+pub struct Resolver {
+    by_id: HashMap<String, usize>,
+    by_trailing_number: HashMap<String, Vec<usize>>,
+    count: usize,
+}
+
+impl Resolver {
+    pub fn new<'a>(ids: impl IntoIterator<Item = &'a str>) -> Self {
+        let mut resolver = Resolver::default();
+        for (position, id) in ids.into_iter().enumerate() {
+            resolver.by_id.entry(id.to_string()).or_insert(position);
+            if let Some(number) = trailing_number(id) {
+                resolver
+                    .by_trailing_number
+                    .entry(number)
+                    .or_default()
+                    .push(position);
+            }
+            resolver.count = position + 1;
+        }
+        resolver
+    }
+
+    /// Whether `label` is exactly a chunk's id.
+    pub fn is_id(&self, label: &str) -> bool {
+        self.by_id.contains_key(label)
+    }
+
+    pub fn resolve(&self, label: &str) -> Option<usize> {
+        if let Some(&position) = self.by_id.get(label) {
+            return Some(position);
+        }
+        if let Some(number) = trailing_number(label)
+            && let Some([only]) = self.by_trailing_number.get(&number).map(Vec::as_slice)
+        {
+            return Some(*only);
+        }
+        if !label.is_empty() && label.bytes().all(|b| b.is_ascii_digit()) {
+            let n: usize = label.trim_start_matches('0').parse().ok()?;
+            if (1..=self.count).contains(&n) {
+                return Some(n - 1);
+            }
+        }
+        None
+    }
+}
+
+/// The digits a label or id ends with, without leading zeros (`doc02` → `2`).
+fn trailing_number(s: &str) -> Option<String> {
+    let digits = s.len() - s.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return None;
+    }
+    let number = s[s.len() - digits..].trim_start_matches('0');
+    Some(if number.is_empty() { "0" } else { number }.to_string())
+}
+
+/// Every marker in `text`, in order. Overlapping candidates are impossible: scanning resumes
+/// after each marker found.
+pub fn markers(text: &str, resolver: &Resolver) -> Vec<Marker> {
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        if let Some(marker) = marker_at(text, i, resolver) {
+            i = marker.span.end;
+            found.push(marker);
+        } else {
+            i += text[i..].chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    found
+}
+
+/// The marker that starts exactly at byte `i` of `text`, if there is one.
+pub fn marker_at(text: &str, i: usize, resolver: &Resolver) -> Option<Marker> {
+    let rest = &text[i..];
+    let (labels, len) = if rest.starts_with("[^") {
+        footnote(rest)?
+    } else if rest.starts_with('[') {
+        bracket(text, i, resolver)?
+    } else if rest.starts_with('【') {
+        lenticular(rest)?
+    } else if rest.starts_with('(') {
+        parenthesis(rest)?
+    } else if rest.starts_with('^') {
+        caret(text, i)?
+    } else {
+        return None;
+    };
+    Some(Marker {
+        span: i..i + len,
+        labels,
+    })
+}
+
+/// The text between `open` (one char at the start of `rest`) and the first `close` on the same
+/// line, and the length up to and including `close`.
+fn enclosed(rest: &str, open: char, close: char) -> Option<(&str, usize)> {
+    let inner_start = open.len_utf8();
+    let limit = rest.len().min(MAX_MARKER_LEN);
+    let window = &rest[inner_start..];
+    for (k, c) in window.char_indices() {
+        if inner_start + k >= limit || c == '\n' || (c == open && open != close) {
+            return None;
+        }
+        if c == close {
+            return Some((&window[..k], inner_start + k + c.len_utf8()));
+        }
+    }
+    None
+}
+
+fn footnote(rest: &str) -> Option<(Vec<String>, usize)> {
+    let (inner, len) = enclosed(rest, '[', ']')?;
+    let label = inner.strip_prefix('^')?;
+    if label.is_empty() || label.chars().any(char::is_whitespace) {
+        return None;
+    }
+    if rest[len..].starts_with(':') {
+        return None; // a footnote definition, not a reference
+    }
+    Some((vec![label.to_string()], len))
+}
+
+fn bracket(text: &str, i: usize, resolver: &Resolver) -> Option<(Vec<String>, usize)> {
+    let rest = &text[i..];
+    let (inner, len) = enclosed(rest, '[', ']')?;
+    let after = &rest[len..];
+    if after.starts_with('(') || after.starts_with(':') {
+        return None; // a Markdown link or a link reference definition
+    }
+    if text[..i].ends_with('!') {
+        return None; // an image
+    }
+    let inner = inner.trim();
+    if matches!(inner, "" | "x" | "X") {
+        return None; // a task-list checkbox
+    }
+    let labels = label_list(inner, resolver, false)?;
+    Some((labels, len))
+}
+
+fn lenticular(rest: &str) -> Option<(Vec<String>, usize)> {
+    let (inner, len) = enclosed(rest, '【', '】')?;
+    let label = inner.split([':', '†']).next().unwrap_or("").trim();
+    if label.is_empty() {
+        return None;
+    }
+    Some((vec![label.to_string()], len))
+}
+
+fn parenthesis(rest: &str) -> Option<(Vec<String>, usize)> {
+    let (inner, len) = enclosed(rest, '(', ')')?;
+    let (keyword_rest, colon) = strip_keyword(inner.trim())?;
+    if colon {
+        let labels: Vec<String> = keyword_rest
+            .split([',', ';'])
+            .map(|item| item.trim().to_string())
+            .collect();
+        if labels.iter().any(String::is_empty) {
+            return None;
+        }
+        return Some((labels, len));
+    }
+    let labels = label_list(keyword_rest, &Resolver::default(), true)?;
+    labels
+        .iter()
+        .all(|l| l.bytes().any(|b| b.is_ascii_digit()))
+        .then_some((labels, len))
+}
+
+fn caret(text: &str, i: usize) -> Option<(Vec<String>, usize)> {
+    let digits = text[i + 1..]
+        .bytes()
+        .take_while(u8::is_ascii_digit)
+        .count();
+    if digits == 0 || digits > 6 {
+        return None;
+    }
+    let end = i + 1 + digits;
+    let after = &text[end..];
+    if after.starts_with(|c: char| c.is_alphanumeric())
+        || (after.starts_with('.') && after[1..].starts_with(|c: char| c.is_ascii_digit()))
+    {
+        return None;
+    }
+    // `x^2` and `10^6` are powers, not markers: a caret right after a digit, a closing bracket
+    // or a one-letter word is read as mathematics.
+    let mut before = text[..i].chars().rev();
+    match before.next() {
+        Some(c) if c.is_ascii_digit() || c == ')' || c == '[' => return None,
+        Some(c) if c.is_alphabetic() => {
+            if !before.next().is_some_and(char::is_alphabetic) {
+                return None;
+            }
+        }
+        _ => {}
+    }
+    Some((vec![text[i + 1..end].to_string()], 1 + digits))
+}
+
+/// Splits a keyword off the front of a marker's content: `Source 1` → (`1`, false),
+/// `source: x` → (`x`, true).
+fn strip_keyword(content: &str) -> Option<(&str, bool)> {
+    for keyword in KEYWORDS {
+        let Some(head) = content.get(..keyword.len()) else {
+            continue;
+        };
+        if !head.eq_ignore_ascii_case(keyword) {
+            continue;
+        }
+        let after = &content[keyword.len()..];
+        let trimmed = after.trim_start();
+        if let Some(list) = trimmed.strip_prefix(':') {
+            let list = list.trim();
+            return (!list.is_empty()).then_some((list, true));
+        }
+        if trimmed.len() < after.len() && !trimmed.is_empty() {
+            return Some((trimmed, false));
+        }
+    }
+    None
+}
+
+/// Reads a bracket's content as a list of labels, or `None` when it is ordinary words.
+///
+/// The content counts when it opens with a keyword (`Source 1`, `source: intro`), or when
+/// every item is a number, a range of numbers, contains a digit, or equals a chunk id.
+fn label_list(content: &str, resolver: &Resolver, after_keyword: bool) -> Option<Vec<String>> {
+    // A keyword with a colon (`source: intro`) makes any label count; with a space only
+    // (`Source 1`, `citation needed`) the labels must still look like labels.
+    let (list, keyword) = match strip_keyword(content) {
+        Some((list, colon)) if !after_keyword => (list, colon),
+        _ => (content, false),
+    };
+    let mut labels = Vec::new();
+    for item in list.split([',', ';']) {
+        let item = item.trim();
+        let item = strip_keyword(item).map_or(item, |(rest, _)| rest);
+        if item.is_empty() {
+            return None;
+        }
+        if let Some(range) = number_range(item) {
+            labels.extend(range);
+            continue;
+        }
+        let is_label = !item.chars().any(char::is_whitespace)
+            && item
+                .chars()
+                .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '#' | '/'));
+        if !is_label {
+            return None;
+        }
+        let counts = keyword || item.bytes().any(|b| b.is_ascii_digit()) || resolver.is_id(item);
+        if !counts {
+            return None;
+        }
+        labels.push(item.to_string());
+    }
+    Some(labels)
+}
+
+/// `1-3`, `1 – 3` → `1`, `2`, `3`; a range that runs backwards or is too long is not a range.
+fn number_range(item: &str) -> Option<Vec<String>> {
+    let (a, b) = item.split_once(['-', '–', '—'])?;
+    let (a, b) = (a.trim(), b.trim());
+    let all_digits = |s: &str| !s.is_empty() && s.len() <= 18 && s.bytes().all(|c| c.is_ascii_digit());
+    if !all_digits(a) || !all_digits(b) {
+        return None;
+    }
+    let (from, to): (u64, u64) = (a.parse().ok()?, b.parse().ok()?);
+    if to < from || to - from >= MAX_RANGE {
+        return None;
+    }
+    Some((from..=to).map(|n| n.to_string()).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels_in(text: &str, ids: &[&str]) -> Vec<Vec<String>> {
+        let resolver = Resolver::new(ids.iter().copied());
+        markers(text, &resolver)
+            .into_iter()
+            .map(|m| m.labels)
+            .collect()
+    }
+
+    fn one(text: &str) -> Vec<String> {
+        let found = labels_in(text, &[]);
+        assert_eq!(found.len(), 1, "{text:?} gave {found:?}");
+        found.into_iter().next().unwrap()
+    }
+
+    #[test]
+    fn every_marker_form() {
+        assert_eq!(one("tall [1]."), ["1"]);
+        assert_eq!(one("tall [1, 3]."), ["1", "3"]);
+        assert_eq!(one("tall [1,3]."), ["1", "3"]);
+        assert_eq!(labels_in("tall [1][3].", &[]), [["1"], ["3"]]);
+        assert_eq!(one("tall [1-3]."), ["1", "2", "3"]);
+        assert_eq!(one("tall [1–3]."), ["1", "2", "3"]);
+        assert_eq!(one("tall [doc2]."), ["doc2"]);
+        assert_eq!(one("tall [doc2, doc5]."), ["doc2", "doc5"]);
+        assert_eq!(one("tall [^1]."), ["1"]);
+        assert_eq!(one("tall ^1."), ["1"]);
+        assert_eq!(one("tall【4】."), ["4"]);
+        assert_eq!(one("tall【4:0†source】."), ["4"]);
+        assert_eq!(one("tall (source: x)."), ["x"]);
+        assert_eq!(one("tall (sources: x, y)."), ["x", "y"]);
+        assert_eq!(one("tall [Source 1]."), ["1"]);
+        assert_eq!(one("tall [source: 1]."), ["1"]);
+        assert_eq!(one("tall [Sources 1, 2]."), ["1", "2"]);
+        assert_eq!(one("tall (Source 2)."), ["2"]);
+        assert_eq!(one("tall [Source: intro]."), ["intro"]);
+    }
+
+    #[test]
+    fn marker_spans_cover_the_brackets() {
+        let resolver = Resolver::new([]);
+        let text = "tall [1, 3] and ^2.";
+        let found = markers(text, &resolver);
+        assert_eq!(&text[found[0].span.clone()], "[1, 3]");
+        assert_eq!(&text[found[1].span.clone()], "^2");
+    }
+
+    #[test]
+    fn things_that_are_not_markers() {
+        for text in [
+            "a [link](https://example.com) here",
+            "an ![image](x.png) here",
+            "- [ ] open task",
+            "- [x] done task",
+            "an [ordinary aside] here",
+            "the [citation needed] here",
+            "x^2 and 10^6 and (a+b)^2",
+            "see (source code) here",
+            "a [1]: https://example.com definition",
+            "a [^1]: footnote definition",
+            "[source] alone",
+        ] {
+            assert_eq!(labels_in(text, &[]), Vec::<Vec<String>>::new(), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_bracketed_word_is_a_marker_only_when_it_is_a_chunk_id() {
+        assert!(labels_in("see [intro]", &[]).is_empty());
+        assert_eq!(labels_in("see [intro]", &["intro"]), [["intro"]]);
+        assert_eq!(labels_in("see [source: intro]", &[]), [["intro"]]);
+    }
+
+    #[test]
+    fn long_or_backward_ranges_are_single_labels() {
+        assert_eq!(one("[1-99999]"), ["1-99999"]);
+        assert_eq!(one("[3-1]"), ["3-1"]);
+        assert_eq!(one("[1939-1945]").len(), 7);
+    }
+
+    #[test]
+    fn unclosed_and_multiline_brackets_are_not_markers() {
+        assert!(labels_in("a [1 and more", &[]).is_empty());
+        assert!(labels_in("a [1\n]", &[]).is_empty());
+        let long = format!("[1{}]", " ".repeat(MAX_MARKER_LEN));
+        assert!(labels_in(&long, &[]).is_empty());
+    }
+
+    #[test]
+    fn resolution_exact_then_trailing_number_then_position() {
+        let resolver = Resolver::new(["intro", "doc2", "source_3", "7"]);
+        assert_eq!(resolver.resolve("intro"), Some(0));
+        assert_eq!(resolver.resolve("doc2"), Some(1));
+        assert_eq!(resolver.resolve("2"), Some(1), "trailing number");
+        assert_eq!(resolver.resolve("3"), Some(2), "trailing number");
+        assert_eq!(resolver.resolve("doc3"), Some(2), "trailing number");
+        assert_eq!(resolver.resolve("7"), Some(3), "exact id beats position");
+        assert_eq!(resolver.resolve("1"), Some(0), "n-th chunk");
+        assert_eq!(resolver.resolve("4"), Some(3), "n-th chunk");
+        assert_eq!(resolver.resolve("5"), None);
+        assert_eq!(resolver.resolve("0"), None);
+        assert_eq!(resolver.resolve("outro"), None);
+    }
+
+    #[test]
+    fn an_ambiguous_trailing_number_falls_back_to_position() {
+        let resolver = Resolver::new(["a1", "b1", "c"]);
+        assert_eq!(resolver.resolve("1"), Some(0));
+        assert_eq!(resolver.resolve("x1"), None);
+        assert_eq!(resolver.resolve("3"), Some(2));
+    }
+}

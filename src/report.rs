@@ -1,0 +1,339 @@
+//! Report stage: the result types every emitter reads. Field names follow the seed API's
+//! result (`index`, `sentence`, `markers`, `cited`, `verdict`, ...), in camelCase; chunk ids
+//! and numbers are strings.
+
+use std::fmt;
+
+use serde::{Serialize, Serializer};
+
+use crate::sentence::LineColumn;
+
+/// What the checker concluded about one sentence, in the order the verdicts are tried.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Markers, and no content word and no number: nothing to check.
+    NoClaim,
+    /// No marker, and three or more content words or a number.
+    UncitedClaim,
+    /// Markers that resolve to no chunk, or cited chunks that share less than half the
+    /// threshold of the sentence's content words.
+    UnsupportedCitation,
+    /// A number of the sentence is in none of the chunks it cites.
+    NumberMismatch,
+    /// Coverage between half the threshold and the threshold.
+    WeakSupport,
+    /// Coverage at or above the threshold, every number found.
+    Supported,
+}
+
+impl Verdict {
+    pub const ALL: [Verdict; 6] = [
+        Verdict::Supported,
+        Verdict::NumberMismatch,
+        Verdict::WeakSupport,
+        Verdict::UnsupportedCitation,
+        Verdict::UncitedClaim,
+        Verdict::NoClaim,
+    ];
+
+    /// The verdict's name as written in every output (`uncited-claim`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Supported => "supported",
+            Verdict::NumberMismatch => "number-mismatch",
+            Verdict::WeakSupport => "weak-support",
+            Verdict::UnsupportedCitation => "unsupported-citation",
+            Verdict::UncitedClaim => "uncited-claim",
+            Verdict::NoClaim => "no-claim",
+        }
+    }
+
+    /// One line on what the verdict means.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Verdict::Supported => "the cited chunk holds enough of the sentence's words and all its numbers",
+            Verdict::NumberMismatch => "a number of the sentence is in none of the chunks it cites",
+            Verdict::WeakSupport => "the cited chunk holds some of the sentence's words, fewer than the threshold asks",
+            Verdict::UnsupportedCitation => "the citation points nowhere, or at a chunk that hardly shares the sentence's words",
+            Verdict::UncitedClaim => "a sentence that states something checkable cites nothing",
+            Verdict::NoClaim => "nothing to check: no content words and no numbers, or too few words and no marker",
+        }
+    }
+
+    /// What the verdict means, how it is decided and what to do about it.
+    pub fn explanation(self) -> &'static str {
+        match self {
+            Verdict::Supported => "A sentence is supported when its best cited chunk holds at least the threshold's share of the sentence's content words (stemmed, stop words removed) and every number of the sentence appears in a cited chunk. Lexical overlap is not entailment: a negated or reworded claim can still look supported.",
+            Verdict::NumberMismatch => "A number of the sentence (compared by value: 1,083 = 1083, 7 million = 7,000,000, 3.5% = 3.5) is in none of the chunks the sentence cites, while the words match well enough (coverage at least half the threshold). Numbers drift when a model rounds, converts or invents them. Check the figure against the chunk, or cite the chunk that holds it.",
+            Verdict::WeakSupport => "The best cited chunk holds at least half the threshold's share of the sentence's content words, but less than the threshold. The sentence may add something the chunk does not say, or paraphrase it. Read the missing words the report lists.",
+            Verdict::UnsupportedCitation => "The sentence's markers resolve to no chunk (see unknown markers), or the chunks they name share less than half the threshold's share of its content words. A suggested citation is shown when another chunk covers the sentence clearly better.",
+            Verdict::UncitedClaim => "The sentence has no citation marker but three or more content words or a number, so it states something a reader would want a source for. Add a marker, or a suggested citation if one is shown.",
+            Verdict::NoClaim => "The sentence has markers but no content word and no number, or has no marker and fewer than three content words and no number (a heading, a greeting, a connective). It is not checked and never makes a chunk relevant.",
+        }
+    }
+
+    /// Whether the sentence states something that is checked.
+    pub fn is_claim(self) -> bool {
+        self != Verdict::NoClaim
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a retrieved chunk was used by the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChunkStatus {
+    /// Cited, and supports at least one sentence that cites it.
+    Used,
+    /// Cited, but supports none of the sentences that cite it.
+    CitedButNotSupporting,
+    /// Never cited, but would support some claim sentence.
+    RelevantButUncited,
+    /// Never cited, and supports no sentence.
+    Unused,
+}
+
+impl ChunkStatus {
+    pub fn name(self) -> &'static str {
+        match self {
+            ChunkStatus::Used => "used",
+            ChunkStatus::CitedButNotSupporting => "cited-but-not-supporting",
+            ChunkStatus::RelevantButUncited => "relevant-but-uncited",
+            ChunkStatus::Unused => "unused",
+        }
+    }
+}
+
+impl fmt::Display for ChunkStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A byte span in the answer as given, end exclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Writes a score rounded to four decimals, so that outputs stay readable and stable.
+fn rounded<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64(round4(*value))
+}
+
+/// A score rounded to four decimals.
+pub fn round4(value: f64) -> f64 {
+    (value * 10_000.0).round() / 10_000.0
+}
+
+/// One sentence of the answer and what was found about it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SentenceResult {
+    /// 1-based position among the answer's sentences.
+    pub index: usize,
+    /// The sentence as written in the answer, markers included.
+    pub sentence: String,
+    /// The labels of its citation markers, each once, in order.
+    pub markers: Vec<String>,
+    /// The ids of the chunks those labels resolve to, each once, in order.
+    pub cited: Vec<String>,
+    pub verdict: Verdict,
+    /// Share of the sentence's content words found in its best cited chunk (0 when it cites
+    /// nothing; 1 when it has no content words).
+    #[serde(serialize_with = "rounded")]
+    pub coverage: f64,
+    /// The numbers of the sentence as written: what must be found in a cited chunk.
+    pub check_worthy: Vec<String>,
+    /// Numbers of the sentence found in none of its cited chunks.
+    pub missing_numbers: Vec<String>,
+    /// The chunk with the highest coverage over all chunks, earliest on a tie; `null` when no
+    /// chunk shares anything with the sentence.
+    pub best_chunk: Option<String>,
+    #[serde(serialize_with = "rounded")]
+    pub best_coverage: f64,
+    /// A better chunk to cite, when one covers the sentence clearly better than its own.
+    pub suggested_citation: Option<String>,
+    /// Labels of this sentence that resolve to no chunk.
+    pub unknown_markers: Vec<String>,
+    /// Content words (as written, lower-cased) that the best cited chunk lacks.
+    pub missing_words: Vec<String>,
+    /// Number of content words (after stop words and stemming).
+    pub content_words: usize,
+    /// Byte span in the answer.
+    pub span: Span,
+    /// Line and column (1-based, in characters) of the first character.
+    pub start: LineColumn,
+    /// Line and column just after the last character.
+    pub end: LineColumn,
+}
+
+/// One retrieved chunk and how the answer used it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChunkResult {
+    pub id: String,
+    /// The start of its text, white space collapsed, at most 80 characters.
+    pub preview: String,
+    /// Number of sentences that cite it.
+    pub times_cited: usize,
+    /// Number of claim sentences, cited or not, whose coverage against it reaches the threshold.
+    pub supported_sentences: usize,
+    /// Its best coverage over the claim sentences.
+    #[serde(serialize_with = "rounded")]
+    pub best_coverage: f64,
+    pub status: ChunkStatus,
+}
+
+/// Tallies of the verdicts and chunk statuses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Counts {
+    pub sentences: usize,
+    /// Sentences whose verdict is not `no-claim`.
+    pub claims: usize,
+    pub supported: usize,
+    pub number_mismatch: usize,
+    pub weak_support: usize,
+    pub unsupported_citation: usize,
+    pub uncited_claim: usize,
+    pub no_claim: usize,
+    /// Distinct labels that resolve to no chunk.
+    pub unknown_markers: usize,
+    pub chunks: usize,
+    pub used: usize,
+    pub cited_but_not_supporting: usize,
+    pub relevant_but_uncited: usize,
+    pub unused: usize,
+}
+
+impl Counts {
+    pub fn of_verdict(&self, verdict: Verdict) -> usize {
+        match verdict {
+            Verdict::Supported => self.supported,
+            Verdict::NumberMismatch => self.number_mismatch,
+            Verdict::WeakSupport => self.weak_support,
+            Verdict::UnsupportedCitation => self.unsupported_citation,
+            Verdict::UncitedClaim => self.uncited_claim,
+            Verdict::NoClaim => self.no_claim,
+        }
+    }
+
+    pub fn of_status(&self, status: ChunkStatus) -> usize {
+        match status {
+            ChunkStatus::Used => self.used,
+            ChunkStatus::CitedButNotSupporting => self.cited_but_not_supporting,
+            ChunkStatus::RelevantButUncited => self.relevant_but_uncited,
+            ChunkStatus::Unused => self.unused,
+        }
+    }
+
+    pub(crate) fn tally(sentences: &[SentenceResult], chunks: &[ChunkResult], unknown: usize) -> Self {
+        let mut counts = Counts {
+            sentences: sentences.len(),
+            chunks: chunks.len(),
+            unknown_markers: unknown,
+            ..Counts::default()
+        };
+        for s in sentences {
+            let slot = match s.verdict {
+                Verdict::Supported => &mut counts.supported,
+                Verdict::NumberMismatch => &mut counts.number_mismatch,
+                Verdict::WeakSupport => &mut counts.weak_support,
+                Verdict::UnsupportedCitation => &mut counts.unsupported_citation,
+                Verdict::UncitedClaim => &mut counts.uncited_claim,
+                Verdict::NoClaim => &mut counts.no_claim,
+            };
+            *slot += 1;
+            counts.claims += usize::from(s.verdict.is_claim());
+        }
+        for c in chunks {
+            let slot = match c.status {
+                ChunkStatus::Used => &mut counts.used,
+                ChunkStatus::CitedButNotSupporting => &mut counts.cited_but_not_supporting,
+                ChunkStatus::RelevantButUncited => &mut counts.relevant_but_uncited,
+                ChunkStatus::Unused => &mut counts.unused,
+            };
+            *slot += 1;
+        }
+        counts
+    }
+}
+
+/// The result of one check: what the JSON output calls `result`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckResult {
+    pub sentences: Vec<SentenceResult>,
+    pub chunks: Vec<ChunkResult>,
+    /// Every label that resolves to no chunk, once each, in order of first appearance.
+    pub unknown_markers: Vec<String>,
+    pub counts: Counts,
+}
+
+/// A check's result with the warnings its inputs raised.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub result: CheckResult,
+    pub warnings: Vec<String>,
+}
+
+/// The start of a chunk's text, white space collapsed, cut at `max` characters with `…`.
+pub fn preview(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut count = 0;
+    for word in text.split_whitespace() {
+        let needed = word.chars().count() + usize::from(!out.is_empty());
+        if count + needed > max {
+            let room = max.saturating_sub(count + usize::from(!out.is_empty()) + 1);
+            if room > 0 {
+                if !out.is_empty() {
+                    out.push(' ');
+                }
+                out.extend(word.chars().take(room));
+            }
+            out.push('…');
+            return out;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+        count += needed;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn previews_collapse_white_space_and_cut_with_an_ellipsis() {
+        assert_eq!(preview("  a\n b\tc ", 80), "a b c");
+        assert_eq!(preview("abcdef ghijkl", 10), "abcdef gh…");
+        assert_eq!(preview("abcdefghijkl", 5), "abcd…");
+        assert!(preview(&"word ".repeat(100), 80).chars().count() <= 80);
+    }
+
+    #[test]
+    fn scores_round_to_four_decimals() {
+        assert_eq!(round4(2.0 / 3.0), 0.6667);
+        assert_eq!(round4(0.5), 0.5);
+    }
+
+    #[test]
+    fn verdict_names_match_serde() {
+        for verdict in Verdict::ALL {
+            let json = serde_json::to_string(&verdict).unwrap();
+            assert_eq!(json, format!("\"{}\"", verdict.name()));
+        }
+    }
+}

@@ -1,0 +1,476 @@
+//! Sentence stage: neutralises Markdown that is not prose (code, comments, definitions, list
+//! bullets, link targets) and splits the answer into sentences with byte spans and
+//! line:column positions.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::Serialize;
+
+use crate::marker::{Resolver, marker_at};
+
+/// A 1-based line and column; the column counts characters (Unicode scalar values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LineColumn {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Where a sentence stands in the answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentenceSpan {
+    /// Byte span in the answer as given, end exclusive.
+    pub span: Range<usize>,
+    /// Position of the first character.
+    pub start: LineColumn,
+    /// Position just after the last character (end exclusive, as SARIF's `endColumn`).
+    pub end: LineColumn,
+}
+
+/// The answer split into sentences.
+#[derive(Debug, Clone)]
+pub struct Sentences {
+    /// The answer with everything that is not prose blanked to spaces, byte for byte, so that
+    /// every offset into it is an offset into the answer.
+    pub prose: String,
+    pub spans: Vec<SentenceSpan>,
+}
+
+/// Abbreviations after which a full stop does not end a sentence (lower-cased, without the
+/// final full stop). Dotted forms such as `U.S.` and `e.g.` and single capital initials are
+/// recognised by their shape.
+const ABBREVIATIONS: &[&str] = &[
+    "e.g", "i.e", "etc", "vs", "cf", "al", "approx", "ca", "dr", "mr", "mrs", "ms", "prof", "sr",
+    "jr", "st", "mt", "inc", "ltd", "co", "corp", "no", "nos", "fig", "figs", "eq", "vol", "pp",
+    "ch", "sec", "ed", "eds", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
+    "nov", "dec", "gen", "col", "lt", "sgt", "capt", "gov", "sen", "rep", "rev", "hon", "ave", "rd",
+    "blvd", "est", "dept", "viz", "resp", "incl", "excl", "univ", "assn", "bros", "ft", "approx",
+];
+
+/// Characters that may close a sentence after its terminator (`"Done." Next`).
+const CLOSERS: &[char] = &[
+    '"', '\'', '”', '’', ')', ']', '»', '*', '_', '`', '」', '』', '）',
+];
+
+pub fn split(answer: &str, resolver: &Resolver) -> Sentences {
+    let prose = neutralise_markdown(answer);
+    let mut spans = Vec::new();
+    let mut cursor = Cursor::new(answer);
+    let mut line_start = 0;
+    for line in prose.split_inclusive('\n') {
+        let line_end = line_start + line.trim_end_matches(['\n', '\r']).len();
+        for range in split_line(&prose, line_start..line_end, resolver) {
+            if let Some(range) = trim(&prose, range)
+                && prose[range.clone()].chars().any(char::is_alphanumeric)
+            {
+                let start = cursor.advance_to(range.start);
+                let end = cursor.advance_to(range.end);
+                spans.push(SentenceSpan {
+                    span: range,
+                    start,
+                    end,
+                });
+            }
+        }
+        line_start += line.len();
+    }
+    Sentences { prose, spans }
+}
+
+fn trim(text: &str, range: Range<usize>) -> Option<Range<usize>> {
+    let slice = &text[range.clone()];
+    let start = range.start + (slice.len() - slice.trim_start().len());
+    let end = range.start + slice.trim_end().len();
+    (start < end).then_some(start..end)
+}
+
+/// Splits one line of prose at sentence terminators.
+fn split_line(prose: &str, line: Range<usize>, resolver: &Resolver) -> Vec<Range<usize>> {
+    let text = &prose[..line.end];
+    let mut pieces = Vec::new();
+    let mut start = line.start;
+    let mut i = line.start;
+    while i < line.end {
+        let c = text[i..].chars().next().unwrap_or(' ');
+        let full_width = matches!(c, '。' | '！' | '？');
+        if !full_width && !matches!(c, '.' | '!' | '?') {
+            i += c.len_utf8();
+            continue;
+        }
+        let run_end = i + text[i..]
+            .find(|d: char| !matches!(d, '.' | '!' | '?' | '。' | '！' | '？'))
+            .unwrap_or(line.end - i);
+        if &text[i..run_end] == "." && !ends_sentence_at_full_stop(text, line.start, i) {
+            i = run_end;
+            continue;
+        }
+        let closed = run_end + text[run_end..].len()
+            - text[run_end..].trim_start_matches(CLOSERS).len();
+        let marked = trailing_markers(text, closed, resolver);
+        let followed_by_space = |at: usize| {
+            at >= line.end || text[at..].starts_with(char::is_whitespace)
+        };
+        let end = if full_width || followed_by_space(marked) {
+            marked
+        } else if followed_by_space(closed) {
+            closed
+        } else {
+            i = run_end;
+            continue;
+        };
+        pieces.push(start..end);
+        start = end;
+        i = end;
+    }
+    if start < line.end {
+        pieces.push(start..line.end);
+    }
+    pieces
+}
+
+/// The end of the markers that follow a terminator (`here. [1][2]`), or `from` if none do.
+fn trailing_markers(text: &str, from: usize, resolver: &Resolver) -> usize {
+    let mut end = from;
+    loop {
+        let spaces = text[end..].len()
+            - text[end..]
+                .trim_start_matches([' ', '\t', '\u{00A0}'])
+                .len();
+        match marker_at(text, end + spaces, resolver) {
+            Some(marker) => end = marker.span.end,
+            None => return end,
+        }
+    }
+}
+
+/// Whether the full stop at byte `dot` ends a sentence: not after an abbreviation or a single
+/// capital initial. `etc.` ends one when a capitalised word follows.
+fn ends_sentence_at_full_stop(text: &str, line_start: usize, dot: usize) -> bool {
+    let before = &text[line_start..dot];
+    let token_start = before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphanumeric() || *c == '.')
+        .last()
+        .map_or(before.len(), |(k, _)| k);
+    let token = before[token_start..].trim_start_matches('.');
+    if token.is_empty() {
+        return true;
+    }
+    let mut chars = token.chars();
+    if let (Some(first), None) = (chars.next(), chars.next())
+        && first.is_uppercase()
+    {
+        return false; // an initial: J. R. R. Tolkien
+    }
+    let lower = token.to_lowercase();
+    if lower == "etc" {
+        let next = text[dot + 1..].trim_start().chars().next();
+        return next.is_some_and(char::is_uppercase);
+    }
+    if ABBREVIATIONS.contains(&lower.as_str()) {
+        return false;
+    }
+    // Dotted abbreviations: U.S., e.g., a.m., Ph.D.
+    let dotted = token.contains('.')
+        && token
+            .split('.')
+            .all(|part| (1..=2).contains(&part.chars().count()) && part.chars().all(char::is_alphabetic));
+    !dotted
+}
+
+/// Walks forward through the answer turning byte offsets into line:column, in one pass.
+struct Cursor<'a> {
+    text: &'a str,
+    offset: usize,
+    at: LineColumn,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(text: &'a str) -> Self {
+        Cursor {
+            text,
+            offset: 0,
+            at: LineColumn { line: 1, column: 1 },
+        }
+    }
+
+    fn advance_to(&mut self, offset: usize) -> LineColumn {
+        for c in self.text[self.offset..offset].chars() {
+            if c == '\n' {
+                self.at.line += 1;
+                self.at.column = 1;
+            } else {
+                self.at.column += 1;
+            }
+        }
+        self.offset = offset;
+        self.at
+    }
+}
+
+static HTML_COMMENT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?s)<!--.*?(?:-->|\z)").unwrap());
+static HTML_TAG: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>\n]*)?/?>").unwrap());
+static LINK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(!?\[)([^\[\]\n]*)(\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*(?:\s+"[^"\n]*")?\))"#).unwrap()
+});
+static URL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?:https?|ftp)://[^\s<>\[\]()"]+"#).unwrap());
+static LINK_DEFINITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^ {0,3}\[[^\]\n]+\]:[ \t]*(?:<[^>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*\r?$"#)
+        .unwrap()
+});
+static FOOTNOTE_DEFINITION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^ {0,3}\[\^[^\]\n]+\]:").unwrap());
+static LINE_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[ \t]*(?:>[ \t]?)*[ \t]*(?:#{1,6}(?:[ \t]+|$)|(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)?").unwrap()
+});
+static LIST_ITEM: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+").unwrap());
+static FENCE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^ {0,3}(?:>[ \t]?)*[ \t]*(`{3,}|~{3,})").unwrap());
+
+/// Blanks byte ranges to spaces, keeping line breaks, so offsets stay valid.
+struct Blanker {
+    bytes: Vec<u8>,
+}
+
+impl Blanker {
+    fn blank(&mut self, range: Range<usize>) {
+        for b in &mut self.bytes[range] {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+    }
+}
+
+/// The answer with code blocks, HTML comments and tags, footnote and link definitions, line
+/// prefixes (headings, bullets, blockquotes, checkboxes), link targets and bare URLs blanked.
+fn neutralise_markdown(answer: &str) -> String {
+    let mut out = Blanker {
+        bytes: answer.as_bytes().to_vec(),
+    };
+    for m in HTML_COMMENT.find_iter(answer) {
+        out.blank(m.range());
+    }
+    blank_blocks(answer, &mut out);
+    let partial = String::from_utf8(out.bytes.clone()).unwrap_or_default();
+    for caps in LINK.captures_iter(&partial) {
+        let (open, label, target) = (caps.get(1), caps.get(2), caps.get(3));
+        if let (Some(open), Some(label), Some(target)) = (open, label, target) {
+            out.blank(open.range());
+            out.blank(target.range());
+            // A link whose text is a bare number is a citation link, not a number of the claim.
+            if label.as_str().trim().trim_start_matches('^').bytes().all(|b| b.is_ascii_digit()) {
+                out.blank(label.range());
+            }
+        }
+    }
+    for m in HTML_TAG.find_iter(&partial) {
+        out.blank(m.range());
+    }
+    for m in URL.find_iter(&partial) {
+        let url = m.as_str().trim_end_matches(['.', ',', ';', ':', '!', '?', '\'']);
+        out.blank(m.start()..m.start() + url.len());
+    }
+    // Only whole characters were blanked, so the bytes are still UTF-8.
+    String::from_utf8(out.bytes).unwrap_or_default()
+}
+
+/// Line-level Markdown: fenced and indented code, footnote and link definitions, line prefixes.
+fn blank_blocks(answer: &str, out: &mut Blanker) {
+    let mut fence: Option<(u8, usize)> = None;
+    let mut previous_blank = true;
+    let mut previous_code = false;
+    let mut in_list = false;
+    let mut in_footnote = false;
+    let mut offset = 0;
+    for raw_line in answer.split_inclusive('\n') {
+        let line = raw_line.trim_end_matches(['\n', '\r']);
+        let range = offset..offset + line.len();
+        offset += raw_line.len();
+        let visible = std::str::from_utf8(&out.bytes[range.clone()]).unwrap_or("");
+        let blank_line = visible.trim().is_empty();
+        if let Some((ch, len)) = fence {
+            if let Some(m) = FENCE.captures(line).and_then(|c| c.get(1))
+                && m.as_str().as_bytes()[0] == ch
+                && m.len() >= len
+                && line[m.end()..].trim().is_empty()
+            {
+                fence = None;
+            }
+            out.blank(range);
+            continue;
+        }
+        if let Some(m) = FENCE.captures(line).and_then(|c| c.get(1)) {
+            fence = Some((m.as_str().as_bytes()[0], m.len()));
+            out.blank(range);
+            continue;
+        }
+        let indent = line.starts_with('\t') || line.starts_with("    ");
+        if in_footnote && (indent || blank_line) {
+            out.blank(range);
+            previous_blank = blank_line;
+            continue;
+        }
+        in_footnote = false;
+        if indent && !blank_line && !in_list && (previous_blank || previous_code) {
+            out.blank(range);
+            previous_code = true;
+            previous_blank = false;
+            continue;
+        }
+        previous_code = false;
+        if blank_line {
+            previous_blank = true;
+            continue;
+        }
+        if FOOTNOTE_DEFINITION.is_match(line) {
+            out.blank(range);
+            in_footnote = true;
+            previous_blank = false;
+            continue;
+        }
+        if LINK_DEFINITION.is_match(line) {
+            out.blank(range);
+            previous_blank = false;
+            continue;
+        }
+        if LIST_ITEM.is_match(line) {
+            in_list = true;
+        } else if !indent {
+            in_list = false;
+        }
+        if let Some(m) = LINE_PREFIX.find(line) {
+            out.blank(range.start..range.start + m.end());
+        }
+        previous_blank = false;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sentences(answer: &str) -> Vec<&str> {
+        sentences_with(answer, &[])
+    }
+
+    fn sentences_with<'a>(answer: &'a str, ids: &[&str]) -> Vec<&'a str> {
+        let resolver = Resolver::new(ids.iter().copied());
+        split(answer, &resolver)
+            .spans
+            .into_iter()
+            .map(|s| &answer[s.span])
+            .collect()
+    }
+
+    #[test]
+    fn full_stops_question_and_exclamation_marks_end_sentences() {
+        assert_eq!(
+            sentences("One is here. Two is there! Three? Four"),
+            ["One is here.", "Two is there!", "Three?", "Four"]
+        );
+    }
+
+    #[test]
+    fn line_breaks_always_end_sentences() {
+        assert_eq!(
+            sentences("A first line\nthe second line\r\n\r\nA third"),
+            ["A first line", "the second line", "A third"]
+        );
+    }
+
+    #[test]
+    fn decimals_abbreviations_and_initials_do_not_end_sentences() {
+        assert_eq!(
+            sentences("It is 3.5 m tall, e.g. a house. It is approx. 2 m wide."),
+            ["It is 3.5 m tall, e.g. a house.", "It is approx. 2 m wide."]
+        );
+        assert_eq!(
+            sentences("J. R. R. Tolkien wrote it. Dr. Smith agreed."),
+            ["J. R. R. Tolkien wrote it.", "Dr. Smith agreed."]
+        );
+        assert_eq!(
+            sentences("Made in the U.S. by Acme Inc. in 1990. Fig. 3 shows it."),
+            ["Made in the U.S. by Acme Inc. in 1990.", "Fig. 3 shows it."]
+        );
+        assert_eq!(
+            sentences("Apples, pears, etc. are fruit. Bread etc. Then more."),
+            ["Apples, pears, etc. are fruit.", "Bread etc.", "Then more."]
+        );
+    }
+
+    #[test]
+    fn markers_after_the_full_stop_belong_to_the_sentence_before() {
+        assert_eq!(
+            sentences("It is here. [1] It is there.[1][2] Done [3]."),
+            ["It is here. [1]", "It is there.[1][2]", "Done [3]."]
+        );
+        assert_eq!(sentences("It is here. ^1 Next."), ["It is here. ^1", "Next."]);
+    }
+
+    #[test]
+    fn closing_quotes_and_brackets_stay_with_their_sentence() {
+        assert_eq!(
+            sentences("He said \"yes.\" Then left. (It rained.) Fine"),
+            ["He said \"yes.\"", "Then left.", "(It rained.)", "Fine"]
+        );
+    }
+
+    #[test]
+    fn full_width_punctuation_ends_sentences_without_space() {
+        assert_eq!(
+            sentences("東京は首都です。人口は多い！本当？はい"),
+            ["東京は首都です。", "人口は多い！", "本当？", "はい"]
+        );
+        assert_eq!(sentences("首都です。[1]次です。"), ["首都です。[1]", "次です。"]);
+    }
+
+    #[test]
+    fn code_blocks_comments_and_definitions_are_not_sentences() {
+        let answer = "Intro text.\n\n```python\nx = 1. y = 2.\n```\n\n    indented code. here\n\n<!-- a comment. -->\n[^1]: A footnote definition.\n    its continuation.\n[1]: https://example.com \"Title\"\nOutro text.";
+        assert_eq!(sentences(answer), ["Intro text.", "Outro text."]);
+    }
+
+    #[test]
+    fn list_items_headings_and_quotes_lose_their_prefixes() {
+        let answer = "# Title\n- first item\n2. second item\n> quoted line\n- [ ] a task\n    continued item text";
+        assert_eq!(
+            sentences(answer),
+            ["Title", "first item", "second item", "quoted line", "a task", "continued item text"]
+        );
+    }
+
+    #[test]
+    fn separators_and_table_rules_are_skipped() {
+        assert_eq!(sentences("| a | b |\n|---|---|\n---\n***"), ["| a | b |"]);
+    }
+
+    #[test]
+    fn link_targets_and_urls_are_not_prose() {
+        let answer = "See [the docs](https://x.org/a.b). Then https://y.org/c. Done.";
+        let resolver = Resolver::new([]);
+        let split = split(answer, &resolver);
+        assert_eq!(split.spans.len(), 3);
+        assert!(!split.prose.contains("x.org"));
+        assert!(!split.prose.contains("y.org"));
+        assert!(split.prose.contains("the docs"));
+    }
+
+    #[test]
+    fn spans_and_line_columns() {
+        let answer = "Héllo wörld. Next one\n  - Third line.";
+        let resolver = Resolver::new([]);
+        let spans = split(answer, &resolver).spans;
+        assert_eq!(spans.len(), 3);
+        assert_eq!(spans[1].start, LineColumn { line: 1, column: 14 });
+        assert_eq!(spans[1].end, LineColumn { line: 1, column: 22 });
+        assert_eq!(spans[2].start, LineColumn { line: 2, column: 5 });
+        assert_eq!(spans[2].end, LineColumn { line: 2, column: 16 });
+        assert_eq!(&answer[spans[0].span.clone()], "Héllo wörld.");
+    }
+}

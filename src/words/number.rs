@@ -1,0 +1,342 @@
+//! Numbers of a text, read by value: `1,083` = `1083`, `3.5 %` = `3.5 percent` = `3.5`,
+//! `7 million` = `7,000,000`, `2.1 bn` = `2,100,000,000`.
+
+use std::fmt;
+use std::ops::Range;
+
+/// A number found in a text, with where it stands and what it is worth.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Number {
+    /// Byte span of the number as written, scale word and percent sign included.
+    pub span: Range<usize>,
+    /// The number as written (`"1,083"`, `"7 million"`, `"3.5%"`).
+    pub text: String,
+    /// Its value, exact.
+    pub value: NumberValue,
+}
+
+/// An exact decimal value: significant digits times a power of ten.
+///
+/// Kept as digits rather than `f64` so that `2.1 bn` and `2,100,000,000` are equal without
+/// rounding error and very long digit runs never overflow.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NumberValue {
+    /// Significant digits without leading or trailing zeros; `"0"` for zero.
+    digits: String,
+    /// Power of ten the digits are multiplied by.
+    exponent: i64,
+}
+
+impl NumberValue {
+    /// Builds a value from integer digits, fraction digits and a power-of-ten scale.
+    pub fn from_parts(integer: &str, fraction: &str, scale: i64) -> Self {
+        let mut all: String = integer.chars().chain(fraction.chars()).collect();
+        let mut exponent = scale - fraction.len() as i64;
+        let leading = all.bytes().take_while(|&b| b == b'0').count();
+        all.drain(..leading);
+        if all.is_empty() {
+            return NumberValue {
+                digits: "0".to_string(),
+                exponent: 0,
+            };
+        }
+        let trailing = all.bytes().rev().take_while(|&b| b == b'0').count();
+        all.truncate(all.len() - trailing);
+        exponent += trailing as i64;
+        NumberValue {
+            digits: all,
+            exponent,
+        }
+    }
+}
+
+impl fmt::Display for NumberValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}e{}", self.digits, self.exponent)
+    }
+}
+
+/// Scale words and their power of ten. `attached` ones only count written right after the
+/// digits (`10k`, `5M`), because alone they are ordinary letters or units (`5 m` is metres).
+const SCALES: &[(&str, i64, bool)] = &[
+    ("thousand", 3, false),
+    ("million", 6, false),
+    ("millions", 6, false),
+    ("billion", 9, false),
+    ("billions", 9, false),
+    ("trillion", 12, false),
+    ("trillions", 12, false),
+    ("bn", 9, false),
+    ("mn", 6, false),
+    ("mln", 6, false),
+    ("k", 3, true),
+    ("K", 3, true),
+    ("M", 6, true),
+    ("B", 9, true),
+];
+
+/// Words that make the number a percentage; the value stays the same.
+const PERCENT_WORDS: &[&str] = &["percent", "per cent", "percentage points", "percentage point"];
+
+/// Ordinal and plural endings written onto a number (`5th`, `1990s`); they do not change it.
+const ATTACHED_ENDINGS: &[&str] = &["st", "nd", "rd", "th", "s"];
+
+/// Every number of `text`, in order.
+///
+/// A number starts at a digit that does not continue a word (`doc2`, `covid19`) or another
+/// number (`3.5.1` gives `3.5` only). Thousands separators are `,` and a space (also the
+/// no-break and thin spaces) before exactly three digits; `.` is the decimal point.
+pub fn numbers(text: &str) -> Vec<Number> {
+    let bytes = text.as_bytes();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() || !starts_number(text, i) {
+            i += 1;
+            continue;
+        }
+        let (number, end) = read_number(text, i);
+        found.push(number);
+        i = end.max(i + 1);
+    }
+    found
+}
+
+fn starts_number(text: &str, i: usize) -> bool {
+    let mut before = text[..i].chars().rev();
+    match before.next() {
+        None => true,
+        Some(c) if c.is_alphanumeric() => false,
+        // `3.5.1` is a version: its `1` is not a number of its own. `1,2` is two numbers.
+        Some('.') => !matches!(before.next(), Some(d) if d.is_ascii_digit()),
+        Some(_) => true,
+    }
+}
+
+fn digit_run(bytes: &[u8], from: usize) -> usize {
+    let mut j = from;
+    while j < bytes.len() && bytes[j].is_ascii_digit() {
+        j += 1;
+    }
+    j
+}
+
+/// Length in bytes of a thousands separator at `j` (`,`, space, no-break or thin space).
+fn separator_len(text: &str, j: usize, comma: bool) -> Option<usize> {
+    let c = text[j..].chars().next()?;
+    let ok = if comma {
+        c == ','
+    } else {
+        matches!(c, ' ' | '\u{00A0}' | '\u{202F}' | '\u{2009}')
+    };
+    ok.then(|| c.len_utf8())
+}
+
+/// A group of exactly three digits at `j`, not followed by a further digit.
+fn three_digit_group(bytes: &[u8], j: usize) -> bool {
+    digit_run(bytes, j) == j + 3
+}
+
+fn read_number(text: &str, start: usize) -> (Number, usize) {
+    let bytes = text.as_bytes();
+    let first_end = digit_run(bytes, start);
+    let mut integer: String = text[start..first_end].to_string();
+    let mut end = first_end;
+    if first_end - start <= 3 {
+        for comma in [true, false] {
+            let mut j = end;
+            let mut grouped = false;
+            while let Some(sep) = separator_len(text, j, comma) {
+                if !three_digit_group(bytes, j + sep) {
+                    break;
+                }
+                integer.push_str(&text[j + sep..j + sep + 3]);
+                j += sep + 3;
+                grouped = true;
+            }
+            if grouped {
+                end = j;
+                break;
+            }
+        }
+    }
+    let mut fraction = "";
+    if end + 1 < bytes.len() && bytes[end] == b'.' && bytes[end + 1].is_ascii_digit() {
+        let frac_end = digit_run(bytes, end + 1);
+        fraction = &text[end + 1..frac_end];
+        end = frac_end;
+    }
+    let mut scale = 0;
+    if let Some(len) = attached_word(text, end, ATTACHED_ENDINGS.iter().map(|w| (*w, 0, true))) {
+        end += len;
+    } else if let Some(len) = percent_at(text, end) {
+        end += len;
+    } else if let Some((len, power)) = scale_at(text, end) {
+        end += len;
+        scale = power;
+    }
+    let value = NumberValue::from_parts(&integer, fraction, scale);
+    let number = Number {
+        span: start..end,
+        text: text[start..end].to_string(),
+        value,
+    };
+    (number, end)
+}
+
+fn word_ends_at(text: &str, j: usize) -> bool {
+    text[j..].chars().next().is_none_or(|c| !c.is_alphanumeric())
+}
+
+/// Length of one of `words` at `j` (after at most one space unless it must be attached),
+/// matched as a whole word.
+fn attached_word<'w>(
+    text: &str,
+    j: usize,
+    words: impl Iterator<Item = (&'w str, i64, bool)>,
+) -> Option<usize> {
+    scale_like(text, j, words).map(|(len, _)| len)
+}
+
+fn scale_like<'w>(
+    text: &str,
+    j: usize,
+    words: impl Iterator<Item = (&'w str, i64, bool)>,
+) -> Option<(usize, i64)> {
+    let rest = &text[j..];
+    let spaced = rest.strip_prefix(' ').map(|r| (r, 1));
+    for (word, power, attached) in words {
+        let candidates = std::iter::once((rest, 0)).chain(if attached { None } else { spaced });
+        for (after, skip) in candidates {
+            let matches = if attached {
+                after.starts_with(word)
+            } else {
+                after
+                    .get(..word.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(word))
+            };
+            if matches && word_ends_at(text, j + skip + word.len()) {
+                return Some((skip + word.len(), power));
+            }
+        }
+    }
+    None
+}
+
+fn percent_at(text: &str, j: usize) -> Option<usize> {
+    let rest = &text[j..];
+    if rest.starts_with('%') {
+        return Some(1);
+    }
+    if rest.starts_with(" %") {
+        return Some(2);
+    }
+    attached_word(text, j, PERCENT_WORDS.iter().map(|w| (*w, 0, false)))
+}
+
+fn scale_at(text: &str, j: usize) -> Option<(usize, i64)> {
+    scale_like(text, j, SCALES.iter().copied())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(text: &str) -> Vec<(String, String)> {
+        numbers(text)
+            .into_iter()
+            .map(|n| (n.text, n.value.to_string()))
+            .collect()
+    }
+
+    fn value(text: &str) -> NumberValue {
+        let found = numbers(text);
+        assert_eq!(found.len(), 1, "{text:?} gave {found:?}");
+        found[0].value.clone()
+    }
+
+    #[test]
+    fn thousands_separators_compare_by_value() {
+        assert_eq!(value("1,083 ft"), value("1083"));
+        assert_eq!(value("1 083 ft"), value("1083"));
+        assert_eq!(value("1\u{00A0}083"), value("1083"));
+        assert_eq!(value("12,345,678"), value("12345678"));
+        assert_eq!(values("in 1887 and 1889"), [
+            ("1887".to_string(), "1887e0".to_string()),
+            ("1889".to_string(), "1889e0".to_string())
+        ]);
+    }
+
+    #[test]
+    fn a_comma_not_before_three_digits_separates_numbers() {
+        assert_eq!(values("1,2"), [
+            ("1".to_string(), "1e0".to_string()),
+            ("2".to_string(), "2e0".to_string())
+        ]);
+        assert_eq!(numbers("1,0834").len(), 2);
+        assert_eq!(numbers("pages 10,20,30").len(), 3);
+    }
+
+    #[test]
+    fn decimals_and_trailing_zeros() {
+        assert_eq!(value("3.5"), value("3.50"));
+        assert_eq!(value("2.0"), value("2"));
+        assert_ne!(value("3.5"), value("35"));
+        assert_eq!(value("0.0"), value("0"));
+        assert_eq!(value("007"), value("7"));
+    }
+
+    #[test]
+    fn a_full_stop_after_a_number_is_not_a_decimal_point() {
+        assert_eq!(values("in 1888."), [("1888".to_string(), "1888e0".to_string())]);
+    }
+
+    #[test]
+    fn percentages_keep_their_value() {
+        assert_eq!(value("3.5%"), value("3.5"));
+        assert_eq!(value("3.5 %"), value("3.5"));
+        assert_eq!(value("3.5 percent"), value("3.5"));
+        assert_eq!(value("3.5 per cent"), value("3.5"));
+        assert_eq!(numbers("3.5 per cent")[0].text, "3.5 per cent");
+    }
+
+    #[test]
+    fn scale_words_multiply() {
+        assert_eq!(value("7 million"), value("7,000,000"));
+        assert_eq!(value("2.1 bn"), value("2,100,000,000"));
+        assert_eq!(value("2.1bn"), value("2100000000"));
+        assert_eq!(value("2.1 Billion"), value("2100000000"));
+        assert_eq!(value("10k"), value("10000"));
+        assert_eq!(value("$5M"), value("5000000"));
+        assert_eq!(value("1.5 thousand"), value("1500"));
+    }
+
+    #[test]
+    fn unit_letters_are_not_scales() {
+        assert_eq!(value("330m tall"), value("330"));
+        assert_eq!(value("5 m"), value("5"));
+        assert_eq!(value("10 k"), value("10"));
+        assert_eq!(value("7 millionaires"), value("7"));
+    }
+
+    #[test]
+    fn digits_inside_words_and_versions_are_not_numbers() {
+        assert!(numbers("doc2 covid19 b2b").is_empty());
+        assert_eq!(values("version 3.5.1"), [("3.5".to_string(), "35e-1".to_string())]);
+        assert_eq!(value("COVID-19"), value("19"));
+    }
+
+    #[test]
+    fn ordinal_and_plural_endings_belong_to_the_number() {
+        assert_eq!(numbers("the 5th floor")[0].text, "5th");
+        assert_eq!(value("the 1990s"), value("1990"));
+        assert_eq!(numbers("an 81-storey building")[0].text, "81");
+    }
+
+    #[test]
+    fn very_long_digit_runs_do_not_overflow() {
+        let long = "9".repeat(500);
+        assert_eq!(numbers(&long).len(), 1);
+        assert_ne!(value(&long), value(&"9".repeat(499)));
+    }
+}
