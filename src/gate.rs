@@ -54,7 +54,12 @@ impl Limits {
     /// the count found.
     fn checks(&self, counts: &Counts) -> [(&'static str, &'static str, Option<usize>, usize); 5] {
         [
-            ("max-uncited", "uncited-claim", self.max_uncited, counts.uncited_claim),
+            (
+                "max-uncited",
+                "uncited-claim",
+                self.max_uncited,
+                counts.uncited_claim,
+            ),
             (
                 "max-number-mismatch",
                 "number-mismatch",
@@ -73,7 +78,12 @@ impl Limits {
                 self.max_unknown_markers,
                 counts.unknown_markers,
             ),
-            ("max-weak", "weak-support", self.max_weak, counts.weak_support),
+            (
+                "max-weak",
+                "weak-support",
+                self.max_weak,
+                counts.weak_support,
+            ),
         ]
     }
 
@@ -136,10 +146,21 @@ mod tests {
             max_weak: Some(0),
             ..Limits::default()
         };
-        let names: Vec<_> = limits.evaluate(&counts).failures.iter().map(|f| f.limit).collect();
+        let names: Vec<_> = limits
+            .evaluate(&counts)
+            .failures
+            .iter()
+            .map(|f| f.limit)
+            .collect();
         assert_eq!(
             names,
-            ["max-uncited", "max-number-mismatch", "max-unsupported", "max-unknown-markers", "max-weak"]
+            [
+                "max-uncited",
+                "max-number-mismatch",
+                "max-unsupported",
+                "max-unknown-markers",
+                "max-weak"
+            ]
         );
     }
 }

@@ -123,7 +123,9 @@ pub fn read_answer(bytes: &[u8], format: Option<AnswerFormat>) -> Result<Answer,
 pub fn read_chunks(bytes: &[u8], json_name: bool) -> Result<Chunks, InputError> {
     let text = decode(bytes)?;
     if text.trim().is_empty() {
-        return Err(InputError::Empty { what: "chunks file" });
+        return Err(InputError::Empty {
+            what: "chunks file",
+        });
     }
     let mut warnings = Vec::new();
     let (chunks, format) = if json_name || looks_like_json(text) {
@@ -229,10 +231,7 @@ fn read_json_chunks(text: &str) -> Result<(Vec<Chunk>, ChunkFormat), InputError>
             other => {
                 return Err(InputError::ChunkShape {
                     position: None,
-                    message: format!(
-                        "expected an array of chunks, found {}",
-                        json_kind(&other)
-                    ),
+                    message: format!("expected an array of chunks, found {}", json_kind(&other)),
                 });
             }
         };
@@ -288,7 +287,10 @@ fn json_chunk(item: Value, position: usize, line: Option<usize>) -> Result<Chunk
                 Some(other) => {
                     return Err(InputError::ChunkShape {
                         position: Some(at),
-                        message: format!("its id is {}; expected a string or a number", json_kind(other)),
+                        message: format!(
+                            "its id is {}; expected a string or a number",
+                            json_kind(other)
+                        ),
                     });
                 }
             };
@@ -336,12 +338,22 @@ static COLON_HEADER: LazyLock<Regex> =
 
 fn read_text_chunks(text: &str) -> (Vec<Chunk>, ChunkFormat) {
     let lines: Vec<&str> = text.lines().collect();
-    let first = lines.iter().find(|l| !l.trim().is_empty()).copied().unwrap_or("");
+    let first = lines
+        .iter()
+        .find(|l| !l.trim().is_empty())
+        .copied()
+        .unwrap_or("");
     if BRACKET_HEADER.is_match(first) {
-        return (headed_blocks(&lines, &BRACKET_HEADER), ChunkFormat::BracketBlocks);
+        return (
+            headed_blocks(&lines, &BRACKET_HEADER),
+            ChunkFormat::BracketBlocks,
+        );
     }
     if COLON_HEADER.is_match(first) && every_paragraph_starts_with(&lines, &COLON_HEADER) {
-        return (headed_blocks(&lines, &COLON_HEADER), ChunkFormat::ColonBlocks);
+        return (
+            headed_blocks(&lines, &COLON_HEADER),
+            ChunkFormat::ColonBlocks,
+        );
     }
     if lines.iter().any(|l| l.trim() == "---") {
         return (dash_separated(&lines), ChunkFormat::DashSeparated);
@@ -470,14 +482,21 @@ mod tests {
     #[test]
     fn json_object_holding_an_array() {
         for key in ARRAY_FIELDS {
-            let chunks = read(&format!(r#"{{"{key}": ["one", {{"id": "x", "text": "two"}}]}}"#));
-            assert_eq!(ids_and_texts(&chunks), [("1", "one"), ("x", "two")], "{key}");
+            let chunks = read(&format!(
+                r#"{{"{key}": ["one", {{"id": "x", "text": "two"}}]}}"#
+            ));
+            assert_eq!(
+                ids_and_texts(&chunks),
+                [("1", "one"), ("x", "two")],
+                "{key}"
+            );
         }
     }
 
     #[test]
     fn json_lines() {
-        let chunks = read("{\"id\": \"a\", \"text\": \"one\"}\n\n{\"id\": \"b\", \"text\": \"two\"}\n");
+        let chunks =
+            read("{\"id\": \"a\", \"text\": \"one\"}\n\n{\"id\": \"b\", \"text\": \"two\"}\n");
         assert_eq!(chunks.format, ChunkFormat::JsonLines);
         assert_eq!(ids_and_texts(&chunks), [("a", "one"), ("b", "two")]);
     }
@@ -488,7 +507,11 @@ mod tests {
         assert_eq!(chunks.format, ChunkFormat::BracketBlocks);
         assert_eq!(
             ids_and_texts(&chunks),
-            [("doc1", "The first\nchunk text."), ("doc2", "The second."), ("3", "Third.")]
+            [
+                ("doc1", "The first\nchunk text."),
+                ("doc2", "The second."),
+                ("3", "Third.")
+            ]
         );
     }
 
@@ -498,7 +521,11 @@ mod tests {
         assert_eq!(chunks.format, ChunkFormat::ColonBlocks);
         assert_eq!(
             ids_and_texts(&chunks),
-            [("doc1", "The first."), ("doc2", "The second."), ("source_3", "The third.")]
+            [
+                ("doc1", "The first."),
+                ("doc2", "The second."),
+                ("source_3", "The third.")
+            ]
         );
     }
 
@@ -513,14 +540,20 @@ mod tests {
     fn dash_separated() {
         let chunks = read("---\nOne.\nStill one.\n---\nTwo.\n---\n");
         assert_eq!(chunks.format, ChunkFormat::DashSeparated);
-        assert_eq!(ids_and_texts(&chunks), [("1", "One.\nStill one."), ("2", "Two.")]);
+        assert_eq!(
+            ids_and_texts(&chunks),
+            [("1", "One.\nStill one."), ("2", "Two.")]
+        );
     }
 
     #[test]
     fn blank_line_separated() {
         let chunks = read("One.\r\nStill one.\r\n\r\n  \r\nTwo.");
         assert_eq!(chunks.format, ChunkFormat::BlankLineSeparated);
-        assert_eq!(ids_and_texts(&chunks), [("1", "One.\nStill one."), ("2", "Two.")]);
+        assert_eq!(
+            ids_and_texts(&chunks),
+            [("1", "One.\nStill one."), ("2", "Two.")]
+        );
     }
 
     #[test]
@@ -537,14 +570,24 @@ mod tests {
 
     #[test]
     fn malformed_json_names_line_and_column() {
-        let err = read_chunks(b"[\n  {\"id\": 1, \"text\": \"a\"}\n  {\"id\": 2}\n]", false).unwrap_err();
-        assert_eq!(err.to_string(), "invalid JSON at line 3, column 3: expected `,` or `]`");
+        let err = read_chunks(
+            b"[\n  {\"id\": 1, \"text\": \"a\"}\n  {\"id\": 2}\n]",
+            false,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid JSON at line 3, column 3: expected `,` or `]`"
+        );
     }
 
     #[test]
     fn duplicate_ids_are_an_error() {
-        let err = read_chunks(br#"[{"id": "a", "text": "x"}, {"id": "a", "text": "y"}]"#, false)
-            .unwrap_err();
+        let err = read_chunks(
+            br#"[{"id": "a", "text": "x"}, {"id": "a", "text": "y"}]"#,
+            false,
+        )
+        .unwrap_err();
         assert_eq!(err.to_string(), "duplicate chunk id `a` (chunks 1 and 2)");
     }
 
@@ -558,11 +601,21 @@ mod tests {
     #[test]
     fn wrong_shapes_are_errors_with_positions() {
         let err = read_chunks(br#"[{"id": "a", "text": 3}]"#, false).unwrap_err();
-        assert_eq!(err.to_string(), "chunk 1: its text is a number; expected a string");
+        assert_eq!(
+            err.to_string(),
+            "chunk 1: its text is a number; expected a string"
+        );
         let err = read_chunks(b"{\"text\": \"a\"}\n{\"title\": \"b\"}", false).unwrap_err();
-        assert!(err.to_string().starts_with("chunk 2 (line 2): it has no text field"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("chunk 2 (line 2): it has no text field"),
+            "{err}"
+        );
         let err = read_chunks(b"42", true).unwrap_err();
-        assert_eq!(err.to_string(), "expected an array of chunks, found a number");
+        assert_eq!(
+            err.to_string(),
+            "expected an array of chunks, found a number"
+        );
     }
 
     #[test]

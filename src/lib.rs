@@ -15,8 +15,8 @@
 //! assert_eq!(report.result.sentences[0].verdict, ragcite::Verdict::Supported);
 //! ```
 
-pub mod error;
 pub mod emit;
+pub mod error;
 pub mod gate;
 pub mod input;
 pub mod marker;
@@ -28,8 +28,10 @@ pub mod words;
 pub use error::InputError;
 pub use gate::{GateOutcome, LimitFailure, Limits};
 pub use input::{Answer, AnswerFormat, Chunk, ChunkFormat, Chunks};
-pub use report::{ChunkStatus, CheckResult, Counts, Report, Verdict};
+pub use report::{CheckResult, ChunkStatus, Counts, Report, Verdict};
 pub use words::Language;
+
+use std::collections::HashSet;
 
 use marker::Resolver;
 use support::{ChunkIndex, SentenceInput};
@@ -106,21 +108,26 @@ impl Checker {
         let mut text = prose[range.clone()].to_string();
         let found = marker::markers(&text, resolver);
         let mut labels: Vec<String> = Vec::new();
+        let mut seen_labels: HashSet<&str> = HashSet::new();
         for m in &found {
             // Markers are not words or numbers of the sentence.
             text.replace_range(m.span.clone(), &" ".repeat(m.span.len()));
             for label in &m.labels {
-                if !labels.contains(label) {
+                if seen_labels.insert(label) {
                     labels.push(label.clone());
                 }
             }
         }
         let mut cited = Vec::new();
+        let mut seen_chunks = HashSet::new();
         let mut unknown = Vec::new();
         for label in &labels {
             match resolver.resolve(label) {
-                Some(chunk) if !cited.contains(&chunk) => cited.push(chunk),
-                Some(_) => {}
+                Some(chunk) => {
+                    if seen_chunks.insert(chunk) {
+                        cited.push(chunk);
+                    }
+                }
                 None => unknown.push(label.clone()),
             }
         }

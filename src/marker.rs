@@ -220,10 +220,7 @@ fn parenthesis(rest: &str) -> Option<(Vec<String>, usize)> {
 }
 
 fn caret(text: &str, i: usize) -> Option<(Vec<String>, usize)> {
-    let digits = text[i + 1..]
-        .bytes()
-        .take_while(u8::is_ascii_digit)
-        .count();
+    let digits = text[i + 1..].bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 || digits > 6 {
         return None;
     }
@@ -239,10 +236,8 @@ fn caret(text: &str, i: usize) -> Option<(Vec<String>, usize)> {
     let mut before = text[..i].chars().rev();
     match before.next() {
         Some(c) if c.is_ascii_digit() || c == ')' || c == '[' => return None,
-        Some(c) if c.is_alphabetic() => {
-            if !before.next().is_some_and(char::is_alphabetic) {
-                return None;
-            }
+        Some(c) if c.is_alphabetic() && !before.next().is_some_and(char::is_alphabetic) => {
+            return None;
         }
         _ => {}
     }
@@ -314,7 +309,8 @@ fn label_list(content: &str, resolver: &Resolver, after_keyword: bool) -> Option
 fn number_range(item: &str) -> Option<Vec<String>> {
     let (a, b) = item.split_once(['-', '–', '—'])?;
     let (a, b) = (a.trim(), b.trim());
-    let all_digits = |s: &str| !s.is_empty() && s.len() <= 18 && s.bytes().all(|c| c.is_ascii_digit());
+    let all_digits =
+        |s: &str| !s.is_empty() && s.len() <= 18 && s.bytes().all(|c| c.is_ascii_digit());
     if !all_digits(a) || !all_digits(b) {
         return None;
     }

@@ -52,24 +52,44 @@ impl Verdict {
     /// One line on what the verdict means.
     pub fn summary(self) -> &'static str {
         match self {
-            Verdict::Supported => "the cited chunk holds enough of the sentence's words and all its numbers",
+            Verdict::Supported => {
+                "the cited chunk holds enough of the sentence's words and all its numbers"
+            }
             Verdict::NumberMismatch => "a number of the sentence is in none of the chunks it cites",
-            Verdict::WeakSupport => "the cited chunk holds some of the sentence's words, fewer than the threshold asks",
-            Verdict::UnsupportedCitation => "the citation points nowhere, or at a chunk that hardly shares the sentence's words",
+            Verdict::WeakSupport => {
+                "the cited chunk holds some of the sentence's words, fewer than the threshold asks"
+            }
+            Verdict::UnsupportedCitation => {
+                "the citation points nowhere, or at a chunk that hardly shares the sentence's words"
+            }
             Verdict::UncitedClaim => "a sentence that states something checkable cites nothing",
-            Verdict::NoClaim => "nothing to check: no content words and no numbers, or too few words and no marker",
+            Verdict::NoClaim => {
+                "nothing to check: no content words and no numbers, or too few words and no marker"
+            }
         }
     }
 
     /// What the verdict means, how it is decided and what to do about it.
     pub fn explanation(self) -> &'static str {
         match self {
-            Verdict::Supported => "A sentence is supported when its best cited chunk holds at least the threshold's share of the sentence's content words (stemmed, stop words removed) and every number of the sentence appears in a cited chunk. Lexical overlap is not entailment: a negated or reworded claim can still look supported.",
-            Verdict::NumberMismatch => "A number of the sentence (compared by value: 1,083 = 1083, 7 million = 7,000,000, 3.5% = 3.5) is in none of the chunks the sentence cites, while the words match well enough (coverage at least half the threshold). Numbers drift when a model rounds, converts or invents them. Check the figure against the chunk, or cite the chunk that holds it.",
-            Verdict::WeakSupport => "The best cited chunk holds at least half the threshold's share of the sentence's content words, but less than the threshold. The sentence may add something the chunk does not say, or paraphrase it. Read the missing words the report lists.",
-            Verdict::UnsupportedCitation => "The sentence's markers resolve to no chunk (see unknown markers), or the chunks they name share less than half the threshold's share of its content words. A suggested citation is shown when another chunk covers the sentence clearly better.",
-            Verdict::UncitedClaim => "The sentence has no citation marker but three or more content words or a number, so it states something a reader would want a source for. Add a marker, or a suggested citation if one is shown.",
-            Verdict::NoClaim => "The sentence has markers but no content word and no number, or has no marker and fewer than three content words and no number (a heading, a greeting, a connective). It is not checked and never makes a chunk relevant.",
+            Verdict::Supported => {
+                "A sentence is supported when its best cited chunk holds at least the threshold's share of the sentence's content words (stemmed, stop words removed) and every number of the sentence appears in a cited chunk. Lexical overlap is not entailment: a negated or reworded claim can still look supported."
+            }
+            Verdict::NumberMismatch => {
+                "A number of the sentence (compared by value: 1,083 = 1083, 7 million = 7,000,000, 3.5% = 3.5) is in none of the chunks the sentence cites, while the words match well enough (coverage at least half the threshold). Numbers drift when a model rounds, converts or invents them. Check the figure against the chunk, or cite the chunk that holds it."
+            }
+            Verdict::WeakSupport => {
+                "The best cited chunk holds at least half the threshold's share of the sentence's content words, but less than the threshold. The sentence may add something the chunk does not say, or paraphrase it. Read the missing words the report lists."
+            }
+            Verdict::UnsupportedCitation => {
+                "The sentence's markers resolve to no chunk (see unknown markers), or the chunks they name share less than half the threshold's share of its content words. A suggested citation is shown when another chunk covers the sentence clearly better."
+            }
+            Verdict::UncitedClaim => {
+                "The sentence has no citation marker but three or more content words or a number, so it states something a reader would want a source for. Add a marker, or a suggested citation if one is shown."
+            }
+            Verdict::NoClaim => {
+                "The sentence has markers but no content word and no number, or has no marker and fewer than three content words and no number (a heading, a greeting, a connective). It is not checked and never makes a chunk relevant."
+            }
         }
     }
 
@@ -235,7 +255,11 @@ impl Counts {
         }
     }
 
-    pub(crate) fn tally(sentences: &[SentenceResult], chunks: &[ChunkResult], unknown: usize) -> Self {
+    pub(crate) fn tally(
+        sentences: &[SentenceResult],
+        chunks: &[ChunkResult],
+        unknown: usize,
+    ) -> Self {
         let mut counts = Counts {
             sentences: sentences.len(),
             chunks: chunks.len(),

@@ -43,9 +43,10 @@ pub struct Sentences {
 const ABBREVIATIONS: &[&str] = &[
     "e.g", "i.e", "etc", "vs", "cf", "al", "approx", "ca", "dr", "mr", "mrs", "ms", "prof", "sr",
     "jr", "st", "mt", "inc", "ltd", "co", "corp", "no", "nos", "fig", "figs", "eq", "vol", "pp",
-    "ch", "sec", "ed", "eds", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
-    "nov", "dec", "gen", "col", "lt", "sgt", "capt", "gov", "sen", "rep", "rev", "hon", "ave", "rd",
-    "blvd", "est", "dept", "viz", "resp", "incl", "excl", "univ", "assn", "bros", "ft", "approx",
+    "ch", "sec", "ed", "eds", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
+    "oct", "nov", "dec", "gen", "col", "lt", "sgt", "capt", "gov", "sen", "rep", "rev", "hon",
+    "ave", "rd", "blvd", "est", "dept", "viz", "resp", "incl", "excl", "univ", "assn", "bros",
+    "ft", "approx",
 ];
 
 /// Characters that may close a sentence after its terminator (`"Done." Next`).
@@ -105,12 +106,11 @@ fn split_line(prose: &str, line: Range<usize>, resolver: &Resolver) -> Vec<Range
             i = run_end;
             continue;
         }
-        let closed = run_end + text[run_end..].len()
-            - text[run_end..].trim_start_matches(CLOSERS).len();
+        let closed =
+            run_end + text[run_end..].len() - text[run_end..].trim_start_matches(CLOSERS).len();
         let marked = trailing_markers(text, closed, resolver);
-        let followed_by_space = |at: usize| {
-            at >= line.end || text[at..].starts_with(char::is_whitespace)
-        };
+        let followed_by_space =
+            |at: usize| at >= line.end || text[at..].starts_with(char::is_whitespace);
         let end = if full_width || followed_by_space(marked) {
             marked
         } else if followed_by_space(closed) {
@@ -174,9 +174,9 @@ fn ends_sentence_at_full_stop(text: &str, line_start: usize, dot: usize) -> bool
     }
     // Dotted abbreviations: U.S., e.g., a.m., Ph.D.
     let dotted = token.contains('.')
-        && token
-            .split('.')
-            .all(|part| (1..=2).contains(&part.chars().count()) && part.chars().all(char::is_alphabetic));
+        && token.split('.').all(|part| {
+            (1..=2).contains(&part.chars().count()) && part.chars().all(char::is_alphabetic)
+        });
     !dotted
 }
 
@@ -210,11 +210,13 @@ impl<'a> Cursor<'a> {
     }
 }
 
-static HTML_COMMENT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"(?s)<!--.*?(?:-->|\z)").unwrap());
+static HTML_COMMENT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?s)<!--.*?(?:-->|\z)").unwrap());
 static HTML_TAG: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>\n]*)?/?>").unwrap());
 static LINK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(!?\[)([^\[\]\n]*)(\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*(?:\s+"[^"\n]*")?\))"#).unwrap()
+    Regex::new(r#"(!?\[)([^\[\]\n]*)(\]\([^()\s]*(?:\([^()\s]*\)[^()\s]*)*(?:\s+"[^"\n]*")?\))"#)
+        .unwrap()
 });
 static URL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?:https?|ftp)://[^\s<>\[\]()"]+"#).unwrap());
@@ -264,7 +266,13 @@ fn neutralise_markdown(answer: &str) -> String {
             out.blank(open.range());
             out.blank(target.range());
             // A link whose text is a bare number is a citation link, not a number of the claim.
-            if label.as_str().trim().trim_start_matches('^').bytes().all(|b| b.is_ascii_digit()) {
+            if label
+                .as_str()
+                .trim()
+                .trim_start_matches('^')
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+            {
                 out.blank(label.range());
             }
         }
@@ -273,7 +281,9 @@ fn neutralise_markdown(answer: &str) -> String {
         out.blank(m.range());
     }
     for m in URL.find_iter(&partial) {
-        let url = m.as_str().trim_end_matches(['.', ',', ';', ':', '!', '?', '\'']);
+        let url = m
+            .as_str()
+            .trim_end_matches(['.', ',', ';', ':', '!', '?', '\'']);
         out.blank(m.start()..m.start() + url.len());
     }
     // Only whole characters were blanked, so the bytes are still UTF-8.
@@ -410,7 +420,10 @@ mod tests {
             sentences("It is here. [1] It is there.[1][2] Done [3]."),
             ["It is here. [1]", "It is there.[1][2]", "Done [3]."]
         );
-        assert_eq!(sentences("It is here. ^1 Next."), ["It is here. ^1", "Next."]);
+        assert_eq!(
+            sentences("It is here. ^1 Next."),
+            ["It is here. ^1", "Next."]
+        );
     }
 
     #[test]
@@ -427,7 +440,10 @@ mod tests {
             sentences("東京は首都です。人口は多い！本当？はい"),
             ["東京は首都です。", "人口は多い！", "本当？", "はい"]
         );
-        assert_eq!(sentences("首都です。[1]次です。"), ["首都です。[1]", "次です。"]);
+        assert_eq!(
+            sentences("首都です。[1]次です。"),
+            ["首都です。[1]", "次です。"]
+        );
     }
 
     #[test]
@@ -441,7 +457,14 @@ mod tests {
         let answer = "# Title\n- first item\n2. second item\n> quoted line\n- [ ] a task\n    continued item text";
         assert_eq!(
             sentences(answer),
-            ["Title", "first item", "second item", "quoted line", "a task", "continued item text"]
+            [
+                "Title",
+                "first item",
+                "second item",
+                "quoted line",
+                "a task",
+                "continued item text"
+            ]
         );
     }
 
@@ -467,10 +490,28 @@ mod tests {
         let resolver = Resolver::new([]);
         let spans = split(answer, &resolver).spans;
         assert_eq!(spans.len(), 3);
-        assert_eq!(spans[1].start, LineColumn { line: 1, column: 14 });
-        assert_eq!(spans[1].end, LineColumn { line: 1, column: 22 });
+        assert_eq!(
+            spans[1].start,
+            LineColumn {
+                line: 1,
+                column: 14
+            }
+        );
+        assert_eq!(
+            spans[1].end,
+            LineColumn {
+                line: 1,
+                column: 22
+            }
+        );
         assert_eq!(spans[2].start, LineColumn { line: 2, column: 5 });
-        assert_eq!(spans[2].end, LineColumn { line: 2, column: 16 });
+        assert_eq!(
+            spans[2].end,
+            LineColumn {
+                line: 2,
+                column: 16
+            }
+        );
         assert_eq!(&answer[spans[0].span.clone()], "Héllo wörld.");
     }
 }

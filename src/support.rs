@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::input::Chunk;
 use crate::report::{
-    ChunkResult, ChunkStatus, CheckResult, Counts, SentenceResult, Span, Verdict, preview,
+    CheckResult, ChunkResult, ChunkStatus, Counts, SentenceResult, Span, Verdict, preview,
 };
 use crate::sentence::SentenceSpan;
 use crate::words::{Analyzer, Number, NumberValue, Word, numbers};
@@ -185,18 +185,29 @@ impl<'a> Scores<'a> {
             .collect()
     }
 
-    fn missing_numbers(&self) -> Vec<String> {
+    /// Numbers of the sentence that no cited chunk holds, each value once. `is_cited` flags
+    /// the cited chunks, so that a number is looked up by whichever list is shorter.
+    fn missing_numbers(&self, is_cited: &[bool]) -> Vec<String> {
+        let cited = &self.sentence.cited;
         let mut seen = HashSet::new();
         self.sentence
             .numbers
             .iter()
             .filter(|n| seen.insert(&n.value))
             .filter(|n| {
-                !self
-                    .sentence
-                    .cited
-                    .iter()
-                    .any(|&c| self.index.holds_number(&n.value, c))
+                let holders = self
+                    .index
+                    .numbers
+                    .get(&n.value)
+                    .map_or(&[][..], Vec::as_slice);
+                let found = if holders.len() <= cited.len() {
+                    holders.iter().any(|&c| is_cited[c as usize])
+                } else {
+                    cited
+                        .iter()
+                        .any(|&c| holders.binary_search(&(c as u32)).is_ok())
+                };
+                !found
             })
             .map(|n| n.text.clone())
             .collect()
@@ -219,15 +230,26 @@ struct ChunkTally {
 }
 
 /// Judges every sentence and every chunk.
-pub fn assess(sentences: Vec<SentenceInput>, chunks: &[Chunk], index: &ChunkIndex, threshold: f64) -> CheckResult {
+pub fn assess(
+    sentences: Vec<SentenceInput>,
+    chunks: &[Chunk],
+    index: &ChunkIndex,
+    threshold: f64,
+) -> CheckResult {
     let mut shared = vec![0u32; index.len];
     let mut tallies = vec![ChunkTally::default(); chunks.len()];
     let mut unknown_markers: Vec<String> = Vec::new();
+    let mut seen_unknown: HashSet<String> = HashSet::new();
+    // Which chunks the current sentence cites; set and cleared per sentence.
+    let mut is_cited = vec![false; chunks.len()];
     let mut results = Vec::with_capacity(sentences.len());
     let reaches = |score: f64, limit: f64| score >= limit - EPSILON;
 
     for (k, sentence) in sentences.iter().enumerate() {
         let scores = Scores::new(index, sentence, &mut shared);
+        for &c in &sentence.cited {
+            is_cited[c] = true;
+        }
         let best_cited = sentence
             .cited
             .iter()
@@ -242,7 +264,7 @@ pub fn assess(sentences: Vec<SentenceInput>, chunks: &[Chunk], index: &ChunkInde
         let missing_numbers = if sentence.cited.is_empty() {
             Vec::new()
         } else {
-            scores.missing_numbers()
+            scores.missing_numbers(&is_cited)
         };
         let has_claim_words = !sentence.words.is_empty() || !sentence.numbers.is_empty();
         let verdict = if sentence.labels.is_empty() {
@@ -266,7 +288,7 @@ pub fn assess(sentences: Vec<SentenceInput>, chunks: &[Chunk], index: &ChunkInde
         let best = if has_claim_words { scores.best() } else { None };
         let suggested = best.filter(|&(chunk, score)| {
             verdict.is_claim()
-                && !sentence.cited.contains(&chunk)
+                && !is_cited[chunk]
                 && reaches(score, threshold)
                 && reaches(score, coverage + SUGGESTION_MARGIN)
         });
@@ -282,14 +304,14 @@ pub fn assess(sentences: Vec<SentenceInput>, chunks: &[Chunk], index: &ChunkInde
                 tally.best_coverage = tally.best_coverage.max(score);
                 if reaches(score, threshold) {
                     tally.supported_sentences += 1;
-                    if sentence.cited.contains(&chunk) {
+                    if is_cited[chunk] {
                         tally.supports_a_citing_sentence = true;
                     }
                 }
             }
         }
         for label in &sentence.unknown {
-            if !unknown_markers.contains(label) {
+            if seen_unknown.insert(label.clone()) {
                 unknown_markers.push(label.clone());
             }
         }
@@ -298,7 +320,11 @@ pub fn assess(sentences: Vec<SentenceInput>, chunks: &[Chunk], index: &ChunkInde
             index: k + 1,
             sentence: sentence.text.clone(),
             markers: sentence.labels.clone(),
-            cited: sentence.cited.iter().map(|&c| chunks[c].id.clone()).collect(),
+            cited: sentence
+                .cited
+                .iter()
+                .map(|&c| chunks[c].id.clone())
+                .collect(),
             verdict,
             coverage,
             check_worthy: sentence.numbers.iter().map(|n| n.text.clone()).collect(),
@@ -319,6 +345,9 @@ pub fn assess(sentences: Vec<SentenceInput>, chunks: &[Chunk], index: &ChunkInde
             end: sentence.position.end,
         });
         scores.clear();
+        for &c in &sentence.cited {
+            is_cited[c] = false;
+        }
     }
 
     let chunk_results: Vec<ChunkResult> = chunks
@@ -347,5 +376,247 @@ pub fn assess(sentences: Vec<SentenceInput>, chunks: &[Chunk], index: &ChunkInde
         chunks: chunk_results,
         unknown_markers,
         counts,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::report::{CheckResult, ChunkStatus, Verdict};
+    use crate::{Checker, Options, input};
+
+    fn check_at(answer: &str, chunks: &str, threshold: f64) -> CheckResult {
+        let answer = input::read_answer(answer.as_bytes(), None).unwrap();
+        let chunks = input::read_chunks(chunks.as_bytes(), false).unwrap();
+        let options = Options {
+            threshold,
+            ..Options::default()
+        };
+        Checker::new(options).check(&answer, &chunks).result
+    }
+
+    fn check(answer: &str, chunks: &str) -> CheckResult {
+        check_at(answer, chunks, 0.5)
+    }
+
+    fn verdicts(result: &CheckResult) -> Vec<Verdict> {
+        result.sentences.iter().map(|s| s.verdict).collect()
+    }
+
+    fn statuses(result: &CheckResult) -> Vec<ChunkStatus> {
+        result.chunks.iter().map(|c| c.status).collect()
+    }
+
+    const TOWER: &str = r#"["The Eiffel Tower in Paris is 330 metres tall and was completed in 1889.",
+        "The Louvre museum holds the Mona Lisa painting."]"#;
+
+    #[test]
+    fn supported_when_coverage_reaches_the_threshold_and_numbers_match() {
+        let result = check("The Eiffel Tower is 330 metres tall [1].", TOWER);
+        assert_eq!(verdicts(&result), [Verdict::Supported]);
+        assert_eq!(result.sentences[0].coverage, 1.0);
+        assert_eq!(result.sentences[0].check_worthy, ["330"]);
+    }
+
+    #[test]
+    fn number_mismatch_when_a_number_is_in_no_cited_chunk() {
+        let result = check("The Eiffel Tower is 324 metres tall [1].", TOWER);
+        assert_eq!(verdicts(&result), [Verdict::NumberMismatch]);
+        assert_eq!(result.sentences[0].missing_numbers, ["324"]);
+    }
+
+    #[test]
+    fn numbers_compare_by_value() {
+        let chunks = r#"["The tower is 1083 feet tall and has 7,000,000 visitors a year."]"#;
+        let result = check(
+            "The tower is 1,083 feet tall with 7 million visitors [1].",
+            chunks,
+        );
+        assert_eq!(verdicts(&result), [Verdict::Supported]);
+        assert!(result.sentences[0].missing_numbers.is_empty());
+    }
+
+    #[test]
+    fn weak_support_between_half_the_threshold_and_the_threshold() {
+        // Content words: eiffel, tower, paris, attracts, tourists, daily: 3 of 6 found = 0.5.
+        let result = check(
+            "The Eiffel Tower in Paris attracts tourists daily [1].",
+            TOWER,
+        );
+        assert_eq!(result.sentences[0].coverage, 0.5);
+        assert_eq!(verdicts(&result), [Verdict::Supported], "0.5 reaches 0.5");
+        let strict = check_at(
+            "The Eiffel Tower in Paris attracts tourists daily [1].",
+            TOWER,
+            0.9,
+        );
+        assert_eq!(verdicts(&strict), [Verdict::WeakSupport]);
+        assert_eq!(
+            strict.sentences[0].missing_words,
+            ["attracts", "tourists", "daily"]
+        );
+    }
+
+    #[test]
+    fn coverage_exactly_half_the_threshold_is_weak_not_unsupported() {
+        // 1 of 4 content words found: 0.25, exactly half of 0.5.
+        let result = check("The tower attracts crowds daily [1].", TOWER);
+        assert_eq!(result.sentences[0].coverage, 0.25);
+        assert_eq!(verdicts(&result), [Verdict::WeakSupport]);
+    }
+
+    #[test]
+    fn unsupported_when_coverage_is_below_half_the_threshold() {
+        let result = check("The museum holds the Mona Lisa painting [1].", TOWER);
+        assert_eq!(verdicts(&result), [Verdict::UnsupportedCitation]);
+        assert_eq!(result.sentences[0].suggested_citation.as_deref(), Some("2"));
+        assert_eq!(result.sentences[0].best_chunk.as_deref(), Some("2"));
+    }
+
+    #[test]
+    fn unsupported_when_no_marker_resolves() {
+        let result = check("The Eiffel Tower is 330 metres tall [7].", TOWER);
+        assert_eq!(verdicts(&result), [Verdict::UnsupportedCitation]);
+        assert_eq!(result.unknown_markers, ["7"]);
+        assert_eq!(result.sentences[0].unknown_markers, ["7"]);
+        assert!(result.sentences[0].cited.is_empty());
+        assert_eq!(result.sentences[0].coverage, 0.0);
+        assert_eq!(result.counts.unknown_markers, 1);
+    }
+
+    #[test]
+    fn uncited_claims_need_three_content_words_or_a_number() {
+        let result = check(
+            "The tower is tall. It cost 5 francs. Thank you. Lovely views everywhere today.",
+            TOWER,
+        );
+        assert_eq!(
+            verdicts(&result),
+            [
+                Verdict::NoClaim,
+                Verdict::UncitedClaim,
+                Verdict::NoClaim,
+                Verdict::UncitedClaim
+            ]
+        );
+    }
+
+    #[test]
+    fn a_marker_without_words_or_numbers_is_no_claim() {
+        let result = check("It is so [1].", TOWER);
+        assert_eq!(verdicts(&result), [Verdict::NoClaim]);
+        assert_eq!(
+            statuses(&result),
+            [ChunkStatus::CitedButNotSupporting, ChunkStatus::Unused]
+        );
+        assert_eq!(result.chunks[0].times_cited, 1);
+    }
+
+    #[test]
+    fn without_content_words_the_numbers_alone_decide() {
+        let result = check("It was 1889 [1]. It was 1888 [1].", TOWER);
+        assert_eq!(
+            verdicts(&result),
+            [Verdict::Supported, Verdict::NumberMismatch]
+        );
+        assert_eq!(result.sentences[0].coverage, 1.0);
+        assert_eq!(result.sentences[0].best_chunk.as_deref(), Some("1"));
+        assert_eq!(result.sentences[1].best_chunk, None);
+        // A number-only sentence makes only the chunks holding its number relevant.
+        assert_eq!(result.chunks[1].supported_sentences, 0);
+    }
+
+    #[test]
+    fn coverage_is_the_best_single_cited_chunk_not_the_pool() {
+        let chunks = r#"["Alpha beta gamma.", "Delta epsilon zeta.", "Alpha beta delta epsilon."]"#;
+        let result = check("Alpha beta delta epsilon [1][2].", chunks);
+        assert_eq!(result.sentences[0].coverage, 0.5);
+        assert_eq!(result.sentences[0].best_chunk.as_deref(), Some("3"));
+        assert_eq!(result.sentences[0].suggested_citation.as_deref(), Some("3"));
+    }
+
+    #[test]
+    fn best_chunk_ties_go_to_the_earliest_and_nothing_shared_is_null() {
+        let chunks = r#"["Gamma alpha.", "Alpha gamma.", "Unrelated words."]"#;
+        let result = check("Alpha gamma omega [3]. Zulu yankee xray [3].", chunks);
+        assert_eq!(result.sentences[0].best_chunk.as_deref(), Some("1"));
+        assert_eq!(result.sentences[1].best_chunk, None);
+        assert_eq!(result.sentences[1].best_coverage, 0.0);
+    }
+
+    #[test]
+    fn a_suggestion_must_beat_the_own_coverage_by_a_margin() {
+        // Own coverage 3/4 via chunk 1; chunk 2 covers 4/4, only 0.25 better: suggested.
+        // Own coverage 3/5 = 0.6; chunk 2 4/5 = 0.8, only 0.2 better: suggested (margin reached).
+        // Own coverage 3/6 = 0.5; chunk 2 4/6 = 0.667, 0.167 better: not suggested.
+        let chunks = r#"["alpha beta gamma", "alpha beta gamma delta"]"#;
+        let result = check(
+            "Alpha beta gamma delta [1]. Alpha beta gamma delta omega [1]. Alpha beta gamma delta omega sigma [1].",
+            chunks,
+        );
+        let suggested: Vec<_> = result
+            .sentences
+            .iter()
+            .map(|s| s.suggested_citation.as_deref())
+            .collect();
+        assert_eq!(suggested, [Some("2"), Some("2"), None]);
+    }
+
+    #[test]
+    fn uncited_claims_get_a_suggestion_when_a_chunk_supports_them() {
+        let result = check("The Mona Lisa painting hangs in the Louvre museum.", TOWER);
+        assert_eq!(verdicts(&result), [Verdict::UncitedClaim]);
+        assert_eq!(result.sentences[0].suggested_citation.as_deref(), Some("2"));
+        assert_eq!(
+            statuses(&result),
+            [ChunkStatus::Unused, ChunkStatus::RelevantButUncited]
+        );
+    }
+
+    #[test]
+    fn every_chunk_status() {
+        let chunks = r#"["The Eiffel Tower is 330 metres tall.", "Bread is baked from flour.",
+            "The Louvre museum holds the Mona Lisa.", "Whales are large mammals."]"#;
+        let result = check(
+            "The Eiffel Tower is 330 metres tall [1]. The Louvre museum holds the Mona Lisa [2].",
+            chunks,
+        );
+        assert_eq!(
+            statuses(&result),
+            [
+                ChunkStatus::Used,
+                ChunkStatus::CitedButNotSupporting,
+                ChunkStatus::RelevantButUncited,
+                ChunkStatus::Unused
+            ]
+        );
+        assert_eq!(result.chunks[2].supported_sentences, 1);
+        assert_eq!(result.chunks[2].best_coverage, 1.0);
+        assert_eq!(result.counts.used, 1);
+        assert_eq!(result.counts.unused, 1);
+    }
+
+    #[test]
+    fn no_claim_sentences_never_make_a_chunk_relevant() {
+        let chunks = r#"["Thanks again.", "Whales are large mammals."]"#;
+        let result = check("Thanks again!", chunks);
+        assert_eq!(verdicts(&result), [Verdict::NoClaim]);
+        assert_eq!(
+            statuses(&result),
+            [ChunkStatus::Unused, ChunkStatus::Unused]
+        );
+    }
+
+    #[test]
+    fn counts_tally_verdicts() {
+        let result = check(
+            "The Eiffel Tower is 330 metres tall [1]. The Eiffel Tower is 324 metres tall [1]. Lovely views everywhere today.",
+            TOWER,
+        );
+        assert_eq!(result.counts.sentences, 3);
+        assert_eq!(result.counts.claims, 3);
+        assert_eq!(result.counts.supported, 1);
+        assert_eq!(result.counts.number_mismatch, 1);
+        assert_eq!(result.counts.uncited_claim, 1);
+        assert_eq!(result.counts.chunks, 2);
     }
 }

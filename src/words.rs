@@ -168,7 +168,10 @@ impl FromStr for Language {
             .find(|lang| lang.code() == wanted || lang.name().to_lowercase() == wanted)
             .ok_or_else(|| {
                 let codes: Vec<_> = Language::ALL.iter().map(|l| l.code()).collect();
-                format!("unknown language `{s}` (expected one of {})", codes.join(", "))
+                format!(
+                    "unknown language `{s}` (expected one of {})",
+                    codes.join(", ")
+                )
             })
     }
 }
@@ -320,7 +323,10 @@ mod tests {
     #[test]
     fn stop_words_one_letter_words_and_numbers_are_dropped() {
         assert_eq!(
-            surfaces(Language::English, "The Eiffel Tower is 330 metres tall, a landmark."),
+            surfaces(
+                Language::English,
+                "The Eiffel Tower is 330 metres tall, a landmark."
+            ),
             ["eiffel", "tower", "metres", "tall", "landmark"]
         );
     }
@@ -358,7 +364,10 @@ mod tests {
             surfaces(Language::English, "wrought-iron lattice_tower e-mail"),
             ["wrought", "iron", "lattice", "tower", "mail"]
         );
-        assert_eq!(surfaces(Language::English, "Größe ÉCOLE"), ["größe", "école"]);
+        assert_eq!(
+            surfaces(Language::English, "Größe ÉCOLE"),
+            ["größe", "école"]
+        );
     }
 
     #[test]

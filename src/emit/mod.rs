@@ -86,7 +86,12 @@ pub fn summary_line(report: &Report, gate: &GateOutcome) -> String {
         let failures: Vec<String> = gate
             .failures
             .iter()
-            .map(|f| format!("{} {} > --{} {} (+{})", f.found, f.counts, f.limit, f.allowed, f.over))
+            .map(|f| {
+                format!(
+                    "{} {} > --{} {} (+{})",
+                    f.found, f.counts, f.limit, f.allowed, f.over
+                )
+            })
             .collect();
         line.push_str(&format!(" · limits exceeded: {}", failures.join(", ")));
     }

@@ -60,7 +60,9 @@ impl TableEmitter {
 
     /// Room for the sentence column: what the other columns leave, within reason.
     fn text_budget(&self, others: usize) -> usize {
-        usize::from(self.width).saturating_sub(others).clamp(20, 120)
+        usize::from(self.width)
+            .saturating_sub(others)
+            .clamp(20, 120)
     }
 }
 
@@ -105,7 +107,15 @@ impl Emitter for TableEmitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
         let result = &run.report.result;
         let mut sentences = self.new_table();
-        sentences.set_header(["#", "at", "verdict", "cov", "cited", "sentence", "what is wrong"]);
+        sentences.set_header([
+            "#",
+            "at",
+            "verdict",
+            "cov",
+            "cited",
+            "sentence",
+            "what is wrong",
+        ]);
         let budget = self.text_budget(90);
         for s in &result.sentences {
             sentences.add_row([

@@ -76,7 +76,12 @@ const SCALES: &[(&str, i64, bool)] = &[
 ];
 
 /// Words that make the number a percentage; the value stays the same.
-const PERCENT_WORDS: &[&str] = &["percent", "per cent", "percentage points", "percentage point"];
+const PERCENT_WORDS: &[&str] = &[
+    "percent",
+    "per cent",
+    "percentage points",
+    "percentage point",
+];
 
 /// Ordinal and plural endings written onto a number (`5th`, `1990s`); they do not change it.
 const ATTACHED_ENDINGS: &[&str] = &["st", "nd", "rd", "th", "s"];
@@ -185,7 +190,10 @@ fn read_number(text: &str, start: usize) -> (Number, usize) {
 }
 
 fn word_ends_at(text: &str, j: usize) -> bool {
-    text[j..].chars().next().is_none_or(|c| !c.is_alphanumeric())
+    text[j..]
+        .chars()
+        .next()
+        .is_none_or(|c| !c.is_alphanumeric())
 }
 
 /// Length of one of `words` at `j` (after at most one space unless it must be attached),
@@ -261,18 +269,24 @@ mod tests {
         assert_eq!(value("1 083 ft"), value("1083"));
         assert_eq!(value("1\u{00A0}083"), value("1083"));
         assert_eq!(value("12,345,678"), value("12345678"));
-        assert_eq!(values("in 1887 and 1889"), [
-            ("1887".to_string(), "1887e0".to_string()),
-            ("1889".to_string(), "1889e0".to_string())
-        ]);
+        assert_eq!(
+            values("in 1887 and 1889"),
+            [
+                ("1887".to_string(), "1887e0".to_string()),
+                ("1889".to_string(), "1889e0".to_string())
+            ]
+        );
     }
 
     #[test]
     fn a_comma_not_before_three_digits_separates_numbers() {
-        assert_eq!(values("1,2"), [
-            ("1".to_string(), "1e0".to_string()),
-            ("2".to_string(), "2e0".to_string())
-        ]);
+        assert_eq!(
+            values("1,2"),
+            [
+                ("1".to_string(), "1e0".to_string()),
+                ("2".to_string(), "2e0".to_string())
+            ]
+        );
         assert_eq!(numbers("1,0834").len(), 2);
         assert_eq!(numbers("pages 10,20,30").len(), 3);
     }
@@ -288,7 +302,10 @@ mod tests {
 
     #[test]
     fn a_full_stop_after_a_number_is_not_a_decimal_point() {
-        assert_eq!(values("in 1888."), [("1888".to_string(), "1888e0".to_string())]);
+        assert_eq!(
+            values("in 1888."),
+            [("1888".to_string(), "1888e0".to_string())]
+        );
     }
 
     #[test]
@@ -322,7 +339,10 @@ mod tests {
     #[test]
     fn digits_inside_words_and_versions_are_not_numbers() {
         assert!(numbers("doc2 covid19 b2b").is_empty());
-        assert_eq!(values("version 3.5.1"), [("3.5".to_string(), "35e-1".to_string())]);
+        assert_eq!(
+            values("version 3.5.1"),
+            [("3.5".to_string(), "35e-1".to_string())]
+        );
         assert_eq!(value("COVID-19"), value("19"));
     }
 

@@ -1,0 +1,74 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[ragcite] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'ragcite'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'ragcite'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand check 'Check an answer''s citations against the retrieved chunks'
+            cand explain 'Explain a verdict: what it means, how it is decided, what to do'
+            cand generate 'Write the shell completions and man pages (for maintainers)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ragcite;check'= {
+            cand --format 'Output format'
+            cand --threshold 'Support threshold: share of a sentence''s content words its cited chunk must hold'
+            cand --max-uncited 'Most uncited claims allowed'
+            cand --max-number-mismatch 'Most number mismatches allowed'
+            cand --max-unsupported 'Most unsupported citations allowed'
+            cand --max-unknown-markers 'Most unknown markers (distinct labels that resolve to no chunk) allowed'
+            cand --max-weak 'Most weakly supported sentences allowed [default: unlimited]'
+            cand --lang 'Language of the stemmer and stop words'
+            cand --color 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ragcite;explain'= {
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ragcite;generate'= {
+            cand --out-dir 'Directory to write `completions/` and `man/` into'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ragcite;help'= {
+            cand check 'Check an answer''s citations against the retrieved chunks'
+            cand explain 'Explain a verdict: what it means, how it is decided, what to do'
+            cand generate 'Write the shell completions and man pages (for maintainers)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ragcite;help;check'= {
+        }
+        &'ragcite;help;explain'= {
+        }
+        &'ragcite;help;generate'= {
+        }
+        &'ragcite;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

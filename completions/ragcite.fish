@@ -1,0 +1,72 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_ragcite_global_optspecs
+    string join \n h/help V/version
+end
+
+function __fish_ragcite_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_ragcite_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_ragcite_using_subcommand
+    set -l cmd (__fish_ragcite_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c ragcite -n "__fish_ragcite_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ragcite -n "__fish_ragcite_needs_command" -s V -l version -d 'Print version'
+complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
+complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "explain" -d 'Explain a verdict: what it means, how it is decided, what to do'
+complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "generate" -d 'Write the shell completions and man pages (for maintainers)'
+complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l format -d 'Output format' -r -f -a "table\t'Coloured tables and a one-line summary, for people'
+json\t'One JSON document (schemaVersion, inputs, result, warnings, gate), for machines'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l threshold -d 'Support threshold: share of a sentence\'s content words its cited chunk must hold' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-uncited -d 'Most uncited claims allowed' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-number-mismatch -d 'Most number mismatches allowed' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-unsupported -d 'Most unsupported citations allowed' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-unknown-markers -d 'Most unknown markers (distinct labels that resolve to no chunk) allowed' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-weak -d 'Most weakly supported sentences allowed [default: unlimited]' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
+da\t'Danish'
+de\t'German'
+el\t'Greek'
+en\t'English'
+es\t'Spanish'
+fi\t'Finnish'
+fr\t'French'
+hu\t'Hungarian'
+it\t'Italian'
+nl\t'Dutch'
+no\t'Norwegian'
+pt\t'Portuguese'
+ro\t'Romanian'
+ru\t'Russian'
+sv\t'Swedish'
+ta\t'Tamil'
+tr\t'Turkish'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l color -d 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE or FORCE_COLOR force it'
+always\t''
+never\t''"
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -s V -l version -d 'Print version'
+complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -s V -l version -d 'Print version'
+complete -c ragcite -n "__fish_ragcite_using_subcommand generate" -l out-dir -d 'Directory to write `completions/` and `man/` into' -r -F
+complete -c ragcite -n "__fish_ragcite_using_subcommand generate" -s h -l help -d 'Print help'
+complete -c ragcite -n "__fish_ragcite_using_subcommand generate" -s V -l version -d 'Print version'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check explain generate help" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check explain generate help" -f -a "explain" -d 'Explain a verdict: what it means, how it is decided, what to do'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check explain generate help" -f -a "generate" -d 'Write the shell completions and man pages (for maintainers)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check explain generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -1,0 +1,48 @@
+//! The committed completions and man pages must match what the clap definition generates now.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    for sub in ["completions", "man"] {
+        let Ok(entries) = fs::read_dir(dir.join(sub)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = format!("{sub}/{}", entry.file_name().to_string_lossy());
+            files.insert(name, fs::read(entry.path()).unwrap_or_default());
+        }
+    }
+    files
+}
+
+#[test]
+fn completions_and_man_pages_are_current() {
+    let fresh = tempfile::tempdir().expect("a temporary directory");
+    Command::cargo_bin("ragcite")
+        .expect("the ragcite binary")
+        .args(["generate", "--out-dir"])
+        .arg(fresh.path())
+        .assert()
+        .success();
+    let generated = files_under(fresh.path());
+    let committed = files_under(Path::new(env!("CARGO_MANIFEST_DIR")));
+    assert!(
+        generated.len() >= 8,
+        "expected 5 completions and 3 man pages, got {:?}",
+        generated.keys()
+    );
+    let stale: BTreeSet<&String> = generated
+        .keys()
+        .chain(committed.keys())
+        .filter(|name| generated.get(*name) != committed.get(*name))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "completions/ or man/ are stale ({stale:?}): run `cargo run -- generate` and commit the result"
+    );
+}
