@@ -36,18 +36,34 @@ impl ChunkIndex {
             len: chunks.len(),
             ..ChunkIndex::default()
         };
+        // Each distinct token is lower-cased, checked and stemmed once, however often it recurs.
+        let mut token_ids: HashMap<String, Option<u32>> = HashMap::new();
+        let mut ids: Vec<u32> = Vec::new();
         for (position, chunk) in chunks.iter().enumerate() {
             let position = position as u32;
             let found = numbers(&chunk.text);
-            let mut stems: Vec<String> = analyzer.stems(&chunk.text, &found).into_iter().collect();
-            // Sorted so that stem ids, and so everything after, do not depend on hash order.
-            stems.sort_unstable();
-            for stem in stems {
-                let next_id = index.postings.len() as u32;
-                let id = *index.stem_ids.entry(stem).or_insert(next_id);
-                if id == next_id {
-                    index.postings.push(Vec::new());
-                }
+            ids.clear();
+            analyzer.for_each_token(&chunk.text, &found, |token| {
+                let id = match token_ids.get(token) {
+                    Some(id) => *id,
+                    None => {
+                        let id = analyzer.content_word(token).map(|word| {
+                            let next_id = index.postings.len() as u32;
+                            let id = *index.stem_ids.entry(word.stem).or_insert(next_id);
+                            if id == next_id {
+                                index.postings.push(Vec::new());
+                            }
+                            id
+                        });
+                        token_ids.insert(token.to_string(), id);
+                        id
+                    }
+                };
+                ids.extend(id);
+            });
+            ids.sort_unstable();
+            ids.dedup();
+            for &id in &ids {
                 index.postings[id as usize].push(position);
             }
             let values: HashSet<NumberValue> = found.into_iter().map(|n| n.value).collect();
@@ -137,7 +153,6 @@ impl<'a> Scores<'a> {
                 }
             }
         }
-        touched.sort_unstable();
         Scores {
             index,
             sentence,
@@ -164,12 +179,15 @@ impl<'a> Scores<'a> {
     }
 
     /// The chunk with the highest coverage, earliest on a tie; none when nothing is shared.
+    /// `touched` is in no particular order, so ties are broken by position explicitly.
     fn best(&self) -> Option<(usize, f64)> {
         let mut best: Option<(usize, f64)> = None;
         for &chunk in &self.touched {
-            let score = self.against(chunk as usize);
-            if best.is_none_or(|(_, b)| score > b + EPSILON) {
-                best = Some((chunk as usize, score));
+            let (chunk, score) = (chunk as usize, self.against(chunk as usize));
+            let better = best
+                .is_none_or(|(b, s)| score > s + EPSILON || (score + EPSILON >= s && chunk < b));
+            if better {
+                best = Some((chunk, score));
             }
         }
         best

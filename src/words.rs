@@ -235,18 +235,8 @@ impl Analyzer {
         words
     }
 
-    /// The stems of `text`'s content words, as a set (for indexing chunks).
-    pub fn stems(&self, text: &str, numbers: &[Number]) -> HashSet<String> {
-        let mut stems = HashSet::new();
-        self.for_each_token(text, numbers, |token| {
-            if let Some(word) = self.content_word(token) {
-                stems.insert(word.stem);
-            }
-        });
-        stems
-    }
-
-    fn content_word(&self, token: &str) -> Option<Word> {
+    /// The content word a token is, if it is one (not a stop word, a one-letter word or digits).
+    pub fn content_word(&self, token: &str) -> Option<Word> {
         let lower = token.to_lowercase().replace('\u{2019}', "'");
         let mut chars = lower.chars();
         if chars.next().is_none() || chars.next().is_none() {
@@ -265,8 +255,8 @@ impl Analyzer {
         })
     }
 
-    /// Calls `f` with every token of `text` outside the number spans.
-    fn for_each_token(&self, text: &str, numbers: &[Number], mut f: impl FnMut(&str)) {
+    /// Calls `f` with every token of `text` outside the number spans, as written.
+    pub fn for_each_token(&self, text: &str, numbers: &[Number], mut f: impl FnMut(&str)) {
         let joins = self.language.joins_apostrophes();
         let mut skip = numbers.iter().map(|n| n.span.clone()).peekable();
         let mut start: Option<usize> = None;
