@@ -93,7 +93,7 @@ impl Limits {
             .into_iter()
             .filter_map(|(limit, what, allowed, found)| {
                 let allowed = allowed?;
-                (found > allowed).then_some(LimitFailure {
+                (found > allowed).then(|| LimitFailure {
                     limit,
                     counts: what,
                     found,
@@ -125,6 +125,11 @@ mod tests {
             ..Limits::default()
         };
         assert!(at_limit.evaluate(&counts).passed);
+        let above = Limits {
+            max_uncited: Some(5),
+            ..Limits::default()
+        };
+        assert!(above.evaluate(&counts).passed);
         let outcome = Limits::default().evaluate(&counts);
         assert!(!outcome.passed);
         assert_eq!(outcome.failures.len(), 1);

@@ -26,6 +26,9 @@ pub enum AnswerFormat {
 #[derive(Debug, Clone)]
 pub struct Answer {
     pub text: String,
+    /// Bytes of the input before `text` (a byte-order mark), so that reported spans are
+    /// offsets into the input as given.
+    pub offset: usize,
     pub format: AnswerFormat,
     pub warnings: Vec<String>,
 }
@@ -112,6 +115,7 @@ pub fn read_answer(bytes: &[u8], format: Option<AnswerFormat>) -> Result<Answer,
     }
     let format = format.unwrap_or_default();
     Ok(Answer {
+        offset: bytes.len() - text.len(),
         text: text.to_string(),
         format,
         warnings: Vec::new(),

@@ -90,7 +90,11 @@ impl Checker {
             .into_iter()
             .map(|position| self.read_sentence(&answer.text, &split.prose, position, &resolver))
             .collect();
-        let result = support::assess(sentences, &chunks.chunks, &index, self.options.threshold);
+        let mut result = support::assess(sentences, &chunks.chunks, &index, self.options.threshold);
+        for sentence in &mut result.sentences {
+            sentence.span.start += answer.offset;
+            sentence.span.end += answer.offset;
+        }
         let mut warnings = answer.warnings.clone();
         warnings.extend(chunks.warnings.iter().cloned());
         Report { result, warnings }
@@ -105,19 +109,24 @@ impl Checker {
         resolver: &Resolver,
     ) -> SentenceInput {
         let range = position.span.clone();
-        let mut text = prose[range.clone()].to_string();
-        let found = marker::markers(&text, resolver);
+        let prose = &prose[range.clone()];
+        let found = marker::markers(prose, resolver);
+        // Markers are not words or numbers of the sentence: blank them, keeping offsets.
+        let mut text = String::with_capacity(prose.len());
+        let mut copied = 0;
         let mut labels: Vec<String> = Vec::new();
         let mut seen_labels: HashSet<&str> = HashSet::new();
         for m in &found {
-            // Markers are not words or numbers of the sentence.
-            text.replace_range(m.span.clone(), &" ".repeat(m.span.len()));
+            text.push_str(&prose[copied..m.span.start]);
+            text.extend(std::iter::repeat_n(' ', m.span.len()));
+            copied = m.span.end;
             for label in &m.labels {
                 if seen_labels.insert(label) {
                     labels.push(label.clone());
                 }
             }
         }
+        text.push_str(&prose[copied..]);
         let mut cited = Vec::new();
         let mut seen_chunks = HashSet::new();
         let mut unknown = Vec::new();

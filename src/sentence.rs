@@ -26,6 +26,8 @@ pub struct SentenceSpan {
     pub start: LineColumn,
     /// Position just after the last character (end exclusive, as SARIF's `endColumn`).
     pub end: LineColumn,
+    /// Whether the sentence is a Markdown heading (`# Title`): a title, not a claim.
+    pub heading: bool,
 }
 
 /// The answer split into sentences.
@@ -55,12 +57,13 @@ const CLOSERS: &[char] = &[
 ];
 
 pub fn split(answer: &str, resolver: &Resolver) -> Sentences {
-    let prose = neutralise_markdown(answer);
+    let (prose, headings) = neutralise_markdown(answer);
     let mut spans = Vec::new();
     let mut cursor = Cursor::new(answer);
     let mut line_start = 0;
     for line in prose.split_inclusive('\n') {
         let line_end = line_start + line.trim_end_matches(['\n', '\r']).len();
+        let heading = headings.binary_search(&line_start).is_ok();
         for range in split_line(&prose, line_start..line_end, resolver) {
             if let Some(range) = trim(&prose, range)
                 && prose[range.clone()].chars().any(char::is_alphanumeric)
@@ -71,6 +74,7 @@ pub fn split(answer: &str, resolver: &Resolver) -> Sentences {
                     span: range,
                     start,
                     end,
+                    heading,
                 });
             }
         }
@@ -250,15 +254,16 @@ impl Blanker {
 }
 
 /// The answer with code blocks, HTML comments and tags, footnote and link definitions, line
-/// prefixes (headings, bullets, blockquotes, checkboxes), link targets and bare URLs blanked.
-fn neutralise_markdown(answer: &str) -> String {
+/// prefixes (headings, bullets, blockquotes, checkboxes), link targets and bare URLs blanked;
+/// and the byte offsets at which heading lines start, ascending.
+fn neutralise_markdown(answer: &str) -> (String, Vec<usize>) {
     let mut out = Blanker {
         bytes: answer.as_bytes().to_vec(),
     };
     for m in HTML_COMMENT.find_iter(answer) {
         out.blank(m.range());
     }
-    blank_blocks(answer, &mut out);
+    let headings = blank_blocks(answer, &mut out);
     let partial = String::from_utf8(out.bytes.clone()).unwrap_or_default();
     for caps in LINK.captures_iter(&partial) {
         let (open, label, target) = (caps.get(1), caps.get(2), caps.get(3));
@@ -287,11 +292,13 @@ fn neutralise_markdown(answer: &str) -> String {
         out.blank(m.start()..m.start() + url.len());
     }
     // Only whole characters were blanked, so the bytes are still UTF-8.
-    String::from_utf8(out.bytes).unwrap_or_default()
+    (String::from_utf8(out.bytes).unwrap_or_default(), headings)
 }
 
 /// Line-level Markdown: fenced and indented code, footnote and link definitions, line prefixes.
-fn blank_blocks(answer: &str, out: &mut Blanker) {
+/// Returns the offsets of heading lines.
+fn blank_blocks(answer: &str, out: &mut Blanker) -> Vec<usize> {
+    let mut headings = Vec::new();
     let mut fence: Option<(u8, usize)> = None;
     let mut previous_blank = true;
     let mut previous_code = false;
@@ -355,10 +362,14 @@ fn blank_blocks(answer: &str, out: &mut Blanker) {
             in_list = false;
         }
         if let Some(m) = LINE_PREFIX.find(line) {
+            if m.as_str().contains('#') {
+                headings.push(range.start);
+            }
             out.blank(range.start..range.start + m.end());
         }
         previous_blank = false;
     }
+    headings
 }
 
 #[cfg(test)]
@@ -466,6 +477,14 @@ mod tests {
                 "continued item text"
             ]
         );
+    }
+
+    #[test]
+    fn headings_are_marked() {
+        let resolver = Resolver::new([]);
+        let spans = split("# Honey bees and their hives\nBees make honey.", &resolver).spans;
+        let headings: Vec<bool> = spans.iter().map(|s| s.heading).collect();
+        assert_eq!(headings, [true, false]);
     }
 
     #[test]

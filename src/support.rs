@@ -286,7 +286,8 @@ pub fn assess(
         };
         let has_claim_words = !sentence.words.is_empty() || !sentence.numbers.is_empty();
         let verdict = if sentence.labels.is_empty() {
-            if sentence.words.len() >= 3 || !sentence.numbers.is_empty() {
+            let checkable = sentence.words.len() >= 3 || !sentence.numbers.is_empty();
+            if checkable && !sentence.position.heading {
                 Verdict::UncitedClaim
             } else {
                 Verdict::NoClaim
@@ -516,6 +517,12 @@ mod tests {
                 Verdict::UncitedClaim
             ]
         );
+    }
+
+    #[test]
+    fn an_uncited_heading_is_a_title_not_a_claim() {
+        let result = check("# The Eiffel Tower in 1889\n## The Eiffel Tower [1]", TOWER);
+        assert_eq!(verdicts(&result), [Verdict::NoClaim, Verdict::Supported]);
     }
 
     #[test]

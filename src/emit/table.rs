@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use comfy_table::{ContentArrangement, Table, presets};
+use comfy_table::{ColumnConstraint, ContentArrangement, Table, presets};
 use owo_colors::OwoColorize;
 
 use super::{Emitter, Run, summary_line};
@@ -49,12 +49,15 @@ impl TableEmitter {
         }
     }
 
-    fn new_table(&self) -> Table {
+    /// A table whose first `fixed` columns keep their content width (names are never split);
+    /// the others share what is left.
+    fn new_table(&self, fixed: usize) -> Table {
         let mut table = Table::new();
         table
             .load_style(presets::UTF8_FULL_CONDENSED)
             .set_content_arrangement(ContentArrangement::Dynamic)
-            .set_width(self.width);
+            .set_width(self.width)
+            .set_constraints(std::iter::repeat_n(ColumnConstraint::ContentWidth, fixed));
         table
     }
 
@@ -106,7 +109,7 @@ fn problems(s: &SentenceResult) -> String {
 impl Emitter for TableEmitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
         let result = &run.report.result;
-        let mut sentences = self.new_table();
+        let mut sentences = self.new_table(5);
         sentences.set_header([
             "#",
             "at",
@@ -138,7 +141,7 @@ impl Emitter for TableEmitter {
         }
         writeln!(out, "{sentences}")?;
 
-        let mut chunks = self.new_table();
+        let mut chunks = self.new_table(5);
         chunks.set_header(["chunk", "status", "cited", "supports", "best", "preview"]);
         let budget = self.text_budget(70);
         for c in &result.chunks {

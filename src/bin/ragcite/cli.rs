@@ -21,6 +21,9 @@ paraphrase can look unsupported and a negated claim can look supported. Treat th
 pointers for review.";
 
 const CHECK_AFTER_HELP: &str = "\
+ragcite is lexical: it measures shared words and numbers, not entailment. A paraphrase can look \
+unsupported and a negated claim can look supported; treat results as pointers for review.
+
 Exit codes: 0 every limit held; 1 a limit was exceeded; 2 usage or input error.
 
 Examples:

@@ -24,13 +24,13 @@ const STDIN_NAME: &str = "<stdin>";
 /// Output width when standard output is not a terminal and `COLUMNS` is not set.
 const DEFAULT_WIDTH: u16 = 120;
 
+/// Narrower than this, the tables are laid out for this width anyway.
+const MIN_WIDTH: u16 = 60;
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
-        }
+        Err(e) => return usage_error(&e),
     };
     match run(cli) {
         Ok(status) => status.into(),
@@ -41,6 +41,36 @@ fn main() -> ExitCode {
             ExitStatus::Error.into()
         }
     }
+}
+
+/// Help and version print as clap lays them out; a usage error becomes one line on stderr, like
+/// every other error, so that CI logs stay readable.
+fn usage_error(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let shows_help = matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if shows_help {
+        let _ = e.print();
+    } else {
+        let rendered = e.render().to_string();
+        let message: Vec<&str> = rendered
+            .lines()
+            .map(str::trim)
+            .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+            .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+            .collect();
+        let message = message.join(" ");
+        let message = message.strip_prefix("error: ").unwrap_or(&message);
+        let _ = writeln!(
+            io::stderr(),
+            "ragcite: error: {message} (see `ragcite --help`)"
+        );
+    }
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
 }
 
 /// A closed pipe (`ragcite check ... | head`) is not an error.
@@ -86,13 +116,16 @@ fn is_json_name(path: &str) -> bool {
     lower.ends_with(".json") || lower.ends_with(".jsonl") || lower.ends_with(".ndjson")
 }
 
+/// `--color always|never` win; in `auto`, NO_COLOR with any non-empty value turns colour off,
+/// CLICOLOR_FORCE or FORCE_COLOR (non-empty, not `0`) turn it on, else colour on a terminal.
 fn use_color(choice: ColorChoice) -> bool {
-    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+    let value = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let forced = |name: &str| value(name).is_some_and(|v| v != "0");
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto if set("NO_COLOR") => false,
-        ColorChoice::Auto if set("CLICOLOR_FORCE") || set("FORCE_COLOR") => true,
+        ColorChoice::Auto if value("NO_COLOR").is_some() => false,
+        ColorChoice::Auto if forced("CLICOLOR_FORCE") || forced("FORCE_COLOR") => true,
         ColorChoice::Auto => io::stdout().is_terminal(),
     }
 }
@@ -107,7 +140,7 @@ fn output_width() -> u16 {
     std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.trim().parse().ok())
-        .filter(|&w: &u16| w >= 40)
+        .map(|w: u16| w.max(MIN_WIDTH))
         .unwrap_or(DEFAULT_WIDTH)
 }
 
@@ -163,11 +196,13 @@ fn check(args: &CheckArgs) -> Result<ExitStatus> {
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    emitter
-        .emit(&run, &mut out)
-        .and_then(|()| out.flush())
-        .context("cannot write the report")?;
-    Ok(ExitStatus::from(&gate))
+    match emitter.emit(&run, &mut out).and_then(|()| out.flush()) {
+        // A reader that stops early (`| head`) does not change what the check found.
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(e).context("cannot write the report")
+        }
+        _ => Ok(ExitStatus::from(&gate)),
+    }
 }
 
 /// A unit enum's serde name (`"bracket-blocks"`), for `inputs`.
