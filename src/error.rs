@@ -22,6 +22,13 @@ pub enum InputError {
         first: usize,
         second: usize,
     },
+    /// A provider response that cannot be read: invalid JSON where JSON was recognised, an empty
+    /// stream, a field of the wrong type.
+    #[error("{}{message}", line.map(|l| format!("line {l}: ")).unwrap_or_default())]
+    Response {
+        line: Option<usize>,
+        message: String,
+    },
     #[error("{}{message}", position_prefix(position))]
     ChunkShape {
         position: Option<ChunkPosition>,

@@ -1,7 +1,9 @@
 //! Input stage: decodes the answer and the chunks from bytes and recognises their formats.
-//!
-//! Answer formats are an enum so that provider responses (Ollama, OpenAI, ...) can be added as
-//! further variants whose readers yield the same [`Answer`].
+//! Provider responses (Ollama, OpenAI, Anthropic, Cohere, Gemini, ...) are read in
+//! [`response`] into the same [`Answer`]: the answer's text, the citations the provider attached
+//! to spans of it, and what the response says about itself (cut off, token counts).
+
+pub mod response;
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -12,24 +14,119 @@ use serde_json::Value;
 
 use crate::error::InputError;
 
-/// How the answer is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+/// How the answer is written. `--answer-format` takes the kebab-case names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum AnswerFormat {
     /// Plain text or Markdown.
     #[default]
     Text,
+    /// Ollama `/api/chat` (`message.content`) or `/api/generate` (`response`), one JSON object
+    /// or the NDJSON stream.
+    Ollama,
+    /// OpenAI Chat Completions (`choices[0].message.content`), one JSON object or the SSE stream.
+    Openai,
+    /// OpenAI Responses API (`output[].content[]` parts of type `output_text`), one JSON object
+    /// or the SSE stream.
+    OpenaiResponses,
+    /// Anthropic Messages (`content[]` text blocks with their `citations`).
+    Anthropic,
+    /// Cohere Chat v2 (`message.content[].text`, `message.citations`).
+    Cohere,
+    /// Gemini `generateContent` (`candidates[0].content.parts[].text`, `groundingMetadata`).
+    Gemini,
+    /// A JSON answer with an explicit citation list:
+    /// `{"answer": "...", "citations": [{"source": 2, "quote": "..."}]}`.
+    CitationList,
 }
 
-/// The answer text, ready for the sentence stage.
-#[derive(Debug, Clone)]
+impl AnswerFormat {
+    pub const ALL: [AnswerFormat; 8] = [
+        AnswerFormat::Text,
+        AnswerFormat::Ollama,
+        AnswerFormat::Openai,
+        AnswerFormat::OpenaiResponses,
+        AnswerFormat::Anthropic,
+        AnswerFormat::Cohere,
+        AnswerFormat::Gemini,
+        AnswerFormat::CitationList,
+    ];
+
+    /// The kebab-case name, as `--answer-format` takes it and `inputs` reports it.
+    pub fn name(self) -> &'static str {
+        match self {
+            AnswerFormat::Text => "text",
+            AnswerFormat::Ollama => "ollama",
+            AnswerFormat::Openai => "openai",
+            AnswerFormat::OpenaiResponses => "openai-responses",
+            AnswerFormat::Anthropic => "anthropic",
+            AnswerFormat::Cohere => "cohere",
+            AnswerFormat::Gemini => "gemini",
+            AnswerFormat::CitationList => "citation-list",
+        }
+    }
+}
+
+/// Which chunk a provider's citation names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CitationTarget {
+    /// A 0-based position among the chunks in input order (Anthropic `document_index`, Gemini
+    /// `groundingChunkIndices`).
+    Position(usize),
+    /// A label resolved exactly like a marker's (`2`, `doc2`): the citation list's `source`.
+    Label(String),
+    /// A chunk id; failing that, the 0-based position its trailing number gives (Cohere source
+    /// ids such as `doc-0` or `doc:0`).
+    IdOrPosition(String),
+}
+
+/// A citation the provider attached to the answer instead of writing a marker into the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NativeCitation {
+    /// Byte span of `Answer::text` the citation covers; `None` when it covers no particular
+    /// span (the citation list's entries).
+    pub span: Option<std::ops::Range<usize>>,
+    pub target: CitationTarget,
+    /// The text the provider says the chunk holds (Anthropic `cited_text`, the citation list's
+    /// `quote`), verified as a quotation in that chunk.
+    pub quote: Option<String>,
+}
+
+/// Token counts a response reports about itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    /// Tokens of the prompt (Ollama `prompt_eval_count`, OpenAI `prompt_tokens` /
+    /// `input_tokens`, Anthropic `input_tokens`, Cohere `tokens.input_tokens`, Gemini
+    /// `promptTokenCount`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<u64>,
+    /// Tokens of the answer (Ollama `eval_count`, OpenAI `completion_tokens` /
+    /// `output_tokens`, Anthropic `output_tokens`, Cohere `tokens.output_tokens`, Gemini
+    /// `candidatesTokenCount`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completion_tokens: Option<u64>,
+}
+
+/// The answer, ready for the sentence stage.
+#[derive(Debug, Clone, Default)]
 pub struct Answer {
+    /// The answer's text: the file as given for `text`, the joined content of a response.
     pub text: String,
     /// Bytes of the input before `text` (a byte-order mark), so that reported spans are
-    /// offsets into the input as given.
+    /// offsets into the input as given. Zero for responses: their spans are offsets into
+    /// `text`.
     pub offset: usize,
     pub format: AnswerFormat,
+    /// Whether the response was a stream (NDJSON or SSE) joined into one text.
+    pub streamed: bool,
+    /// Citations the provider attached to spans of the text.
+    pub citations: Vec<NativeCitation>,
+    /// Token counts the response reports, if any.
+    pub usage: Option<Usage>,
+    /// What the response says that a reader should know: cut off by the token limit, an error
+    /// inside the stream, no citation at all, a citation to a source that does not exist.
     pub warnings: Vec<String>,
 }
 
@@ -107,18 +204,22 @@ pub fn decode(bytes: &[u8]) -> Result<&str, InputError> {
     })
 }
 
-/// Reads the answer. A BOM is dropped; an answer with no visible text is an error.
+/// Reads the answer, in `format` or the format recognised from its content. A BOM is dropped;
+/// an answer with no visible text is an error.
 pub fn read_answer(bytes: &[u8], format: Option<AnswerFormat>) -> Result<Answer, InputError> {
     let text = decode(bytes)?;
     if text.trim().is_empty() {
         return Err(InputError::Empty { what: "answer" });
     }
-    let format = format.unwrap_or_default();
+    let format = format.unwrap_or_else(|| response::detect(text));
+    if format != AnswerFormat::Text {
+        return response::read(text, format);
+    }
     Ok(Answer {
         offset: bytes.len() - text.len(),
         text: text.to_string(),
         format,
-        warnings: Vec::new(),
+        ..Answer::default()
     })
 }
 
