@@ -129,7 +129,7 @@ pub fn marker_at(text: &str, i: usize, resolver: &Resolver) -> Option<Marker> {
     } else if rest.starts_with('[') {
         bracket(text, i, resolver)?
     } else if rest.starts_with('【') {
-        lenticular(rest)?
+        lenticular(rest, resolver)?
     } else if rest.starts_with('(') {
         parenthesis(rest)?
     } else if rest.starts_with('^') {
@@ -176,7 +176,9 @@ fn bracket(text: &str, i: usize, resolver: &Resolver) -> Option<(Vec<String>, us
     let rest = &text[i..];
     let (inner, len) = enclosed(rest, '[', ']')?;
     let after = &rest[len..];
-    if after.starts_with('(') || after.starts_with(':') {
+    let line_start = text[..i].rfind('\n').map_or(0, |k| k + 1);
+    let starts_line = text[line_start..i].trim().is_empty();
+    if after.starts_with('(') || (after.starts_with(':') && starts_line) {
         return None; // a Markdown link or a link reference definition
     }
     if text[..i].ends_with('!') {
@@ -190,10 +192,12 @@ fn bracket(text: &str, i: usize, resolver: &Resolver) -> Option<(Vec<String>, us
     Some((labels, len))
 }
 
-fn lenticular(rest: &str) -> Option<(Vec<String>, usize)> {
+/// `【4】`, `【4:0†source】`. Like a bracket, the label must contain a digit or be a chunk id:
+/// CJK text also uses these brackets for headings (`【注意】`).
+fn lenticular(rest: &str, resolver: &Resolver) -> Option<(Vec<String>, usize)> {
     let (inner, len) = enclosed(rest, '【', '】')?;
     let label = inner.split([':', '†']).next().unwrap_or("").trim();
-    if label.is_empty() {
+    if label.is_empty() || !(label.bytes().any(|b| b.is_ascii_digit()) || resolver.is_id(label)) {
         return None;
     }
     Some((vec![label.to_string()], len))
@@ -231,15 +235,11 @@ fn caret(text: &str, i: usize) -> Option<(Vec<String>, usize)> {
     {
         return None;
     }
-    // `x^2` and `10^6` are powers, not markers: a caret right after a digit, a closing bracket
-    // or a one-letter word is read as mathematics.
-    let mut before = text[..i].chars().rev();
-    match before.next() {
-        Some(c) if c.is_ascii_digit() || c == ')' || c == '[' => return None,
-        Some(c) if c.is_alphabetic() && !before.next().is_some_and(char::is_alphabetic) => {
-            return None;
-        }
-        _ => {}
+    // `x^2`, `km^2` and `10^6` are powers, not markers: a caret marker stands after white
+    // space or punctuation (`tall ^1`, `tall.^1`), never right after a letter, digit or bracket.
+    let before = text[..i].chars().next_back();
+    if before.is_some_and(|c| c.is_alphanumeric() || matches!(c, ')' | '[' | '^')) {
+        return None;
     }
     Some((vec![text[i + 1..end].to_string()], 1 + digits))
 }
@@ -351,6 +351,7 @@ mod tests {
         assert_eq!(one("tall [doc2, doc5]."), ["doc2", "doc5"]);
         assert_eq!(one("tall [^1]."), ["1"]);
         assert_eq!(one("tall ^1."), ["1"]);
+        assert_eq!(one("tall.^1 Next"), ["1"]);
         assert_eq!(one("tall【4】."), ["4"]);
         assert_eq!(one("tall【4:0†source】."), ["4"]);
         assert_eq!(one("tall (source: x)."), ["x"]);
@@ -380,14 +381,22 @@ mod tests {
             "- [x] done task",
             "an [ordinary aside] here",
             "the [citation needed] here",
-            "x^2 and 10^6 and (a+b)^2",
+            "x^2 and 10^6 and (a+b)^2 and 5 km^2 and tall^1",
+            "【注意】 heading",
             "see (source code) here",
-            "a [1]: https://example.com definition",
-            "a [^1]: footnote definition",
+            "[1]: https://example.com definition",
+            "[^1]: footnote definition",
             "[source] alone",
         ] {
             assert_eq!(labels_in(text, &[]), Vec::<Vec<String>>::new(), "{text:?}");
         }
+    }
+
+    #[test]
+    fn a_colon_after_a_marker_inside_a_line_keeps_it_a_marker() {
+        assert_eq!(labels_in("as stated in [1]: the tower", &[]), [["1"]]);
+        assert!(labels_in("[1]: the tower", &[]).is_empty());
+        assert!(labels_in("  [1]: https://example.com", &[]).is_empty());
     }
 
     #[test]

@@ -44,11 +44,11 @@ pub struct Sentences {
 /// recognised by their shape.
 const ABBREVIATIONS: &[&str] = &[
     "e.g", "i.e", "etc", "vs", "cf", "al", "approx", "ca", "dr", "mr", "mrs", "ms", "prof", "sr",
-    "jr", "st", "mt", "inc", "ltd", "co", "corp", "no", "nos", "fig", "figs", "eq", "vol", "pp",
-    "ch", "sec", "ed", "eds", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept",
-    "oct", "nov", "dec", "gen", "col", "lt", "sgt", "capt", "gov", "sen", "rep", "rev", "hon",
-    "ave", "rd", "blvd", "est", "dept", "viz", "resp", "incl", "excl", "univ", "assn", "bros",
-    "ft", "approx",
+    "jr", "st", "mt", "inc", "ltd", "co", "corp", "nos", "fig", "figs", "eq", "vol", "pp", "ch",
+    "sec", "ed", "eds", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
+    "nov", "dec", "gen", "col", "lt", "sgt", "capt", "gov", "sen", "rep", "rev", "hon", "ave",
+    "rd", "blvd", "est", "dept", "viz", "resp", "incl", "excl", "univ", "assn", "bros", "ft",
+    "approx",
 ];
 
 /// Characters that may close a sentence after its terminator (`"Done." Next`).
@@ -165,12 +165,17 @@ fn ends_sentence_at_full_stop(text: &str, line_start: usize, dot: usize) -> bool
     let mut chars = token.chars();
     if let (Some(first), None) = (chars.next(), chars.next())
         && first.is_uppercase()
+        && first != 'I'
     {
-        return false; // an initial: J. R. R. Tolkien
+        return false; // an initial: J. R. R. Tolkien (but "So did I." ends a sentence)
     }
     let lower = token.to_lowercase();
+    let next = text[dot + 1..].trim_start().chars().next();
+    if lower == "no" {
+        // `No. 5` and `no. 12` abbreviate "number"; "The answer is no." ends a sentence.
+        return !next.is_some_and(|c| c.is_ascii_digit());
+    }
     if lower == "etc" {
-        let next = text[dot + 1..].trim_start().chars().next();
         return next.is_some_and(char::is_uppercase);
     }
     if ABBREVIATIONS.contains(&lower.as_str()) {
@@ -418,6 +423,15 @@ mod tests {
         assert_eq!(
             sentences("Made in the U.S. by Acme Inc. in 1990. Fig. 3 shows it."),
             ["Made in the U.S. by Acme Inc. in 1990.", "Fig. 3 shows it."]
+        );
+        assert_eq!(
+            sentences("It is No. 5 here. The answer is no. So did I. Then."),
+            [
+                "It is No. 5 here.",
+                "The answer is no.",
+                "So did I.",
+                "Then."
+            ]
         );
         assert_eq!(
             sentences("Apples, pears, etc. are fruit. Bread etc. Then more."),

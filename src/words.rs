@@ -9,6 +9,8 @@ use std::str::FromStr;
 
 pub use number::{Number, NumberValue, numbers};
 use rust_stemmers::{Algorithm, Stemmer};
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
 
 /// A language: its Snowball stemmer and its stop-word list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -237,7 +239,16 @@ impl Analyzer {
 
     /// The content word a token is, if it is one (not a stop word, a one-letter word or digits).
     pub fn content_word(&self, token: &str) -> Option<Word> {
-        let lower = token.to_lowercase().replace('\u{2019}', "'");
+        // Decomposed accents (NFD text) and composed ones must give the same word.
+        let lower = if token.is_ascii() {
+            token.to_ascii_lowercase()
+        } else {
+            token
+                .nfc()
+                .collect::<String>()
+                .to_lowercase()
+                .replace('\u{2019}', "'")
+        };
         let mut chars = lower.chars();
         if chars.next().is_none() || chars.next().is_none() {
             return None;
@@ -271,7 +282,11 @@ impl Analyzer {
                 && (c == '\'' || c == '\u{2019}')
                 && prev_letter
                 && chars.peek().is_some_and(|(_, next)| next.is_alphabetic());
-            let word_char = !in_number && (c.is_alphanumeric() || apostrophe_inside);
+            // Combining marks (accents in NFD text, the Tamil virama) belong to their letter.
+            let word_char = !in_number
+                && (c.is_alphanumeric()
+                    || apostrophe_inside
+                    || (start.is_some() && is_combining_mark(c)));
             match (word_char, start) {
                 (true, None) => start = Some(i),
                 (false, Some(s)) => {
@@ -357,6 +372,15 @@ mod tests {
         assert_eq!(
             surfaces(Language::English, "Größe ÉCOLE"),
             ["größe", "école"]
+        );
+    }
+
+    #[test]
+    fn combining_marks_stay_in_their_word() {
+        assert_eq!(surfaces(Language::Tamil, "தமிழ் மொழி"), ["தமிழ்", "மொழி"]);
+        assert_eq!(
+            stems(Language::French, "e\u{301}cole"),
+            stems(Language::French, "\u{e9}cole")
         );
     }
 

@@ -100,7 +100,16 @@ pub fn numbers(text: &str) -> Vec<Number> {
             i += 1;
             continue;
         }
-        let (number, end) = read_number(text, i);
+        let (mut number, end) = read_number(text, i);
+        // `.5` is a half: a decimal point before the digits, not after another number.
+        if i > 0 && bytes[i - 1] == b'.' && number.text.bytes().all(|b| b.is_ascii_digit()) {
+            let digits = &text[i..end];
+            number = Number {
+                span: i - 1..end,
+                text: text[i - 1..end].to_string(),
+                value: NumberValue::from_parts("", digits, 0),
+            };
+        }
         found.push(number);
         i = end.max(i + 1);
     }
@@ -306,6 +315,13 @@ mod tests {
             values("in 1888."),
             [("1888".to_string(), "1888e0".to_string())]
         );
+    }
+
+    #[test]
+    fn a_leading_decimal_point_makes_a_fraction() {
+        assert_eq!(value("about .5 of it"), value("0.5"));
+        assert_eq!(numbers("about .5 of it")[0].text, ".5");
+        assert_eq!(value("3.5"), value("3.50"));
     }
 
     #[test]
