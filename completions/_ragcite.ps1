@@ -26,6 +26,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check an answer''s citations against the retrieved chunks')
+            [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict: what it means, how it is decided, what to do')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write the shell completions and man pages (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -33,14 +34,25 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
         }
         'ragcite;check' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--answer-format', '--answer-format', [CompletionResultType]::ParameterName, 'Read the answer as this format instead of recognising it [default: auto]')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: share of a sentence''s content words its cited chunk must hold')
             [CompletionResult]::new('--max-uncited', '--max-uncited', [CompletionResultType]::ParameterName, 'Most uncited claims allowed')
             [CompletionResult]::new('--max-number-mismatch', '--max-number-mismatch', [CompletionResultType]::ParameterName, 'Most number mismatches allowed')
             [CompletionResult]::new('--max-unsupported', '--max-unsupported', [CompletionResultType]::ParameterName, 'Most unsupported citations allowed')
             [CompletionResult]::new('--max-unknown-markers', '--max-unknown-markers', [CompletionResultType]::ParameterName, 'Most unknown markers (distinct labels that resolve to no chunk) allowed')
+            [CompletionResult]::new('--max-misquotes', '--max-misquotes', [CompletionResultType]::ParameterName, 'Most misquotes allowed (quotations not found in the cited chunk)')
             [CompletionResult]::new('--max-weak', '--max-weak', [CompletionResultType]::ParameterName, 'Most weakly supported sentences allowed [default: unlimited]')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer and stop words')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ragcite;quote' {
+            [CompletionResult]::new('--quote-file', '--quote-file', [CompletionResultType]::ParameterName, 'Read the quotation from a file')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -64,12 +76,16 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
         }
         'ragcite;help' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check an answer''s citations against the retrieved chunks')
+            [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict: what it means, how it is decided, what to do')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write the shell completions and man pages (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'ragcite;help;check' {
+            break
+        }
+        'ragcite;help;quote' {
             break
         }
         'ragcite;help;explain' {

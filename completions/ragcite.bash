@@ -28,6 +28,9 @@ _ragcite() {
             ragcite,help)
                 cmd="ragcite__subcmd__help"
                 ;;
+            ragcite,quote)
+                cmd="ragcite__subcmd__quote"
+                ;;
             ragcite__subcmd__help,check)
                 cmd="ragcite__subcmd__help__subcmd__check"
                 ;;
@@ -40,6 +43,9 @@ _ragcite() {
             ragcite__subcmd__help,help)
                 cmd="ragcite__subcmd__help__subcmd__help"
                 ;;
+            ragcite__subcmd__help,quote)
+                cmd="ragcite__subcmd__help__subcmd__quote"
+                ;;
             *)
                 ;;
         esac
@@ -47,7 +53,7 @@ _ragcite() {
 
     case "${cmd}" in
         ragcite)
-            opts="-h -V --help --version check explain generate help"
+            opts="-h -V --help --version check quote explain generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -61,7 +67,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__check)
-            opts="-h -V --format --threshold --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-weak --lang --color --help --version"
+            opts="-h -V --format --answer-format --threshold --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --lang --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -69,6 +75,10 @@ _ragcite() {
             case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --answer-format)
+                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses anthropic cohere gemini citation-list" -- "${cur}"))
                     return 0
                     ;;
                 --threshold)
@@ -88,6 +98,10 @@ _ragcite() {
                     return 0
                     ;;
                 --max-unknown-markers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-misquotes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -111,7 +125,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__explain)
-            opts="-h -V --help --version supported number-mismatch weak-support unsupported-citation uncited-claim no-claim"
+            opts="-h -V --help --version supported number-mismatch weak-support unsupported-citation misquote uncited-claim no-claim"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -143,7 +157,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__help)
-            opts="check explain generate help"
+            opts="check quote explain generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -205,6 +219,42 @@ _ragcite() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__help__subcmd__quote)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__quote)
+            opts="-h -V --quote-file --format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --quote-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

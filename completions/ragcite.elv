@@ -23,20 +23,31 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand check 'Check an answer''s citations against the retrieved chunks'
+            cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict: what it means, how it is decided, what to do'
             cand generate 'Write the shell completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ragcite;check'= {
             cand --format 'Output format'
+            cand --answer-format 'Read the answer as this format instead of recognising it [default: auto]'
             cand --threshold 'Support threshold: share of a sentence''s content words its cited chunk must hold'
             cand --max-uncited 'Most uncited claims allowed'
             cand --max-number-mismatch 'Most number mismatches allowed'
             cand --max-unsupported 'Most unsupported citations allowed'
             cand --max-unknown-markers 'Most unknown markers (distinct labels that resolve to no chunk) allowed'
+            cand --max-misquotes 'Most misquotes allowed (quotations not found in the cited chunk)'
             cand --max-weak 'Most weakly supported sentences allowed [default: unlimited]'
             cand --lang 'Language of the stemmer and stop words'
             cand --color 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ragcite;quote'= {
+            cand --quote-file 'Read the quotation from a file'
+            cand --format 'Output format'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -57,11 +68,14 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         }
         &'ragcite;help'= {
             cand check 'Check an answer''s citations against the retrieved chunks'
+            cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict: what it means, how it is decided, what to do'
             cand generate 'Write the shell completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ragcite;help;check'= {
+        }
+        &'ragcite;help;quote'= {
         }
         &'ragcite;help;explain'= {
         }

@@ -27,16 +27,27 @@ end
 complete -c ragcite -n "__fish_ragcite_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_needs_command" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
+complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "quote" -d 'Verify that a quotation is word for word in a document, or show the closest passage'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "explain" -d 'Explain a verdict: what it means, how it is decided, what to do'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "generate" -d 'Write the shell completions and man pages (for maintainers)'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l format -d 'Output format' -r -f -a "table\t'Coloured tables and a one-line summary, for people'
 json\t'One JSON document (schemaVersion, inputs, result, warnings, gate), for machines'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l answer-format -d 'Read the answer as this format instead of recognising it [default: auto]' -r -f -a "auto\t'Recognise the format from the content'
+text\t'Plain text or Markdown'
+ollama\t'Ollama /api/chat or /api/generate, JSON or NDJSON stream'
+openai\t'OpenAI Chat Completions, JSON or SSE stream'
+openai-responses\t'OpenAI Responses API'
+anthropic\t'Anthropic Messages, with citations'
+cohere\t'Cohere Chat v2, with citations'
+gemini\t'Gemini generateContent, with grounding metadata'
+citation-list\t'{"answer": ..., "citations": [{"source", "quote"}]}'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l threshold -d 'Support threshold: share of a sentence\'s content words its cited chunk must hold' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-uncited -d 'Most uncited claims allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-number-mismatch -d 'Most number mismatches allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-unsupported -d 'Most unsupported citations allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-unknown-markers -d 'Most unknown markers (distinct labels that resolve to no chunk) allowed' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-misquotes -d 'Most misquotes allowed (quotations not found in the cited chunk)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-weak -d 'Most weakly supported sentences allowed [default: unlimited]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
 da\t'Danish'
@@ -61,12 +72,18 @@ always\t''
 never\t''"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -s V -l version -d 'Print version'
+complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -l quote-file -d 'Read the quotation from a file' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -l format -d 'Output format' -r -f -a "text\t'One line: found where, or the closest passage and how far it is'
+json\t'{"found", "offsets", "byteOffsets", "closest"}'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand generate" -l out-dir -d 'Directory to write `completions/` and `man/` into' -r -F
 complete -c ragcite -n "__fish_ragcite_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c ragcite -n "__fish_ragcite_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check explain generate help" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check explain generate help" -f -a "explain" -d 'Explain a verdict: what it means, how it is decided, what to do'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check explain generate help" -f -a "generate" -d 'Write the shell completions and man pages (for maintainers)'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check explain generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check quote explain generate help" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check quote explain generate help" -f -a "quote" -d 'Verify that a quotation is word for word in a document, or show the closest passage'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check quote explain generate help" -f -a "explain" -d 'Explain a verdict: what it means, how it is decided, what to do'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check quote explain generate help" -f -a "generate" -d 'Write the shell completions and man pages (for maintainers)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check quote explain generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -13,6 +13,7 @@ pub struct Limits {
     pub max_number_mismatch: Option<usize>,
     pub max_unsupported: Option<usize>,
     pub max_unknown_markers: Option<usize>,
+    pub max_misquotes: Option<usize>,
     pub max_weak: Option<usize>,
 }
 
@@ -23,6 +24,7 @@ impl Default for Limits {
             max_number_mismatch: Some(0),
             max_unsupported: Some(0),
             max_unknown_markers: Some(0),
+            max_misquotes: Some(0),
             max_weak: None,
         }
     }
@@ -52,7 +54,7 @@ pub struct GateOutcome {
 impl Limits {
     /// The limits in the order they are reported, with the option name, what they count and
     /// the count found.
-    fn checks(&self, counts: &Counts) -> [(&'static str, &'static str, Option<usize>, usize); 5] {
+    fn checks(&self, counts: &Counts) -> [(&'static str, &'static str, Option<usize>, usize); 6] {
         [
             (
                 "max-uncited",
@@ -77,6 +79,12 @@ impl Limits {
                 "unknown markers",
                 self.max_unknown_markers,
                 counts.unknown_markers,
+            ),
+            (
+                "max-misquotes",
+                "misquotes",
+                self.max_misquotes,
+                counts.misquote + counts.misquoted_citations,
             ),
             (
                 "max-weak",
@@ -144,6 +152,7 @@ mod tests {
             number_mismatch: 1,
             unsupported_citation: 1,
             unknown_markers: 1,
+            misquote: 1,
             weak_support: 1,
             ..Counts::default()
         };
@@ -164,6 +173,7 @@ mod tests {
                 "max-number-mismatch",
                 "max-unsupported",
                 "max-unknown-markers",
+                "max-misquotes",
                 "max-weak"
             ]
         );

@@ -3,7 +3,7 @@
 //! says, numbers that changed on the way, markers that point nowhere and chunks never used.
 //!
 //! The library is a pipeline of stages, one module each, in the order the data flows:
-//! [`input`] → [`sentence`] → [`marker`] → [`words`] → [`support`] → [`report`], then the
+//! [`input`] → [`sentence`] → [`marker`] → [`words`] → [`quote`] → [`support`] → [`report`], then the
 //! [`gate`] that compares counts with limits. It never prints and never exits.
 //!
 //! ```
@@ -20,6 +20,7 @@ pub mod error;
 pub mod gate;
 pub mod input;
 pub mod marker;
+pub mod quote;
 pub mod report;
 pub mod sentence;
 pub mod support;
@@ -33,8 +34,9 @@ pub use words::Language;
 
 use std::collections::HashSet;
 
+use input::{CitationTarget, NativeCitation};
 use marker::Resolver;
-use support::{ChunkIndex, SentenceInput};
+use support::{ChunkIndex, ResolvedCitation, SentenceInput};
 use words::Analyzer;
 
 /// The default support threshold.
@@ -85,18 +87,54 @@ impl Checker {
         let resolver = Resolver::new(chunks.chunks.iter().map(|c| c.id.as_str()));
         let index = ChunkIndex::build(&chunks.chunks, &self.analyzer);
         let split = sentence::split(&answer.text, &resolver);
+        let citations: Vec<ResolvedCitation> = answer
+            .citations
+            .iter()
+            .enumerate()
+            .map(|(k, c)| resolve_citation(k, c, &chunks.chunks, &resolver))
+            .collect();
+        let attached = attach_citations(&split.spans, &citations);
         let sentences = split
             .spans
             .into_iter()
-            .map(|position| self.read_sentence(&answer.text, &split.prose, position, &resolver))
+            .zip(attached)
+            .map(|(position, native)| {
+                self.read_sentence(
+                    &answer.text,
+                    &split.prose,
+                    position,
+                    native,
+                    &citations,
+                    &resolver,
+                )
+            })
             .collect();
-        let mut result = support::assess(sentences, &chunks.chunks, &index, self.options.threshold);
+        let mut result = support::assess(
+            sentences,
+            &citations,
+            &chunks.chunks,
+            &index,
+            self.options.threshold,
+        );
         for sentence in &mut result.sentences {
             sentence.span.start += answer.offset;
             sentence.span.end += answer.offset;
         }
         let mut warnings = answer.warnings.clone();
         warnings.extend(chunks.warnings.iter().cloned());
+        for citation in &citations {
+            if citation.chunk.is_none() {
+                warnings.push(format!(
+                    "citation {} names source {}, which does not exist",
+                    citation.index, citation.label
+                ));
+            }
+        }
+        let cites_anything =
+            !citations.is_empty() || result.sentences.iter().any(|s| !s.markers.is_empty());
+        if !cites_anything && result.counts.claims > 0 {
+            warnings.push("the answer has no citation at all".to_string());
+        }
         Report { result, warnings }
     }
 
@@ -106,6 +144,8 @@ impl Checker {
         answer: &str,
         prose: &str,
         position: sentence::SentenceSpan,
+        native: Vec<usize>,
+        citations: &[ResolvedCitation],
         resolver: &Resolver,
     ) -> SentenceInput {
         let range = position.span.clone();
@@ -127,19 +167,32 @@ impl Checker {
             }
         }
         text.push_str(&prose[copied..]);
+        let mut targets: Vec<(String, Option<usize>)> = labels
+            .iter()
+            .map(|label| (label.clone(), resolver.resolve(label)))
+            .collect();
+        // A provider's citation counts exactly like a marker on the sentences it covers.
+        for &k in &native {
+            let citation = &citations[k];
+            if seen_labels.insert(&citation.label) {
+                labels.push(citation.label.clone());
+                targets.push((citation.label.clone(), citation.chunk));
+            }
+        }
         let mut cited = Vec::new();
         let mut seen_chunks = HashSet::new();
         let mut unknown = Vec::new();
-        for label in &labels {
-            match resolver.resolve(label) {
+        for (label, chunk) in targets {
+            match chunk {
                 Some(chunk) => {
                     if seen_chunks.insert(chunk) {
                         cited.push(chunk);
                     }
                 }
-                None => unknown.push(label.clone()),
+                None => unknown.push(label),
             }
         }
+        let quotations = quote::quotations(&text);
         let numbers = words::numbers(&text);
         let words = self.analyzer.content_words(&text, &numbers);
         SentenceInput {
@@ -150,6 +203,81 @@ impl Checker {
             unknown,
             words,
             numbers,
+            quotations,
+            native,
         }
     }
+}
+
+/// A provider's citation with the chunk it names: its label as a marker would show it, and the
+/// chunk's position, or `None` when it names no chunk.
+fn resolve_citation(
+    k: usize,
+    citation: &NativeCitation,
+    chunks: &[Chunk],
+    resolver: &Resolver,
+) -> ResolvedCitation {
+    let position_label = |i: usize| match chunks.get(i) {
+        Some(chunk) => (chunk.id.clone(), Some(i)),
+        None => (format!("#{i}"), None),
+    };
+    let (label, chunk) = match &citation.target {
+        CitationTarget::Position(i) => position_label(*i),
+        CitationTarget::Label(label) => (label.clone(), resolver.resolve(label)),
+        CitationTarget::IdOrPosition(id) if resolver.is_id(id) => {
+            (id.clone(), resolver.resolve(id))
+        }
+        CitationTarget::IdOrPosition(id) => {
+            let digits = id.len() - id.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+            match id[id.len() - digits..].parse::<usize>() {
+                Ok(i) if digits > 0 && i < chunks.len() => position_label(i),
+                _ => (id.clone(), None),
+            }
+        }
+    };
+    ResolvedCitation {
+        index: k + 1,
+        label,
+        chunk,
+        quote: citation.quote.clone(),
+        span: citation.span.clone(),
+    }
+}
+
+/// For each sentence, the citations whose spans overlap it, in one sweep over both lists
+/// (sentences are in order; citations are sorted by start).
+fn attach_citations(
+    sentences: &[sentence::SentenceSpan],
+    citations: &[ResolvedCitation],
+) -> Vec<Vec<usize>> {
+    let mut by_start: Vec<(std::ops::Range<usize>, usize)> = citations
+        .iter()
+        .enumerate()
+        .filter_map(|(k, c)| {
+            let span = c.span.clone()?;
+            // An empty span points at one place: the sentence holding it.
+            Some((span.start..span.end.max(span.start + 1), k))
+        })
+        .collect();
+    by_start.sort_by_key(|(span, k)| (span.start, *k));
+    let mut next = 0;
+    let mut active: Vec<(std::ops::Range<usize>, usize)> = Vec::new();
+    sentences
+        .iter()
+        .map(|sentence| {
+            let span = &sentence.span;
+            while next < by_start.len() && by_start[next].0.start < span.end {
+                active.push(by_start[next].clone());
+                next += 1;
+            }
+            active.retain(|(c, _)| c.end > span.start);
+            let mut attached: Vec<usize> = active
+                .iter()
+                .filter(|(c, _)| c.start < span.end)
+                .map(|(_, k)| *k)
+                .collect();
+            attached.sort_unstable();
+            attached
+        })
+        .collect()
 }

@@ -6,6 +6,7 @@ use std::fmt;
 
 use serde::{Serialize, Serializer};
 
+pub use crate::quote::{Closest, QuoteMatch};
 use crate::sentence::LineColumn;
 
 /// What the checker concluded about one sentence, in the order the verdicts are tried.
@@ -19,6 +20,8 @@ pub enum Verdict {
     /// Markers that resolve to no chunk, or cited chunks that share less than half the
     /// threshold of the sentence's content words.
     UnsupportedCitation,
+    /// A quotation of the sentence is not in the chunks it cites.
+    Misquote,
     /// A number of the sentence is in none of the chunks it cites.
     NumberMismatch,
     /// Coverage between half the threshold and the threshold.
@@ -28,9 +31,10 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub const ALL: [Verdict; 6] = [
+    pub const ALL: [Verdict; 7] = [
         Verdict::Supported,
         Verdict::NumberMismatch,
+        Verdict::Misquote,
         Verdict::WeakSupport,
         Verdict::UnsupportedCitation,
         Verdict::UncitedClaim,
@@ -44,6 +48,7 @@ impl Verdict {
             Verdict::NumberMismatch => "number-mismatch",
             Verdict::WeakSupport => "weak-support",
             Verdict::UnsupportedCitation => "unsupported-citation",
+            Verdict::Misquote => "misquote",
             Verdict::UncitedClaim => "uncited-claim",
             Verdict::NoClaim => "no-claim",
         }
@@ -61,6 +66,9 @@ impl Verdict {
             }
             Verdict::UnsupportedCitation => {
                 "the citation points nowhere, or at a chunk that hardly shares the sentence's words"
+            }
+            Verdict::Misquote => {
+                "a quotation of the sentence is not, word for word, in the chunk it cites"
             }
             Verdict::UncitedClaim => "a sentence that states something checkable cites nothing",
             Verdict::NoClaim => {
@@ -84,11 +92,14 @@ impl Verdict {
             Verdict::UnsupportedCitation => {
                 "The sentence's markers resolve to no chunk (see unknown markers), or the chunks they name share less than half the threshold's share of its content words. A suggested citation is shown when another chunk covers the sentence clearly better."
             }
+            Verdict::Misquote => {
+                "The sentence quotes (“…”, \"…\", «…», „…“, 「…」, ‘…’, three or more words), or the provider attached the text it cites (Anthropic cited_text, a citation list's quote), and that text is not in the cited chunk. Matching is exact after normalisation (Unicode NFKC, dashes, curly quotes, white space, case, soft hyphens, words hyphenated across a line break); an ellipsis splits the quote into fragments that must appear in order. The report shows the closest passage of the chunk and how many words differ: that is where the quote drifted."
+            }
             Verdict::UncitedClaim => {
                 "The sentence has no citation marker but three or more content words or a number, so it states something a reader would want a source for. Add a marker, or a suggested citation if one is shown."
             }
             Verdict::NoClaim => {
-                "The sentence has markers but no content word and no number, or has no marker and fewer than three content words and no number (a heading, a greeting, a connective). It is not checked and never makes a chunk relevant."
+                "The sentence has markers but no content word and no number, or has no marker and fewer than three content words and no number (a greeting, a connective), or is a Markdown heading without a marker (a title). It is not checked and never makes a chunk relevant."
             }
         }
     }
@@ -183,6 +194,9 @@ pub struct SentenceResult {
     pub suggested_citation: Option<String>,
     /// Labels of this sentence that resolve to no chunk.
     pub unknown_markers: Vec<String>,
+    /// Its quotations and the cited texts of the provider citations on it, each checked in
+    /// the cited chunk.
+    pub quotes: Vec<QuoteCheck>,
     /// Content words (as written, lower-cased) that the best cited chunk lacks.
     pub missing_words: Vec<String>,
     /// Number of content words (after stop words and stemming).
@@ -223,8 +237,12 @@ pub struct Counts {
     pub number_mismatch: usize,
     pub weak_support: usize,
     pub unsupported_citation: usize,
+    pub misquote: usize,
     pub uncited_claim: usize,
     pub no_claim: usize,
+    /// Provider citations not tied to a sentence (a citation list's entries) whose quote is not
+    /// in the chunk they name.
+    pub misquoted_citations: usize,
     /// Distinct labels that resolve to no chunk.
     pub unknown_markers: usize,
     pub chunks: usize,
@@ -241,6 +259,7 @@ impl Counts {
             Verdict::NumberMismatch => self.number_mismatch,
             Verdict::WeakSupport => self.weak_support,
             Verdict::UnsupportedCitation => self.unsupported_citation,
+            Verdict::Misquote => self.misquote,
             Verdict::UncitedClaim => self.uncited_claim,
             Verdict::NoClaim => self.no_claim,
         }
@@ -258,12 +277,17 @@ impl Counts {
     pub(crate) fn tally(
         sentences: &[SentenceResult],
         chunks: &[ChunkResult],
+        citations: &[CitationResult],
         unknown: usize,
     ) -> Self {
         let mut counts = Counts {
             sentences: sentences.len(),
             chunks: chunks.len(),
             unknown_markers: unknown,
+            misquoted_citations: citations
+                .iter()
+                .filter(|c| c.sentences.is_empty() && c.quote.as_ref().is_some_and(|q| !q.found()))
+                .count(),
             ..Counts::default()
         };
         for s in sentences {
@@ -272,6 +296,7 @@ impl Counts {
                 Verdict::NumberMismatch => &mut counts.number_mismatch,
                 Verdict::WeakSupport => &mut counts.weak_support,
                 Verdict::UnsupportedCitation => &mut counts.unsupported_citation,
+                Verdict::Misquote => &mut counts.misquote,
                 Verdict::UncitedClaim => &mut counts.uncited_claim,
                 Verdict::NoClaim => &mut counts.no_claim,
             };
@@ -291,12 +316,60 @@ impl Counts {
     }
 }
 
+/// A quotation checked in a chunk.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QuoteCheck {
+    /// The quotation as written.
+    pub text: String,
+    /// Where it comes from: `sentence` (quote marks in the answer) or `citation` (a provider's
+    /// cited text).
+    pub origin: QuoteOrigin,
+    /// The chunk it was found in, or, when not found, the cited chunk holding the closest
+    /// passage; `null` when no cited chunk could be searched.
+    pub chunk: Option<String>,
+    #[serde(flatten)]
+    pub result: QuoteMatch,
+}
+
+impl QuoteCheck {
+    pub fn found(&self) -> bool {
+        self.result.found
+    }
+}
+
+/// Where a checked quotation comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QuoteOrigin {
+    Sentence,
+    Citation,
+}
+
+/// A citation the provider attached to the answer (Anthropic, Cohere, Gemini, a citation list).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CitationResult {
+    /// 1-based position among the response's citations.
+    pub index: usize,
+    /// The source as the response names it, or the id of the chunk it resolves to.
+    pub source: String,
+    /// The chunk it names; `null` when it names none.
+    pub chunk: Option<String>,
+    /// Indices of the sentences it covers (empty for citations not tied to a span).
+    pub sentences: Vec<usize>,
+    /// Its cited text, checked in the chunk; `null` when the citation carries none.
+    pub quote: Option<QuoteCheck>,
+}
+
 /// The result of one check: what the JSON output calls `result`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckResult {
     pub sentences: Vec<SentenceResult>,
     pub chunks: Vec<ChunkResult>,
+    /// The provider's own citations, when the answer is a response that carries them.
+    pub citations: Vec<CitationResult>,
     /// Every label that resolves to no chunk, once each, in order of first appearance.
     pub unknown_markers: Vec<String>,
     pub counts: Counts,

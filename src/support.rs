@@ -4,8 +4,10 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::input::Chunk;
+use crate::quote::{Quotation, QuoteMatch, QuoteSearch};
 use crate::report::{
-    CheckResult, ChunkResult, ChunkStatus, Counts, SentenceResult, Span, Verdict, preview,
+    CheckResult, ChunkResult, ChunkStatus, CitationResult, Counts, QuoteCheck, QuoteOrigin,
+    SentenceResult, Span, Verdict, preview,
 };
 use crate::sentence::SentenceSpan;
 use crate::words::{Analyzer, Number, NumberValue, Word, numbers};
@@ -106,6 +108,84 @@ pub struct SentenceInput {
     pub unknown: Vec<String>,
     pub words: Vec<Word>,
     pub numbers: Vec<Number>,
+    /// Quotations written in the sentence.
+    pub quotations: Vec<Quotation>,
+    /// Indices of the provider citations that cover the sentence.
+    pub native: Vec<usize>,
+}
+
+/// A provider's citation with the chunk it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedCitation {
+    /// 1-based position among the response's citations.
+    pub index: usize,
+    /// The id of the chunk it names, or the source as the response gives it.
+    pub label: String,
+    /// The chunk's position; `None` when it names no chunk.
+    pub chunk: Option<usize>,
+    /// The text it says the chunk holds.
+    pub quote: Option<String>,
+    /// Byte span of the answer it covers.
+    pub span: Option<std::ops::Range<usize>>,
+}
+
+/// Chunks prepared for quote search on first use only: most chunks are never quoted.
+struct QuoteSearches<'a> {
+    chunks: &'a [Chunk],
+    prepared: HashMap<usize, QuoteSearch>,
+}
+
+impl<'a> QuoteSearches<'a> {
+    fn new(chunks: &'a [Chunk]) -> Self {
+        QuoteSearches {
+            chunks,
+            prepared: HashMap::new(),
+        }
+    }
+
+    fn search(&mut self, chunk: usize) -> &QuoteSearch {
+        self.prepared
+            .entry(chunk)
+            .or_insert_with(|| QuoteSearch::new(&self.chunks[chunk].text))
+    }
+
+    /// Checks a quotation in the first of `cited` that holds it; when none does, reports the
+    /// chunk with the closest passage (highest similarity, earliest on a tie).
+    fn check(&mut self, text: &str, origin: QuoteOrigin, cited: &[usize]) -> QuoteCheck {
+        let mut best: Option<(usize, QuoteMatch)> = None;
+        for &chunk in cited {
+            let result = self.search(chunk).find(text);
+            if result.found {
+                best = Some((chunk, result));
+                break;
+            }
+            let similarity = |m: &QuoteMatch| m.closest.as_ref().map_or(-1.0, |c| c.similarity);
+            if best
+                .as_ref()
+                .is_none_or(|(_, b)| similarity(&result) > similarity(b) + EPSILON)
+            {
+                best = Some((chunk, result));
+            }
+        }
+        let (chunk, result) = match best {
+            Some((chunk, result)) => (Some(self.chunks[chunk].id.clone()), result),
+            None => (
+                None,
+                QuoteMatch {
+                    found: false,
+                    offsets: None,
+                    byte_offsets: None,
+                    closest: None,
+                },
+            ),
+        };
+        QuoteCheck {
+            text: text.to_string(),
+            origin,
+            chunk,
+            result,
+        }
+    }
 }
 
 /// How one sentence scores against every chunk, gathered through the index.
@@ -250,10 +330,22 @@ struct ChunkTally {
 /// Judges every sentence and every chunk.
 pub fn assess(
     sentences: Vec<SentenceInput>,
+    citations: &[ResolvedCitation],
     chunks: &[Chunk],
     index: &ChunkIndex,
     threshold: f64,
 ) -> CheckResult {
+    let mut searches = QuoteSearches::new(chunks);
+    // A provider citation's cited text is checked once, however many sentences it covers.
+    let citation_quotes: Vec<Option<QuoteCheck>> = citations
+        .iter()
+        .map(|c| {
+            let quote = c.quote.as_deref()?;
+            let chunk = c.chunk?;
+            Some(searches.check(quote, QuoteOrigin::Citation, &[chunk]))
+        })
+        .collect();
+    let mut citation_sentences: Vec<Vec<usize>> = vec![Vec::new(); citations.len()];
     let mut shared = vec![0u32; index.len];
     let mut tallies = vec![ChunkTally::default(); chunks.len()];
     let mut unknown_markers: Vec<String> = Vec::new();
@@ -285,6 +377,23 @@ pub fn assess(
             scores.missing_numbers(&is_cited)
         };
         let has_claim_words = !sentence.words.is_empty() || !sentence.numbers.is_empty();
+        let mut quotes: Vec<QuoteCheck> = Vec::new();
+        if !sentence.cited.is_empty() {
+            for quotation in &sentence.quotations {
+                quotes.push(searches.check(
+                    &quotation.text,
+                    QuoteOrigin::Sentence,
+                    &sentence.cited,
+                ));
+            }
+        }
+        for &c in &sentence.native {
+            citation_sentences[c].push(k + 1);
+            if let Some(check) = &citation_quotes[c] {
+                quotes.push(check.clone());
+            }
+        }
+        let misquoted = quotes.iter().any(|q| !q.found());
         let verdict = if sentence.labels.is_empty() {
             let checkable = sentence.words.len() >= 3 || !sentence.numbers.is_empty();
             if checkable && !sentence.position.heading {
@@ -296,6 +405,8 @@ pub fn assess(
             Verdict::NoClaim
         } else if sentence.cited.is_empty() || !reaches(coverage, threshold / 2.0) {
             Verdict::UnsupportedCitation
+        } else if misquoted {
+            Verdict::Misquote
         } else if !missing_numbers.is_empty() {
             Verdict::NumberMismatch
         } else if !reaches(coverage, threshold) {
@@ -352,6 +463,7 @@ pub fn assess(
             best_coverage: best.map_or(0.0, |(_, s)| s),
             suggested_citation: suggested.map(|(c, _)| chunks[c].id.clone()),
             unknown_markers: sentence.unknown.clone(),
+            quotes,
             missing_words: best_cited
                 .filter(|_| !sentence.words.is_empty())
                 .map_or_else(Vec::new, |(c, _)| scores.missing_words(c)),
@@ -389,10 +501,28 @@ pub fn assess(
             }
         })
         .collect();
-    let counts = Counts::tally(&results, &chunk_results, unknown_markers.len());
+    let citation_results: Vec<CitationResult> = citations
+        .iter()
+        .zip(citation_quotes)
+        .zip(citation_sentences)
+        .map(|((c, quote), sentences)| CitationResult {
+            index: c.index,
+            source: c.label.clone(),
+            chunk: c.chunk.map(|k| chunks[k].id.clone()),
+            sentences,
+            quote,
+        })
+        .collect();
+    let counts = Counts::tally(
+        &results,
+        &chunk_results,
+        &citation_results,
+        unknown_markers.len(),
+    );
     CheckResult {
         sentences: results,
         chunks: chunk_results,
+        citations: citation_results,
         unknown_markers,
         counts,
     }

@@ -183,7 +183,7 @@ fn worked_example_fails_with_exit_code_1_and_a_table() {
 #[test]
 fn worked_example_json_verdicts_statuses_and_gate() {
     let doc = check_json(&[EIFFEL_ANSWER, EIFFEL_CHUNKS], 1);
-    assert_eq!(doc["schemaVersion"], "1.0");
+    assert_eq!(doc["schemaVersion"], "1.1");
     assert_eq!(
         verdicts(&doc),
         [
@@ -804,7 +804,7 @@ fn explain_one_verdict() {
 }
 
 #[test]
-fn explain_lists_all_six_verdicts() {
+fn explain_lists_every_verdict() {
     let out = run(ragcite().arg("explain"));
     assert_eq!(out.code, Some(0));
     let headings: Vec<&str> = out
@@ -818,6 +818,7 @@ fn explain_lists_all_six_verdicts() {
         [
             "supported",
             "number-mismatch",
+            "misquote",
             "weak-support",
             "unsupported-citation",
             "uncited-claim",

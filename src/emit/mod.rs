@@ -15,11 +15,23 @@ use crate::report::{ChunkStatus, Report, Verdict};
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Inputs {
-    pub answer: InputFile,
+    pub answer: AnswerInput,
     pub chunks: InputFile,
     pub threshold: f64,
     pub lang: String,
     pub limits: Limits,
+}
+
+/// The answer file: its name, its format, whether it was a stream, and the token counts the
+/// response reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct AnswerInput {
+    pub path: String,
+    pub format: String,
+    pub streamed: bool,
+    /// `promptTokens` and `completionTokens`, when the response reports them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<crate::input::Usage>,
 }
 
 /// One input file: its name as given (`-` is named `<stdin>`) and the format it was read as.

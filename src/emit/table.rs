@@ -7,7 +7,7 @@ use comfy_table::{ColumnConstraint, ContentArrangement, Table, presets};
 use owo_colors::OwoColorize;
 
 use super::{Emitter, Run, summary_line};
-use crate::report::{ChunkStatus, SentenceResult, Verdict, preview};
+use crate::report::{ChunkStatus, QuoteCheck, SentenceResult, Verdict, preview};
 
 /// Missing words shown per sentence before the rest are counted.
 const MISSING_WORDS_SHOWN: usize = 8;
@@ -29,7 +29,9 @@ impl TableEmitter {
         }
         match verdict {
             Verdict::Supported => name.green().to_string(),
-            Verdict::NumberMismatch | Verdict::UnsupportedCitation => name.red().to_string(),
+            Verdict::NumberMismatch | Verdict::UnsupportedCitation | Verdict::Misquote => {
+                name.red().to_string()
+            }
             Verdict::WeakSupport => name.yellow().to_string(),
             Verdict::UncitedClaim => name.magenta().to_string(),
             Verdict::NoClaim => name.dimmed().to_string(),
@@ -75,6 +77,9 @@ fn problems(s: &SentenceResult) -> String {
     if !s.unknown_markers.is_empty() {
         lines.push(format!("unknown markers: {}", s.unknown_markers.join(", ")));
     }
+    for quote in s.quotes.iter().filter(|q| !q.found()) {
+        lines.push(misquote_line(quote));
+    }
     if !s.missing_numbers.is_empty() {
         lines.push(format!("missing numbers: {}", s.missing_numbers.join(", ")));
     }
@@ -104,6 +109,31 @@ fn problems(s: &SentenceResult) -> String {
         ));
     }
     lines.join("\n")
+}
+
+/// Longest quotation or passage shown, in characters.
+const QUOTE_CHARS: usize = 60;
+
+/// A quotation not found: where it was looked for and the closest passage.
+fn misquote_line(quote: &QuoteCheck) -> String {
+    let mut line = format!("misquote: “{}”", preview(&quote.text, QUOTE_CHARS));
+    if let Some(chunk) = &quote.chunk {
+        line.push_str(&format!(" not in chunk {chunk}"));
+    }
+    if let Some(closest) = &quote.result.closest {
+        line.push_str(&format!(
+            "; closest ({:.2}, {} {} differ): “{}”",
+            closest.similarity,
+            closest.differing_words,
+            if closest.differing_words == 1 {
+                "word"
+            } else {
+                "words"
+            },
+            preview(&closest.text, QUOTE_CHARS)
+        ));
+    }
+    line
 }
 
 impl Emitter for TableEmitter {
@@ -156,6 +186,32 @@ impl Emitter for TableEmitter {
         }
         if !result.chunks.is_empty() {
             writeln!(out, "{chunks}")?;
+        }
+
+        if !result.citations.is_empty() {
+            let mut citations = self.new_table(4);
+            citations.set_header(["citation", "source", "chunk", "sentences", "cited text"]);
+            let budget = self.text_budget(50);
+            for c in &result.citations {
+                let quote = match &c.quote {
+                    None => "-".to_string(),
+                    Some(q) if q.found() => format!("found: “{}”", preview(&q.text, budget)),
+                    Some(q) => misquote_line(q),
+                };
+                let sentences: Vec<String> = c.sentences.iter().map(usize::to_string).collect();
+                citations.add_row([
+                    c.index.to_string(),
+                    c.source.clone(),
+                    c.chunk.clone().unwrap_or_else(|| "-".to_string()),
+                    if sentences.is_empty() {
+                        "-".to_string()
+                    } else {
+                        sentences.join(", ")
+                    },
+                    quote,
+                ]);
+            }
+            writeln!(out, "{citations}")?;
         }
 
         for warning in &run.report.warnings {

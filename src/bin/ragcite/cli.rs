@@ -31,6 +31,18 @@ Examples:
   model-cli ask question | ragcite check - chunks.json --format json
   ragcite check answer.md chunks.txt --threshold 0.6 --max-uncited 2";
 
+const QUOTE_AFTER_HELP: &str = "\
+Matching is exact after normalising both sides: Unicode NFKC, <sup>/<sub> tags dropped, dashes \
+unified, curly quotes straightened, white space collapsed, case folded, soft hyphens removed, words \
+hyphenated across a line break rejoined. An ellipsis (… or ...) splits the quote into fragments \
+that must all appear, in order. Offsets are characters into the document as given.
+
+Exit codes: 0 found; 1 not found; 2 usage or input error.
+
+Examples:
+  ragcite quote paper.txt \"the results were not significant\"
+  ragcite quote paper.txt --quote-file claim.txt --format json";
+
 #[derive(Debug, Parser)]
 #[command(name = "ragcite", version, about = ABOUT, long_about = LONG_ABOUT)]
 #[command(propagate_version = true, arg_required_else_help = true)]
@@ -44,6 +56,9 @@ pub enum Command {
     /// Check an answer's citations against the retrieved chunks
     #[command(after_help = CHECK_AFTER_HELP)]
     Check(CheckArgs),
+    /// Verify that a quotation is word for word in a document, or show the closest passage
+    #[command(after_help = QUOTE_AFTER_HELP)]
+    Quote(QuoteArgs),
     /// Explain a verdict: what it means, how it is decided, what to do
     Explain(ExplainArgs),
     /// Write the shell completions and man pages (for maintainers)
@@ -65,6 +80,10 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
 
+    /// Read the answer as this format instead of recognising it [default: auto]
+    #[arg(long, value_enum, default_value_t = AnswerFormatArg(None), hide_default_value = true, value_name = "FORMAT")]
+    pub answer_format: AnswerFormatArg,
+
     /// Support threshold: share of a sentence's content words its cited chunk must hold
     #[arg(long, default_value_t = ragcite::DEFAULT_THRESHOLD, value_parser = parse_threshold, value_name = "0.1..1")]
     pub threshold: f64,
@@ -85,6 +104,10 @@ pub struct CheckArgs {
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub max_unknown_markers: usize,
 
+    /// Most misquotes allowed (quotations not found in the cited chunk)
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub max_misquotes: usize,
+
     /// Most weakly supported sentences allowed [default: unlimited]
     #[arg(long, value_name = "N")]
     pub max_weak: Option<usize>,
@@ -96,6 +119,33 @@ pub struct CheckArgs {
     /// When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
+}
+
+#[derive(Debug, Args)]
+pub struct QuoteArgs {
+    /// The document the quote should come from (`-` reads standard input)
+    #[arg(value_name = "DOCUMENT")]
+    pub document: String,
+
+    /// The quotation; without it and without --quote-file, it is read from standard input
+    #[arg(value_name = "QUOTE", conflicts_with = "quote_file")]
+    pub quote: Option<String>,
+
+    /// Read the quotation from a file
+    #[arg(long, value_name = "PATH")]
+    pub quote_file: Option<String>,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = QuoteFormat::Text)]
+    pub format: QuoteFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum QuoteFormat {
+    /// One line: found where, or the closest passage and how far it is
+    Text,
+    /// {"found", "offsets", "byteOffsets", "closest"}
+    Json,
 }
 
 #[derive(Debug, Args)]
@@ -151,6 +201,56 @@ impl ValueEnum for Lang {
     }
 }
 
+/// `--answer-format`: `auto` (recognise it) or one of the answer formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnswerFormatArg(pub Option<ragcite::AnswerFormat>);
+
+impl ValueEnum for AnswerFormatArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        use ragcite::AnswerFormat as F;
+        &[
+            AnswerFormatArg(None),
+            AnswerFormatArg(Some(F::Text)),
+            AnswerFormatArg(Some(F::Ollama)),
+            AnswerFormatArg(Some(F::Openai)),
+            AnswerFormatArg(Some(F::OpenaiResponses)),
+            AnswerFormatArg(Some(F::Anthropic)),
+            AnswerFormatArg(Some(F::Cohere)),
+            AnswerFormatArg(Some(F::Gemini)),
+            AnswerFormatArg(Some(F::CitationList)),
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        use ragcite::AnswerFormat as F;
+        let (name, help) = match self.0 {
+            None => ("auto", "Recognise the format from the content"),
+            Some(F::Text) => ("text", "Plain text or Markdown"),
+            Some(F::Ollama) => (
+                "ollama",
+                "Ollama /api/chat or /api/generate, JSON or NDJSON stream",
+            ),
+            Some(F::Openai) => ("openai", "OpenAI Chat Completions, JSON or SSE stream"),
+            Some(F::OpenaiResponses) => ("openai-responses", "OpenAI Responses API"),
+            Some(F::Anthropic) => ("anthropic", "Anthropic Messages, with citations"),
+            Some(F::Cohere) => ("cohere", "Cohere Chat v2, with citations"),
+            Some(F::Gemini) => ("gemini", "Gemini generateContent, with grounding metadata"),
+            Some(F::CitationList) => (
+                "citation-list",
+                "{\"answer\": ..., \"citations\": [{\"source\", \"quote\"}]}",
+            ),
+            Some(_) => return None,
+        };
+        Some(PossibleValue::new(name).help(help))
+    }
+}
+
+impl std::fmt::Display for AnswerFormatArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.map_or("auto", |format| format.name()))
+    }
+}
+
 /// A verdict name for `explain`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct VerdictArg(pub ragcite::Verdict);
@@ -163,6 +263,7 @@ impl ValueEnum for VerdictArg {
             VerdictArg(V::NumberMismatch),
             VerdictArg(V::WeakSupport),
             VerdictArg(V::UnsupportedCitation),
+            VerdictArg(V::Misquote),
             VerdictArg(V::UncitedClaim),
             VerdictArg(V::NoClaim),
         ]

@@ -12,10 +12,10 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 use ragcite::emit::json::JsonEmitter;
 use ragcite::emit::table::TableEmitter;
-use ragcite::emit::{Emitter, InputFile, Inputs, Run};
+use ragcite::emit::{AnswerInput, Emitter, InputFile, Inputs, Run};
 use ragcite::{Checker, Limits, Options, input};
 
-use cli::{CheckArgs, Cli, ColorChoice, Command, ExplainArgs, Format};
+use cli::{CheckArgs, Cli, ColorChoice, Command, ExplainArgs, Format, QuoteArgs, QuoteFormat};
 use exit::ExitStatus;
 
 /// How standard input is named in messages and reports.
@@ -85,6 +85,7 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 fn run(cli: Cli) -> Result<ExitStatus> {
     match cli.command {
         Command::Check(args) => check(&args),
+        Command::Quote(args) => quote(&args),
         Command::Explain(args) => explain(&args),
         Command::Generate(args) => {
             generate::write_all(&args.out_dir)?;
@@ -149,7 +150,11 @@ fn check(args: &CheckArgs) -> Result<ExitStatus> {
         bail!("only one of ANSWER and CHUNKS can be `-` (standard input)");
     }
     let (answer_bytes, answer_name) = read_input(&args.answer)?;
-    let answer = input::read_answer(&answer_bytes, None).with_context(|| answer_name.clone())?;
+    let answer = input::read_answer(&answer_bytes, args.answer_format.0)
+        .with_context(|| answer_name.clone())?;
+    if answer.text.trim().is_empty() {
+        bail!("{answer_name}: the response holds no answer text");
+    }
     drop(answer_bytes);
     let (chunk_bytes, chunks_name) = read_input(&args.chunks)?;
     let chunks = input::read_chunks(&chunk_bytes, is_json_name(&args.chunks))
@@ -165,14 +170,17 @@ fn check(args: &CheckArgs) -> Result<ExitStatus> {
         max_number_mismatch: Some(args.max_number_mismatch),
         max_unsupported: Some(args.max_unsupported),
         max_unknown_markers: Some(args.max_unknown_markers),
+        max_misquotes: Some(args.max_misquotes),
         max_weak: args.max_weak,
     };
     let report = Checker::new(options).check(&answer, &chunks);
     let gate = limits.evaluate(&report.result.counts);
     let inputs = Inputs {
-        answer: InputFile {
+        answer: AnswerInput {
             path: answer_name,
-            format: serde_name(&answer.format),
+            format: answer.format.name().to_string(),
+            streamed: answer.streamed,
+            tokens: answer.usage,
         },
         chunks: InputFile {
             path: chunks_name,
@@ -211,6 +219,71 @@ fn serde_name<T: serde::Serialize>(value: &T) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default()
+}
+
+/// `ragcite quote`: one quotation against one document; exit 0 when found, 1 when not.
+fn quote(args: &QuoteArgs) -> Result<ExitStatus> {
+    let quote_from_stdin = args.quote.is_none() && args.quote_file.is_none();
+    if args.document == "-" && quote_from_stdin {
+        bail!(
+            "the document and the quote cannot both come from standard input: give QUOTE or --quote-file"
+        );
+    }
+    let (document_bytes, document_name) = read_input(&args.document)?;
+    let document = input::decode(&document_bytes).with_context(|| document_name.clone())?;
+    let quote_text = match (&args.quote, &args.quote_file) {
+        (Some(quote), _) => quote.clone(),
+        (None, path) => {
+            let (bytes, name) = read_input(path.as_deref().unwrap_or("-"))?;
+            input::decode(&bytes)
+                .with_context(|| name.clone())?
+                .to_string()
+        }
+    };
+    if quote_text.trim().is_empty() {
+        bail!("the quote is empty");
+    }
+    let found = ragcite::quote::QuoteSearch::new(document).find(&quote_text);
+    let mut out = io::stdout().lock();
+    let written = match args.format {
+        QuoteFormat::Json => serde_json::to_writer(&mut out, &found)
+            .map_err(io::Error::from)
+            .and_then(|()| writeln!(out)),
+        QuoteFormat::Text => writeln!(out, "{}", describe_quote(&found)),
+    };
+    match written {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            return Err(e).context("cannot write the result");
+        }
+        _ => {}
+    }
+    Ok(if found.found {
+        ExitStatus::Success
+    } else {
+        ExitStatus::LimitsExceeded
+    })
+}
+
+fn describe_quote(found: &ragcite::quote::QuoteMatch) -> String {
+    match (&found.offsets, &found.closest) {
+        (Some([start, end]), _) if found.found => {
+            format!("found at characters {start}..{end}")
+        }
+        (_, Some(closest)) => format!(
+            "not found; closest passage at characters {}..{} (similarity {:.2}, {} {} differ): {}",
+            closest.offsets[0],
+            closest.offsets[1],
+            closest.similarity,
+            closest.differing_words,
+            if closest.differing_words == 1 {
+                "word"
+            } else {
+                "words"
+            },
+            closest.text
+        ),
+        _ => "not found; no passage is close".to_string(),
+    }
 }
 
 fn explain(args: &ExplainArgs) -> Result<ExitStatus> {
