@@ -26,6 +26,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check an answer''s citations against the retrieved chunks')
+            [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict: what it means, how it is decided, what to do')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write the shell completions and man pages (for maintainers)')
@@ -36,14 +37,40 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--answer-format', '--answer-format', [CompletionResultType]::ParameterName, 'Read the answer as this format instead of recognising it [default: auto]')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: share of a sentence''s content words its cited chunk must hold')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer and stop words')
             [CompletionResult]::new('--max-uncited', '--max-uncited', [CompletionResultType]::ParameterName, 'Most uncited claims allowed')
             [CompletionResult]::new('--max-number-mismatch', '--max-number-mismatch', [CompletionResultType]::ParameterName, 'Most number mismatches allowed')
             [CompletionResult]::new('--max-unsupported', '--max-unsupported', [CompletionResultType]::ParameterName, 'Most unsupported citations allowed')
             [CompletionResult]::new('--max-unknown-markers', '--max-unknown-markers', [CompletionResultType]::ParameterName, 'Most unknown markers (distinct labels that resolve to no chunk) allowed')
             [CompletionResult]::new('--max-misquotes', '--max-misquotes', [CompletionResultType]::ParameterName, 'Most misquotes allowed (quotations not found in the cited chunk)')
             [CompletionResult]::new('--max-weak', '--max-weak', [CompletionResultType]::ParameterName, 'Most weakly supported sentences allowed [default: unlimited]')
-            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer and stop words')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)')
+            [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name to give standard input in reports [default: <stdin>]')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ragcite;batch' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--field', '--field', [CompletionResultType]::ParameterName, 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable')
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: share of a sentence''s content words its cited chunk must hold')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer and stop words')
+            [CompletionResult]::new('--max-uncited', '--max-uncited', [CompletionResultType]::ParameterName, 'Most uncited claims allowed')
+            [CompletionResult]::new('--max-number-mismatch', '--max-number-mismatch', [CompletionResultType]::ParameterName, 'Most number mismatches allowed')
+            [CompletionResult]::new('--max-unsupported', '--max-unsupported', [CompletionResultType]::ParameterName, 'Most unsupported citations allowed')
+            [CompletionResult]::new('--max-unknown-markers', '--max-unknown-markers', [CompletionResultType]::ParameterName, 'Most unknown markers (distinct labels that resolve to no chunk) allowed')
+            [CompletionResult]::new('--max-misquotes', '--max-misquotes', [CompletionResultType]::ParameterName, 'Most misquotes allowed (quotations not found in the cited chunk)')
+            [CompletionResult]::new('--max-weak', '--max-weak', [CompletionResultType]::ParameterName, 'Most weakly supported sentences allowed [default: unlimited]')
+            [CompletionResult]::new('--max-uncited-rate', '--max-uncited-rate', [CompletionResultType]::ParameterName, 'Highest share of claim sentences, over all records, that may be uncited claims')
+            [CompletionResult]::new('--max-number-mismatch-rate', '--max-number-mismatch-rate', [CompletionResultType]::ParameterName, 'Highest share of claim sentences that may be number mismatches')
+            [CompletionResult]::new('--max-unsupported-rate', '--max-unsupported-rate', [CompletionResultType]::ParameterName, 'Highest share of claim sentences that may be unsupported citations')
+            [CompletionResult]::new('--max-failing-records', '--max-failing-records', [CompletionResultType]::ParameterName, 'Most records over a per-record limit [default: 0, or unlimited when a rate limit is set]')
+            [CompletionResult]::new('--max-bad-records', '--max-bad-records', [CompletionResultType]::ParameterName, 'Most records that cannot be read (bad JSON, no answer or contexts field)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)')
+            [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name to give standard input in reports [default: <stdin>]')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'List every record in the table, not only the worst failing ones')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -76,6 +103,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
         }
         'ragcite;help' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check an answer''s citations against the retrieved chunks')
+            [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict: what it means, how it is decided, what to do')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write the shell completions and man pages (for maintainers)')
@@ -83,6 +111,9 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             break
         }
         'ragcite;help;check' {
+            break
+        }
+        'ragcite;help;batch' {
             break
         }
         'ragcite;help;quote' {

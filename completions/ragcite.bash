@@ -16,6 +16,9 @@ _ragcite() {
             ",$1")
                 cmd="ragcite"
                 ;;
+            ragcite,batch)
+                cmd="ragcite__subcmd__batch"
+                ;;
             ragcite,check)
                 cmd="ragcite__subcmd__check"
                 ;;
@@ -30,6 +33,9 @@ _ragcite() {
                 ;;
             ragcite,quote)
                 cmd="ragcite__subcmd__quote"
+                ;;
+            ragcite__subcmd__help,batch)
+                cmd="ragcite__subcmd__help__subcmd__batch"
                 ;;
             ragcite__subcmd__help,check)
                 cmd="ragcite__subcmd__help__subcmd__check"
@@ -53,7 +59,7 @@ _ragcite() {
 
     case "${cmd}" in
         ragcite)
-            opts="-h -V --help --version check quote explain generate help"
+            opts="-h -V --help --version check batch quote explain generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -66,23 +72,27 @@ _ragcite() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ragcite__subcmd__check)
-            opts="-h -V --format --answer-format --threshold --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --lang --color --help --version"
+        ragcite__subcmd__batch)
+            opts="-h -V --format --field --all --threshold --lang --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-failing-records --max-bad-records --color --stdin-filename --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl sarif github gitlab junit" -- "${cur}"))
                     return 0
                     ;;
-                --answer-format)
-                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses anthropic cohere gemini citation-list" -- "${cur}"))
+                --field)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --threshold)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
                     return 0
                     ;;
                 --max-uncited)
@@ -109,12 +119,94 @@ _ragcite() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --lang)
-                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                --max-uncited-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-number-mismatch-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-unsupported-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-failing-records)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-bad-records)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --stdin-filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__check)
+            opts="-h -V --format --answer-format --threshold --lang --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --color --stdin-filename --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "table json sarif github gitlab junit" -- "${cur}"))
+                    return 0
+                    ;;
+                --answer-format)
+                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses anthropic cohere gemini citation-list" -- "${cur}"))
+                    return 0
+                    ;;
+                --threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-uncited)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-number-mismatch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-unsupported)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-unknown-markers)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-misquotes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-weak)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --stdin-filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -157,8 +249,22 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__help)
-            opts="check quote explain generate help"
+            opts="check batch quote explain generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__help__subcmd__batch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

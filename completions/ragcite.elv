@@ -23,6 +23,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand check 'Check an answer''s citations against the retrieved chunks'
+            cand batch 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict: what it means, how it is decided, what to do'
             cand generate 'Write the shell completions and man pages (for maintainers)'
@@ -32,14 +33,39 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --format 'Output format'
             cand --answer-format 'Read the answer as this format instead of recognising it [default: auto]'
             cand --threshold 'Support threshold: share of a sentence''s content words its cited chunk must hold'
+            cand --lang 'Language of the stemmer and stop words'
             cand --max-uncited 'Most uncited claims allowed'
             cand --max-number-mismatch 'Most number mismatches allowed'
             cand --max-unsupported 'Most unsupported citations allowed'
             cand --max-unknown-markers 'Most unknown markers (distinct labels that resolve to no chunk) allowed'
             cand --max-misquotes 'Most misquotes allowed (quotations not found in the cited chunk)'
             cand --max-weak 'Most weakly supported sentences allowed [default: unlimited]'
-            cand --lang 'Language of the stemmer and stop words'
             cand --color 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)'
+            cand --stdin-filename 'The name to give standard input in reports [default: <stdin>]'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ragcite;batch'= {
+            cand --format 'Output format'
+            cand --field 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable'
+            cand --threshold 'Support threshold: share of a sentence''s content words its cited chunk must hold'
+            cand --lang 'Language of the stemmer and stop words'
+            cand --max-uncited 'Most uncited claims allowed'
+            cand --max-number-mismatch 'Most number mismatches allowed'
+            cand --max-unsupported 'Most unsupported citations allowed'
+            cand --max-unknown-markers 'Most unknown markers (distinct labels that resolve to no chunk) allowed'
+            cand --max-misquotes 'Most misquotes allowed (quotations not found in the cited chunk)'
+            cand --max-weak 'Most weakly supported sentences allowed [default: unlimited]'
+            cand --max-uncited-rate 'Highest share of claim sentences, over all records, that may be uncited claims'
+            cand --max-number-mismatch-rate 'Highest share of claim sentences that may be number mismatches'
+            cand --max-unsupported-rate 'Highest share of claim sentences that may be unsupported citations'
+            cand --max-failing-records 'Most records over a per-record limit [default: 0, or unlimited when a rate limit is set]'
+            cand --max-bad-records 'Most records that cannot be read (bad JSON, no answer or contexts field)'
+            cand --color 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)'
+            cand --stdin-filename 'The name to give standard input in reports [default: <stdin>]'
+            cand --all 'List every record in the table, not only the worst failing ones'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -68,12 +94,15 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         }
         &'ragcite;help'= {
             cand check 'Check an answer''s citations against the retrieved chunks'
+            cand batch 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict: what it means, how it is decided, what to do'
             cand generate 'Write the shell completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ragcite;help;check'= {
+        }
+        &'ragcite;help;batch'= {
         }
         &'ragcite;help;quote'= {
         }

@@ -27,12 +27,17 @@ end
 complete -c ragcite -n "__fish_ragcite_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_needs_command" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
+complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "batch" -d 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "quote" -d 'Verify that a quotation is word for word in a document, or show the closest passage'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "explain" -d 'Explain a verdict: what it means, how it is decided, what to do'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "generate" -d 'Write the shell completions and man pages (for maintainers)'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l format -d 'Output format' -r -f -a "table\t'Coloured tables and a one-line summary, for people'
-json\t'One JSON document (schemaVersion, inputs, result, warnings, gate), for machines'"
+json\t'One JSON document (schemaVersion, inputs, result, warnings, gate), for machines'
+sarif\t'SARIF 2.1.0 for GitHub code scanning, one result per problem sentence'
+github\t'GitHub Actions workflow annotations'
+gitlab\t'GitLab Code Quality report'
+junit\t'JUnit XML, one test case per claim sentence'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l answer-format -d 'Read the answer as this format instead of recognising it [default: auto]' -r -f -a "auto\t'Recognise the format from the content'
 text\t'Plain text or Markdown'
 ollama\t'Ollama /api/chat or /api/generate, JSON or NDJSON stream'
@@ -43,12 +48,6 @@ cohere\t'Cohere Chat v2, with citations'
 gemini\t'Gemini generateContent, with grounding metadata'
 citation-list\t'{"answer": ..., "citations": [{"source", "quote"}]}'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l threshold -d 'Support threshold: share of a sentence\'s content words its cited chunk must hold' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-uncited -d 'Most uncited claims allowed' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-number-mismatch -d 'Most number mismatches allowed' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-unsupported -d 'Most unsupported citations allowed' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-unknown-markers -d 'Most unknown markers (distinct labels that resolve to no chunk) allowed' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-misquotes -d 'Most misquotes allowed (quotations not found in the cited chunk)' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-weak -d 'Most weakly supported sentences allowed [default: unlimited]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
 da\t'Danish'
 de\t'German'
@@ -67,11 +66,63 @@ ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
 tr\t'Turkish'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-uncited -d 'Most uncited claims allowed' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-number-mismatch -d 'Most number mismatches allowed' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-unsupported -d 'Most unsupported citations allowed' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-unknown-markers -d 'Most unknown markers (distinct labels that resolve to no chunk) allowed' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-misquotes -d 'Most misquotes allowed (quotations not found in the cited chunk)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-weak -d 'Most weakly supported sentences allowed [default: unlimited]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l color -d 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE or FORCE_COLOR force it'
 always\t''
 never\t''"
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l stdin-filename -d 'The name to give standard input in reports [default: <stdin>]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -s V -l version -d 'Print version'
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l format -d 'Output format' -r -f -a "table\t'The failing records, worst first, and a one-line summary, for people'
+json\t'One JSON document: inputs, one summary per record, aggregate, gate'
+jsonl\t'One JSON object per record, written as records finish, then a summary line'
+sarif\t'SARIF 2.1.0 for GitHub code scanning, one result per problem sentence'
+github\t'GitHub Actions workflow annotations'
+gitlab\t'GitLab Code Quality report'
+junit\t'JUnit XML, one test case per record'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l field -d 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l threshold -d 'Support threshold: share of a sentence\'s content words its cited chunk must hold' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
+da\t'Danish'
+de\t'German'
+el\t'Greek'
+en\t'English'
+es\t'Spanish'
+fi\t'Finnish'
+fr\t'French'
+hu\t'Hungarian'
+it\t'Italian'
+nl\t'Dutch'
+no\t'Norwegian'
+pt\t'Portuguese'
+ro\t'Romanian'
+ru\t'Russian'
+sv\t'Swedish'
+ta\t'Tamil'
+tr\t'Turkish'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-uncited -d 'Most uncited claims allowed' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-number-mismatch -d 'Most number mismatches allowed' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-unsupported -d 'Most unsupported citations allowed' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-unknown-markers -d 'Most unknown markers (distinct labels that resolve to no chunk) allowed' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-misquotes -d 'Most misquotes allowed (quotations not found in the cited chunk)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-weak -d 'Most weakly supported sentences allowed [default: unlimited]' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-uncited-rate -d 'Highest share of claim sentences, over all records, that may be uncited claims' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-number-mismatch-rate -d 'Highest share of claim sentences that may be number mismatches' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-unsupported-rate -d 'Highest share of claim sentences that may be unsupported citations' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-failing-records -d 'Most records over a per-record limit [default: 0, or unlimited when a rate limit is set]' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-bad-records -d 'Most records that cannot be read (bad JSON, no answer or contexts field)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l color -d 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE or FORCE_COLOR force it'
+always\t''
+never\t''"
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l stdin-filename -d 'The name to give standard input in reports [default: <stdin>]' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l all -d 'List every record in the table, not only the worst failing ones'
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -l quote-file -d 'Read the quotation from a file' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -l format -d 'Output format' -r -f -a "text\t'One line: found where, or the closest passage and how far it is'
 json\t'{"found", "offsets", "byteOffsets", "closest"}'"
@@ -82,8 +133,9 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -s V -l version
 complete -c ragcite -n "__fish_ragcite_using_subcommand generate" -l out-dir -d 'Directory to write `completions/` and `man/` into' -r -F
 complete -c ragcite -n "__fish_ragcite_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c ragcite -n "__fish_ragcite_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check quote explain generate help" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check quote explain generate help" -f -a "quote" -d 'Verify that a quotation is word for word in a document, or show the closest passage'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check quote explain generate help" -f -a "explain" -d 'Explain a verdict: what it means, how it is decided, what to do'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check quote explain generate help" -f -a "generate" -d 'Write the shell completions and man pages (for maintainers)'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check quote explain generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch quote explain generate help" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch quote explain generate help" -f -a "batch" -d 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch quote explain generate help" -f -a "quote" -d 'Verify that a quotation is word for word in a document, or show the closest passage'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch quote explain generate help" -f -a "explain" -d 'Explain a verdict: what it means, how it is decided, what to do'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch quote explain generate help" -f -a "generate" -d 'Write the shell completions and man pages (for maintainers)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch quote explain generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

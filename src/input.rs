@@ -232,12 +232,46 @@ pub fn read_chunks(bytes: &[u8], json_name: bool) -> Result<Chunks, InputError> 
             what: "chunks file",
         });
     }
-    let mut warnings = Vec::new();
     let (chunks, format) = if json_name || looks_like_json(text) {
         read_json_chunks(text)?
     } else {
         read_text_chunks(text)
     };
+    finish_chunks(chunks, format)
+}
+
+/// Chunks given as a JSON value inside another document (an eval record's contexts): one
+/// string, an array of strings or objects, or an object holding such an array.
+pub fn chunks_from_value(value: Value) -> Result<Chunks, InputError> {
+    let items = match value {
+        Value::Array(items) => items,
+        Value::String(_) => vec![value],
+        Value::Object(mut object) => match ARRAY_FIELDS
+            .iter()
+            .find_map(|k| object.get_mut(*k).filter(|v| v.is_array()).map(Value::take))
+        {
+            Some(Value::Array(items)) => items,
+            _ => vec![Value::Object(object)],
+        },
+        Value::Null => Vec::new(),
+        other => {
+            return Err(InputError::ChunkShape {
+                position: None,
+                message: format!("expected a list of contexts, found {}", json_kind(&other)),
+            });
+        }
+    };
+    let chunks = items
+        .into_iter()
+        .enumerate()
+        .map(|(k, item)| json_chunk(item, k, None))
+        .collect::<Result<_, _>>()?;
+    finish_chunks(chunks, ChunkFormat::Json)
+}
+
+/// Refuses duplicate ids and warns about empty chunks.
+fn finish_chunks(chunks: Vec<Chunk>, format: ChunkFormat) -> Result<Chunks, InputError> {
+    let mut warnings = Vec::new();
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for (position, chunk) in chunks.iter().enumerate() {
         if let Some(first) = seen.insert(&chunk.id, position) {

@@ -15,6 +15,7 @@
 //! assert_eq!(report.result.sentences[0].verdict, ragcite::Verdict::Supported);
 //! ```
 
+pub mod batch;
 pub mod emit;
 pub mod error;
 pub mod gate;

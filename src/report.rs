@@ -265,6 +265,44 @@ impl Counts {
         }
     }
 
+    /// Adds another result's counts to these (for batch totals).
+    pub fn add(&mut self, other: &Counts) {
+        let Counts {
+            sentences,
+            claims,
+            supported,
+            number_mismatch,
+            weak_support,
+            unsupported_citation,
+            misquote,
+            uncited_claim,
+            no_claim,
+            misquoted_citations,
+            unknown_markers,
+            chunks,
+            used,
+            cited_but_not_supporting,
+            relevant_but_uncited,
+            unused,
+        } = *other;
+        self.sentences += sentences;
+        self.claims += claims;
+        self.supported += supported;
+        self.number_mismatch += number_mismatch;
+        self.weak_support += weak_support;
+        self.unsupported_citation += unsupported_citation;
+        self.misquote += misquote;
+        self.uncited_claim += uncited_claim;
+        self.no_claim += no_claim;
+        self.misquoted_citations += misquoted_citations;
+        self.unknown_markers += unknown_markers;
+        self.chunks += chunks;
+        self.used += used;
+        self.cited_but_not_supporting += cited_but_not_supporting;
+        self.relevant_but_uncited += relevant_but_uncited;
+        self.unused += unused;
+    }
+
     pub fn of_status(&self, status: ChunkStatus) -> usize {
         match status {
             ChunkStatus::Used => self.used,

@@ -5,9 +5,13 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::{Emitter, Inputs, Run, summary_line};
-use crate::gate::GateOutcome;
-use crate::report::CheckResult;
+use super::{
+    BatchEmitter, BatchEnd, BatchInputs, Emitter, Inputs, Run, batch_summary_line, summary_line,
+};
+use crate::batch::{Aggregate, BatchGate, RecordOutcome};
+use crate::gate::{GateOutcome, LimitFailure};
+use crate::report::{CheckResult, Counts, Verdict};
+use crate::sentence::LineColumn;
 
 /// Version of the JSON document's schema. A change that removes or renames a field, or changes
 /// its meaning, raises the major number; a new field raises the minor one.
@@ -59,5 +63,169 @@ impl Emitter for JsonEmitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
         serde_json::to_writer_pretty(&mut *out, &Document::new(run))?;
         writeln!(out)
+    }
+}
+
+/// A sentence of a batch record that is neither supported nor without a claim.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Problem<'a> {
+    /// The sentence's index in its answer.
+    pub sentence: usize,
+    pub verdict: Verdict,
+    /// Where the sentence starts in the answer text.
+    pub start: LineColumn,
+    pub text: &'a str,
+    pub missing_numbers: &'a [String],
+    pub unknown_markers: &'a [String],
+    pub suggested_citation: Option<&'a str>,
+}
+
+/// One record of a batch, as `--format json` lists it and `--format jsonl` writes it per line.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordSummary<'a> {
+    /// Always `record` (JSON Lines also carries a final `summary` line).
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// 1-based position among the records.
+    pub index: usize,
+    /// Line of the transcript file the record starts on.
+    pub line: usize,
+    /// The record's id, or its position when it has none; `null` for a record that could not
+    /// be read.
+    pub id: Option<&'a str>,
+    /// Whether every per-record limit held; false for a record that could not be read.
+    pub passed: bool,
+    /// Why the record could not be read; `null` when it was checked.
+    pub error: Option<&'a str>,
+    pub answer_format: Option<&'static str>,
+    pub counts: Option<&'a Counts>,
+    pub failures: &'a [LimitFailure],
+    pub problems: Vec<Problem<'a>>,
+    pub warnings: &'a [String],
+}
+
+impl<'a> RecordSummary<'a> {
+    pub fn new(record: &'a RecordOutcome) -> Self {
+        match &record.result {
+            Err(message) => RecordSummary {
+                kind: "record",
+                index: record.index,
+                line: record.line,
+                id: None,
+                passed: false,
+                error: Some(message),
+                answer_format: None,
+                counts: None,
+                failures: &[],
+                problems: Vec::new(),
+                warnings: &[],
+            },
+            Ok(checked) => RecordSummary {
+                kind: "record",
+                index: record.index,
+                line: record.line,
+                id: Some(&checked.id),
+                passed: checked.gate.passed,
+                error: None,
+                answer_format: Some(checked.answer_format.name()),
+                counts: Some(&checked.report.result.counts),
+                failures: &checked.gate.failures,
+                problems: checked
+                    .report
+                    .result
+                    .sentences
+                    .iter()
+                    .filter(|s| s.verdict.is_claim() && s.verdict != Verdict::Supported)
+                    .map(|s| Problem {
+                        sentence: s.index,
+                        verdict: s.verdict,
+                        start: s.start,
+                        text: &s.sentence,
+                        missing_numbers: &s.missing_numbers,
+                        unknown_markers: &s.unknown_markers,
+                        suggested_citation: s.suggested_citation.as_deref(),
+                    })
+                    .collect(),
+                warnings: &checked.report.warnings,
+            },
+        }
+    }
+}
+
+/// The end of a batch, as `--format json` closes its document and `--format jsonl` writes its
+/// last line.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchClosing<'a> {
+    /// Always `summary` (in JSON Lines, to tell it from the records).
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub summary: String,
+    pub aggregate: &'a Aggregate,
+    pub gate: &'a BatchGate,
+    /// False when the batch stopped before the end of its file.
+    pub complete: bool,
+    /// Why it stopped, when it did.
+    pub error: Option<&'a str>,
+}
+
+impl<'a> BatchClosing<'a> {
+    pub fn new(end: &BatchEnd<'a>) -> Self {
+        BatchClosing {
+            kind: "summary",
+            summary: batch_summary_line(end),
+            aggregate: end.aggregate,
+            gate: end.gate,
+            complete: end.stopped.is_none(),
+            error: end.stopped,
+        }
+    }
+}
+
+/// `--format json` for a batch: one document, written as records finish:
+/// `{"schemaVersion", "tool", "inputs", "records": [...], "summary", "aggregate", "gate",
+/// "complete", "error"}`.
+#[derive(Debug, Default)]
+pub struct BatchJsonEmitter {
+    written: usize,
+}
+
+impl BatchEmitter for BatchJsonEmitter {
+    fn begin(&mut self, inputs: &BatchInputs, out: &mut dyn Write) -> io::Result<()> {
+        let tool = Tool {
+            name: "ragcite",
+            version: env!("CARGO_PKG_VERSION"),
+        };
+        write!(
+            out,
+            "{{\"schemaVersion\":{},\"tool\":{},\"inputs\":{},\"records\":[",
+            serde_json::to_string(SCHEMA_VERSION)?,
+            serde_json::to_string(&tool)?,
+            serde_json::to_string(inputs)?
+        )
+    }
+
+    fn record(&mut self, record: &RecordOutcome, out: &mut dyn Write) -> io::Result<()> {
+        if self.written > 0 {
+            out.write_all(b",")?;
+        }
+        out.write_all(b"\n")?;
+        serde_json::to_writer(&mut *out, &RecordSummary::new(record))?;
+        self.written += 1;
+        Ok(())
+    }
+
+    fn finish(&mut self, end: &BatchEnd<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let closing = BatchClosing::new(end);
+        let mut closing = serde_json::to_value(&closing)?;
+        if let Some(object) = closing.as_object_mut() {
+            object.remove("type");
+        }
+        let mut text = serde_json::to_string(&closing)?;
+        // Splice the closing object's fields after the records array.
+        text.remove(0);
+        writeln!(out, "\n],{text}")
     }
 }

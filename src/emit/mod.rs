@@ -1,13 +1,19 @@
 //! Emitters: one file per output format, each writing the same [`Run`] to a writer. They never
 //! decide the exit code; the gate does.
 
+pub mod github;
+pub mod gitlab;
 pub mod json;
+pub mod jsonl;
+pub mod junit;
+pub mod sarif;
 pub mod table;
 
 use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::batch::{Aggregate, BatchGate, BatchLimits, RecordOutcome};
 use crate::gate::{GateOutcome, Limits};
 use crate::report::{ChunkStatus, Report, Verdict};
 
@@ -52,6 +58,93 @@ pub struct Run<'a> {
 /// Writes a run in one output format.
 pub trait Emitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()>;
+}
+
+/// What a batch was run on and how, for `inputs` in machine output.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchInputs {
+    /// The transcript file (`-` is named `<stdin>` or `--stdin-filename`).
+    pub path: String,
+    pub threshold: f64,
+    pub lang: String,
+    pub limits: BatchLimits,
+    /// The field paths tried, in order, for each field.
+    pub fields: BatchFields,
+}
+
+/// The field paths of a batch, as given or defaulted.
+#[derive(Debug, Clone, Serialize)]
+pub struct BatchFields {
+    pub id: Vec<String>,
+    pub answer: Vec<String>,
+    pub contexts: Vec<String>,
+}
+
+/// How a batch ended.
+#[derive(Debug, Clone, Copy)]
+pub struct BatchEnd<'a> {
+    pub aggregate: &'a Aggregate,
+    pub gate: &'a BatchGate,
+    /// Why the batch stopped before the end of its file, if it did: the output is incomplete.
+    pub stopped: Option<&'a str>,
+}
+
+/// Writes a batch as its records finish: `begin` once, `record` for each record in input
+/// order, `finish` once (also after an error, so that documents are always closed).
+pub trait BatchEmitter {
+    fn begin(&mut self, inputs: &BatchInputs, out: &mut dyn Write) -> io::Result<()>;
+    fn record(&mut self, record: &RecordOutcome, out: &mut dyn Write) -> io::Result<()>;
+    fn finish(&mut self, end: &BatchEnd<'_>, out: &mut dyn Write) -> io::Result<()>;
+}
+
+/// The batch's one-line summary: whether the gate passed, records, rates and failed limits.
+pub fn batch_summary_line(end: &BatchEnd<'_>) -> String {
+    let a = end.aggregate;
+    let mut line = format!(
+        "{} · {} {}: {} checked, {} bad, {} failing · {} claim {}: uncited {:.1}%, number-mismatch {:.1}%, unsupported {:.1}%",
+        if end.gate.passed && end.stopped.is_none() {
+            "PASS"
+        } else {
+            "FAIL"
+        },
+        a.records,
+        plural(a.records, "record", "records"),
+        a.checked,
+        a.bad_records,
+        a.failing_records,
+        a.counts.claims,
+        plural(a.counts.claims, "sentence", "sentences"),
+        a.rates.uncited * 100.0,
+        a.rates.number_mismatch * 100.0,
+        a.rates.unsupported * 100.0,
+    );
+    if let Some(reason) = end.stopped {
+        line.push_str(&format!(" · INCOMPLETE: stopped at {reason}"));
+    }
+    if end.gate.passed {
+        line.push_str(" · all limits held");
+    } else {
+        let mut failures: Vec<String> = end
+            .gate
+            .failures
+            .iter()
+            .map(|f| {
+                format!(
+                    "{} {} > --{} {} (+{})",
+                    f.found, f.counts, f.limit, f.allowed, f.over
+                )
+            })
+            .collect();
+        failures.extend(end.gate.rate_failures.iter().map(|f| {
+            format!(
+                "{} {:.4} > --{} {} (+{:.4})",
+                f.counts, f.found, f.limit, f.allowed, f.over
+            )
+        }));
+        line.push_str(&format!(" · limits exceeded: {}", failures.join(", ")));
+    }
+    line
 }
 
 /// The one-line summary: whether the gate passed, the verdict tallies, and each limit that

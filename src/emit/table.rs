@@ -6,7 +6,8 @@ use std::io::{self, Write};
 use comfy_table::{ColumnConstraint, ContentArrangement, Table, presets};
 use owo_colors::OwoColorize;
 
-use super::{Emitter, Run, summary_line};
+use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, batch_summary_line, summary_line};
+use crate::batch::RecordOutcome;
 use crate::report::{ChunkStatus, QuoteCheck, SentenceResult, Verdict, preview};
 
 /// Missing words shown per sentence before the rest are counted.
@@ -226,6 +227,168 @@ impl Emitter for TableEmitter {
         if self.color {
             let (verdict, rest) = summary.split_at(4);
             let verdict = if run.gate.passed {
+                verdict.green().bold().to_string()
+            } else {
+                verdict.red().bold().to_string()
+            };
+            writeln!(out, "{verdict}{rest}")
+        } else {
+            writeln!(out, "{summary}")
+        }
+    }
+}
+
+/// Records listed by the batch table unless `--all` is given.
+pub const BATCH_ROWS: usize = 20;
+
+/// A row of the batch table, kept until the end.
+#[derive(Debug, Clone)]
+struct RecordRow {
+    /// How bad the record is: unreadable first, then by the number of problems.
+    badness: (bool, usize),
+    index: usize,
+    cells: [String; 5],
+}
+
+/// The batch table: the failing and unreadable records, worst first (at most
+/// [`BATCH_ROWS`], or every record with `all`), then the summary line.
+#[derive(Debug)]
+pub struct BatchTableEmitter {
+    pub style: TableEmitter,
+    pub all: bool,
+    rows: Vec<RecordRow>,
+}
+
+impl BatchTableEmitter {
+    pub fn new(style: TableEmitter, all: bool) -> Self {
+        BatchTableEmitter {
+            style,
+            all,
+            rows: Vec::new(),
+        }
+    }
+
+    fn row(&self, record: &RecordOutcome) -> Option<RecordRow> {
+        match &record.result {
+            Err(message) => Some(RecordRow {
+                badness: (true, 0),
+                index: record.index,
+                cells: [
+                    "-".to_string(),
+                    record.line.to_string(),
+                    self.paint("bad record", false),
+                    String::new(),
+                    message.clone(),
+                ],
+            }),
+            Ok(checked) if self.all || !checked.gate.passed => {
+                let counts = &checked.report.result.counts;
+                let verdicts: Vec<String> = Verdict::ALL
+                    .iter()
+                    .filter(|v| !matches!(v, Verdict::Supported | Verdict::NoClaim))
+                    .filter(|v| counts.of_verdict(**v) > 0)
+                    .map(|v| format!("{} {}", counts.of_verdict(*v), v.name()))
+                    .collect();
+                let problems = counts.claims - counts.supported + counts.unknown_markers;
+                let first = checked
+                    .report
+                    .result
+                    .sentences
+                    .iter()
+                    .find(|s| s.verdict.is_claim() && s.verdict != Verdict::Supported)
+                    .map(|s| format!("{}: {}", s.verdict, preview(&s.sentence, 60)))
+                    .unwrap_or_default();
+                let limits: Vec<String> = checked
+                    .gate
+                    .failures
+                    .iter()
+                    .map(|f| format!("--{} (+{})", f.limit, f.over))
+                    .collect();
+                Some(RecordRow {
+                    badness: (false, problems),
+                    index: record.index,
+                    cells: [
+                        checked.id.clone(),
+                        record.line.to_string(),
+                        if verdicts.is_empty() {
+                            self.paint("passed", true)
+                        } else {
+                            verdicts.join(", ")
+                        },
+                        limits.join(", "),
+                        first,
+                    ],
+                })
+            }
+            Ok(_) => None,
+        }
+    }
+
+    fn paint(&self, text: &str, good: bool) -> String {
+        match (self.style.color, good) {
+            (false, _) => text.to_string(),
+            (true, true) => text.green().to_string(),
+            (true, false) => text.red().to_string(),
+        }
+    }
+}
+
+impl BatchEmitter for BatchTableEmitter {
+    fn begin(&mut self, _inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn record(&mut self, record: &RecordOutcome, _out: &mut dyn Write) -> io::Result<()> {
+        let Some(row) = self.row(record) else {
+            return Ok(());
+        };
+        self.rows.push(row);
+        if !self.all && self.rows.len() > 2 * BATCH_ROWS {
+            // Keep only the worst rows so that memory stays flat on any file.
+            self.rows
+                .sort_by(|a, b| b.badness.cmp(&a.badness).then(a.index.cmp(&b.index)));
+            self.rows.truncate(BATCH_ROWS);
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, end: &BatchEnd<'_>, out: &mut dyn Write) -> io::Result<()> {
+        if !self.all {
+            self.rows
+                .sort_by(|a, b| b.badness.cmp(&a.badness).then(a.index.cmp(&b.index)));
+        }
+        let shown = if self.all {
+            self.rows.len()
+        } else {
+            self.rows.len().min(BATCH_ROWS)
+        };
+        if shown > 0 {
+            let mut table = self.style.new_table(2);
+            table.set_header([
+                "record",
+                "line",
+                "verdicts",
+                "limits exceeded",
+                "first problem",
+            ]);
+            for row in &self.rows[..shown] {
+                table.add_row(row.cells.clone());
+            }
+            writeln!(out, "{table}")?;
+            let hidden = end.aggregate.failing_records + end.aggregate.bad_records;
+            if !self.all && hidden > shown {
+                writeln!(
+                    out,
+                    "… and {} more failing or bad records (--all lists every record)",
+                    hidden - shown
+                )?;
+            }
+        }
+        let summary = batch_summary_line(end);
+        if self.style.color {
+            let (verdict, rest) = summary.split_at(4);
+            let passed = end.gate.passed && end.stopped.is_none();
+            let verdict = if passed {
                 verdict.green().bold().to_string()
             } else {
                 verdict.red().bold().to_string()

@@ -31,6 +31,20 @@ Examples:
   model-cli ask question | ragcite check - chunks.json --format json
   ragcite check answer.md chunks.txt --threshold 0.6 --max-uncited 2";
 
+const BATCH_AFTER_HELP: &str = "\
+Each record is checked exactly as `check` checks one answer, with the per-answer limits; a record \
+over any of them is failing. The batch fails when failing records, bad records or a rate exceed \
+their limits. Records are found through the field names of RAGAS, DeepEval, promptfoo and \
+LangChain; --field points a field elsewhere.
+
+Exit codes: 0 every limit held; 1 a limit was exceeded; 2 usage or input error, or the file \
+broke off part way (the output then says it is incomplete).
+
+Examples:
+  ragcite batch evals.jsonl
+  ragcite batch results.json --max-uncited-rate 0.05 --format jsonl
+  ragcite batch runs.jsonl --field answer=outputs.text --field contexts=docs[].page_content";
+
 const QUOTE_AFTER_HELP: &str = "\
 Matching is exact after normalising both sides: Unicode NFKC, <sup>/<sub> tags dropped, dashes \
 unified, curly quotes straightened, white space collapsed, case folded, soft hyphens removed, words \
@@ -56,6 +70,9 @@ pub enum Command {
     /// Check an answer's citations against the retrieved chunks
     #[command(after_help = CHECK_AFTER_HELP)]
     Check(CheckArgs),
+    /// Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)
+    #[command(after_help = BATCH_AFTER_HELP)]
+    Batch(BatchArgs),
     /// Verify that a quotation is word for word in a document, or show the closest passage
     #[command(after_help = QUOTE_AFTER_HELP)]
     Quote(QuoteArgs),
@@ -68,7 +85,7 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The answer: plain text or Markdown (`-` reads standard input)
+    /// The answer: plain text, Markdown or a provider's response (`-` reads standard input)
     #[arg(value_name = "ANSWER")]
     pub answer: String,
 
@@ -84,10 +101,31 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = AnswerFormatArg(None), hide_default_value = true, value_name = "FORMAT")]
     pub answer_format: AnswerFormatArg,
 
+    #[command(flatten)]
+    pub checking: CheckingArgs,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// How sentences are judged, for `check` and `batch`.
+#[derive(Debug, Args)]
+pub struct CheckingArgs {
     /// Support threshold: share of a sentence's content words its cited chunk must hold
     #[arg(long, default_value_t = ragcite::DEFAULT_THRESHOLD, value_parser = parse_threshold, value_name = "0.1..1")]
     pub threshold: f64,
 
+    /// Language of the stemmer and stop words
+    #[arg(long, value_enum, default_value_t = Lang(Language::English), value_name = "LANG")]
+    pub lang: Lang,
+}
+
+/// The per-answer limits, for `check` and (per record) `batch`.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
     /// Most uncited claims allowed
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub max_uncited: usize,
@@ -111,14 +149,124 @@ pub struct CheckArgs {
     /// Most weakly supported sentences allowed [default: unlimited]
     #[arg(long, value_name = "N")]
     pub max_weak: Option<usize>,
+}
 
-    /// Language of the stemmer and stop words
-    #[arg(long, value_enum, default_value_t = Lang(Language::English), value_name = "LANG")]
-    pub lang: Lang,
-
+/// Colour and naming of standard input, for `check` and `batch`.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
     /// When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
+
+    /// The name to give standard input in reports [default: <stdin>]
+    #[arg(long, value_name = "NAME")]
+    pub stdin_filename: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// The transcript: a JSON array, JSON Lines, or a promptfoo, RAGAS or DeepEval file (`-` reads standard input)
+    #[arg(value_name = "FILE")]
+    pub file: String,
+
+    /// Output format
+    #[arg(long, value_enum, default_value_t = BatchFormat::Table)]
+    pub format: BatchFormat,
+
+    /// Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable
+    #[arg(long = "field", value_name = "KEY=PATH", value_parser = parse_field)]
+    pub fields: Vec<(FieldKey, String)>,
+
+    /// List every record in the table, not only the worst failing ones
+    #[arg(long)]
+    pub all: bool,
+
+    #[command(flatten)]
+    pub checking: CheckingArgs,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+
+    /// Highest share of claim sentences, over all records, that may be uncited claims
+    #[arg(long, value_name = "RATE", value_parser = parse_rate)]
+    pub max_uncited_rate: Option<f64>,
+
+    /// Highest share of claim sentences that may be number mismatches
+    #[arg(long, value_name = "RATE", value_parser = parse_rate)]
+    pub max_number_mismatch_rate: Option<f64>,
+
+    /// Highest share of claim sentences that may be unsupported citations
+    #[arg(long, value_name = "RATE", value_parser = parse_rate)]
+    pub max_unsupported_rate: Option<f64>,
+
+    /// Most records over a per-record limit [default: 0, or unlimited when a rate limit is set]
+    #[arg(long, value_name = "N")]
+    pub max_failing_records: Option<usize>,
+
+    /// Most records that cannot be read (bad JSON, no answer or contexts field)
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub max_bad_records: usize,
+
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// A record field that `--field` can point elsewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldKey {
+    Answer,
+    Contexts,
+    Id,
+}
+
+fn parse_field(s: &str) -> Result<(FieldKey, String), String> {
+    let (key, path) = s
+        .split_once('=')
+        .ok_or_else(|| format!("`{s}` is not KEY=PATH"))?;
+    let key = match key.trim() {
+        "answer" => FieldKey::Answer,
+        "contexts" => FieldKey::Contexts,
+        "id" => FieldKey::Id,
+        other => {
+            return Err(format!(
+                "unknown field `{other}` (expected answer, contexts or id)"
+            ));
+        }
+    };
+    let path = path.trim();
+    if path.is_empty() || path.split('.').any(str::is_empty) {
+        return Err(format!("`{path}` is not a field path (like outputs.text)"));
+    }
+    Ok((key, path.to_string()))
+}
+
+fn parse_rate(s: &str) -> Result<f64, String> {
+    let value: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number"))?;
+    if !(0.0..=1.0).contains(&value) {
+        return Err(format!("{value} is outside 0..1"));
+    }
+    Ok(value)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BatchFormat {
+    /// The failing records, worst first, and a one-line summary, for people
+    Table,
+    /// One JSON document: inputs, one summary per record, aggregate, gate
+    Json,
+    /// One JSON object per record, written as records finish, then a summary line
+    Jsonl,
+    /// SARIF 2.1.0 for GitHub code scanning, one result per problem sentence
+    Sarif,
+    /// GitHub Actions workflow annotations
+    Github,
+    /// GitLab Code Quality report
+    Gitlab,
+    /// JUnit XML, one test case per record
+    Junit,
 }
 
 #[derive(Debug, Args)]
@@ -168,6 +316,14 @@ pub enum Format {
     Table,
     /// One JSON document (schemaVersion, inputs, result, warnings, gate), for machines
     Json,
+    /// SARIF 2.1.0 for GitHub code scanning, one result per problem sentence
+    Sarif,
+    /// GitHub Actions workflow annotations
+    Github,
+    /// GitLab Code Quality report
+    Gitlab,
+    /// JUnit XML, one test case per claim sentence
+    Junit,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -10,12 +10,24 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Parser;
+use ragcite::emit::github::GithubEmitter;
+use ragcite::emit::gitlab::GitlabEmitter;
+use ragcite::emit::json::BatchJsonEmitter;
 use ragcite::emit::json::JsonEmitter;
+use ragcite::emit::jsonl::BatchJsonLinesEmitter;
+use ragcite::emit::junit::JunitEmitter;
+use ragcite::emit::sarif::SarifEmitter;
+use ragcite::emit::table::BatchTableEmitter;
 use ragcite::emit::table::TableEmitter;
-use ragcite::emit::{AnswerInput, Emitter, InputFile, Inputs, Run};
-use ragcite::{Checker, Limits, Options, input};
+use ragcite::emit::{
+    AnswerInput, BatchEmitter, BatchEnd, BatchFields, BatchInputs, Emitter, InputFile, Inputs, Run,
+};
+use ragcite::{Checker, Limits, Options, batch, input};
 
-use cli::{CheckArgs, Cli, ColorChoice, Command, ExplainArgs, Format, QuoteArgs, QuoteFormat};
+use cli::{
+    BatchArgs, BatchFormat, CheckArgs, Cli, ColorChoice, Command, ExplainArgs, FieldKey, Format,
+    LimitArgs, QuoteArgs, QuoteFormat,
+};
 use exit::ExitStatus;
 
 /// How standard input is named in messages and reports.
@@ -85,6 +97,7 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 fn run(cli: Cli) -> Result<ExitStatus> {
     match cli.command {
         Command::Check(args) => check(&args),
+        Command::Batch(args) => batch(&args),
         Command::Quote(args) => quote(&args),
         Command::Explain(args) => explain(&args),
         Command::Generate(args) => {
@@ -149,7 +162,12 @@ fn check(args: &CheckArgs) -> Result<ExitStatus> {
     if args.answer == "-" && args.chunks == "-" {
         bail!("only one of ANSWER and CHUNKS can be `-` (standard input)");
     }
+    let stdin_name = |name: String| match &args.output.stdin_filename {
+        Some(given) if name == STDIN_NAME => given.clone(),
+        _ => name,
+    };
     let (answer_bytes, answer_name) = read_input(&args.answer)?;
+    let answer_name = stdin_name(answer_name);
     let answer = input::read_answer(&answer_bytes, args.answer_format.0)
         .with_context(|| answer_name.clone())?;
     if answer.text.trim().is_empty() {
@@ -157,22 +175,16 @@ fn check(args: &CheckArgs) -> Result<ExitStatus> {
     }
     drop(answer_bytes);
     let (chunk_bytes, chunks_name) = read_input(&args.chunks)?;
+    let chunks_name = stdin_name(chunks_name);
     let chunks = input::read_chunks(&chunk_bytes, is_json_name(&args.chunks))
         .with_context(|| chunks_name.clone())?;
     drop(chunk_bytes);
 
     let options = Options {
-        threshold: args.threshold,
-        language: args.lang.0,
+        threshold: args.checking.threshold,
+        language: args.checking.lang.0,
     };
-    let limits = Limits {
-        max_uncited: Some(args.max_uncited),
-        max_number_mismatch: Some(args.max_number_mismatch),
-        max_unsupported: Some(args.max_unsupported),
-        max_unknown_markers: Some(args.max_unknown_markers),
-        max_misquotes: Some(args.max_misquotes),
-        max_weak: args.max_weak,
-    };
+    let limits = limits_of(&args.limits);
     let report = Checker::new(options).check(&answer, &chunks);
     let gate = limits.evaluate(&report.result.counts);
     let inputs = Inputs {
@@ -192,10 +204,14 @@ fn check(args: &CheckArgs) -> Result<ExitStatus> {
     };
     let emitter: Box<dyn Emitter> = match args.format {
         Format::Table => Box::new(TableEmitter {
-            color: use_color(args.color),
+            color: use_color(args.output.color),
             width: output_width(),
         }),
         Format::Json => Box::new(JsonEmitter),
+        Format::Sarif => Box::new(SarifEmitter::default()),
+        Format::Github => Box::new(GithubEmitter::default()),
+        Format::Gitlab => Box::new(GitlabEmitter::default()),
+        Format::Junit => Box::new(JunitEmitter::default()),
     };
     let run = Run {
         report: &report,
@@ -211,6 +227,142 @@ fn check(args: &CheckArgs) -> Result<ExitStatus> {
         }
         _ => Ok(ExitStatus::from(&gate)),
     }
+}
+
+fn limits_of(args: &LimitArgs) -> Limits {
+    Limits {
+        max_uncited: Some(args.max_uncited),
+        max_number_mismatch: Some(args.max_number_mismatch),
+        max_unsupported: Some(args.max_unsupported),
+        max_unknown_markers: Some(args.max_unknown_markers),
+        max_misquotes: Some(args.max_misquotes),
+        max_weak: args.max_weak,
+    }
+}
+
+/// `ragcite batch`: every record of a transcript file, streamed and checked in parallel.
+fn batch(args: &BatchArgs) -> Result<ExitStatus> {
+    let name = if args.file == "-" {
+        args.output
+            .stdin_filename
+            .clone()
+            .unwrap_or_else(|| STDIN_NAME.to_string())
+    } else {
+        args.file.clone()
+    };
+    let reader: Box<dyn io::BufRead> = if args.file == "-" {
+        Box::new(io::BufReader::new(io::stdin()))
+    } else {
+        let metadata =
+            std::fs::metadata(&args.file).with_context(|| format!("{}: cannot read", args.file))?;
+        if metadata.is_dir() {
+            bail!("{}: is a directory, not a file", args.file);
+        }
+        let file = std::fs::File::open(&args.file)
+            .with_context(|| format!("{}: cannot read", args.file))?;
+        Box::new(io::BufReader::with_capacity(1 << 16, file))
+    };
+    let mut fields = batch::Fields::default();
+    let mut overridden = std::collections::HashSet::new();
+    for (key, path) in &args.fields {
+        let list = match key {
+            FieldKey::Answer => &mut fields.answer,
+            FieldKey::Contexts => &mut fields.contexts,
+            FieldKey::Id => &mut fields.id,
+        };
+        // The first --field for a key replaces the aliases; further ones are tried after it.
+        if overridden.insert(*key as u8) {
+            list.clear();
+        }
+        list.push(path.clone());
+    }
+    let any_rate = args.max_uncited_rate.is_some()
+        || args.max_number_mismatch_rate.is_some()
+        || args.max_unsupported_rate.is_some();
+    let limits = batch::BatchLimits {
+        per_record: limits_of(&args.limits),
+        max_uncited_rate: args.max_uncited_rate,
+        max_number_mismatch_rate: args.max_number_mismatch_rate,
+        max_unsupported_rate: args.max_unsupported_rate,
+        max_failing_records: match (args.max_failing_records, any_rate) {
+            (Some(n), _) => Some(n),
+            (None, true) => None,
+            (None, false) => Some(0),
+        },
+        max_bad_records: Some(args.max_bad_records),
+    };
+    let options = Options {
+        threshold: args.checking.threshold,
+        language: args.checking.lang.0,
+    };
+    let inputs = BatchInputs {
+        path: name.clone(),
+        threshold: options.threshold,
+        lang: options.language.code().to_string(),
+        limits,
+        fields: BatchFields {
+            id: fields.id.clone(),
+            answer: fields.answer.clone(),
+            contexts: fields.contexts.clone(),
+        },
+    };
+    let mut emitter: Box<dyn BatchEmitter> = match args.format {
+        BatchFormat::Table => Box::new(BatchTableEmitter::new(
+            TableEmitter {
+                color: use_color(args.output.color),
+                width: output_width(),
+            },
+            args.all,
+        )),
+        BatchFormat::Json => Box::new(BatchJsonEmitter::default()),
+        BatchFormat::Jsonl => Box::new(BatchJsonLinesEmitter),
+        BatchFormat::Sarif => Box::new(SarifEmitter::default()),
+        BatchFormat::Github => Box::new(GithubEmitter::default()),
+        BatchFormat::Gitlab => Box::new(GitlabEmitter::default()),
+        BatchFormat::Junit => Box::new(JunitEmitter::default()),
+    };
+    let checker = Checker::new(options);
+    let scanner = batch::scan::RecordScanner::new(reader, is_lines_name(&args.file));
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut aggregate = batch::Aggregate::default();
+    let written = (|| -> Result<Option<String>, io::Error> {
+        emitter.begin(&inputs, &mut out)?;
+        let outcome = batch::run(
+            scanner,
+            &fields,
+            &checker,
+            &limits.per_record,
+            &mut aggregate,
+            |record| emitter.record(record, &mut out),
+        );
+        let stopped = match outcome {
+            Ok(()) => None,
+            Err(batch::BatchError::Output(e)) => return Err(e),
+            Err(batch::BatchError::Scan(e)) => Some(e.to_string()),
+        };
+        let gate = aggregate.evaluate(&limits);
+        let end = BatchEnd {
+            aggregate: &aggregate,
+            gate: &gate,
+            stopped: stopped.as_deref(),
+        };
+        emitter.finish(&end, &mut out)?;
+        out.flush()?;
+        Ok(stopped.or_else(|| (!gate.passed).then(String::new)))
+    })();
+    match written {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitStatus::Success),
+        Err(e) => Err(e).context("cannot write the report"),
+        Ok(None) => Ok(ExitStatus::Success),
+        Ok(Some(reason)) if reason.is_empty() => Ok(ExitStatus::LimitsExceeded),
+        Ok(Some(reason)) => bail!("{name}: {reason}: the output is incomplete"),
+    }
+}
+
+fn is_lines_name(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.ends_with(".jsonl") || lower.ends_with(".ndjson")
 }
 
 /// A unit enum's serde name (`"bracket-blocks"`), for `inputs`.

@@ -1,0 +1,552 @@
+//! Batch: checks every record of an eval transcript file (RAGAS, DeepEval, promptfoo, or any
+//! JSON Lines with an answer and its contexts) exactly as `check` checks one answer, in
+//! parallel, keeping input order, with memory bounded by a window of records.
+
+pub mod scan;
+
+use std::io;
+
+use rayon::prelude::*;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::Checker;
+use crate::gate::{GateOutcome, LimitFailure, Limits};
+use crate::input::{self, Answer, AnswerFormat};
+use crate::report::{Counts, Report};
+use scan::{RecordScanner, ScanError, Scanned};
+
+/// Field paths, first present wins: `a.b` descends into objects, `a[].b` maps over an array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fields {
+    pub id: Vec<String>,
+    pub answer: Vec<String>,
+    pub contexts: Vec<String>,
+}
+
+/// The aliases of the common eval tools: RAGAS (old and new names), DeepEval (snake and camel
+/// case), promptfoo (`vars`, `response.output`), LangChain (`page_content`).
+pub const ID_ALIASES: &[&str] = &["id", "sample_id", "record_id", "testIdx"];
+pub const ANSWER_ALIASES: &[&str] = &[
+    "response",
+    "answer",
+    "actual_output",
+    "actualOutput",
+    "response.output",
+    "output",
+    "outputs.answer",
+    "outputs.output",
+];
+pub const CONTEXT_ALIASES: &[&str] = &[
+    "retrieved_contexts",
+    "contexts",
+    "retrieval_context",
+    "retrievalContext",
+    "vars.context",
+    "outputs.documents[].page_content",
+    "source_documents[].page_content",
+    "context",
+];
+
+impl Default for Fields {
+    fn default() -> Self {
+        let owned = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
+        Fields {
+            id: owned(ID_ALIASES),
+            answer: owned(ANSWER_ALIASES),
+            contexts: owned(CONTEXT_ALIASES),
+        }
+    }
+}
+
+/// The value at `path` in `value`: `a.b` descends into objects, `a[]` maps over an array
+/// (giving an array of the results).
+pub fn lookup(value: &Value, path: &str) -> Option<Value> {
+    let mut segments = path.splitn(2, '.');
+    let head = segments.next()?;
+    let rest = segments.next();
+    let (key, over_array) = match head.strip_suffix("[]") {
+        Some(key) => (key, true),
+        None => (head, false),
+    };
+    let inner = value.as_object()?.get(key)?;
+    match (over_array, rest) {
+        (false, None) => Some(inner.clone()),
+        (false, Some(rest)) => lookup(inner, rest),
+        (true, None) => Some(inner.clone()).filter(Value::is_array),
+        (true, Some(rest)) => {
+            let items = inner.as_array()?;
+            Some(Value::Array(
+                items.iter().filter_map(|item| lookup(item, rest)).collect(),
+            ))
+        }
+    }
+}
+
+/// A record ready to check.
+#[derive(Debug, Clone)]
+pub struct Record {
+    pub id: String,
+    pub answer: Answer,
+    pub chunks: input::Chunks,
+}
+
+/// Reads a record's id, answer and contexts through `fields`. `index` is its 1-based
+/// position, the id when it has none.
+pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record, String> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+        let message = e.to_string();
+        let message = message.split(" at line ").next().unwrap_or(&message);
+        format!("invalid JSON: {message} (column {})", e.column())
+    })?;
+    if !value.is_object() {
+        return Err("the record is not a JSON object".to_string());
+    }
+    let id = fields
+        .id
+        .iter()
+        .find_map(|path| match lookup(&value, path)? {
+            Value::String(s) => Some(s),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        })
+        .unwrap_or_else(|| index.to_string());
+    let answer = fields
+        .answer
+        .iter()
+        .find_map(|path| answer_at(&value, path).transpose())
+        .transpose()
+        .map_err(|e| format!("record {id}: the answer: {e}"))?
+        .ok_or_else(|| {
+            format!(
+                "record {id} has no answer field ({})",
+                fields.answer.join(", ")
+            )
+        })?;
+    let contexts = fields
+        .contexts
+        .iter()
+        .find_map(|path| lookup(&value, path).filter(|v| !v.is_null()))
+        .ok_or_else(|| {
+            format!(
+                "record {id} has no contexts field ({})",
+                fields.contexts.join(", ")
+            )
+        })?;
+    let chunks = input::chunks_from_value(contexts)
+        .map_err(|e| format!("record {id}: the contexts: {e}"))?;
+    Ok(Record { id, answer, chunks })
+}
+
+/// The answer at `path`, read as `check` reads an answer: a string is text or a provider
+/// response written as text; an object is a provider response. `None` when the path is absent
+/// or holds something that is not an answer (promptfoo's `response` object holds one in
+/// `output`, found by the next alias).
+fn answer_at(value: &Value, path: &str) -> Result<Option<Answer>, String> {
+    let Some(found) = lookup(value, path) else {
+        return Ok(None);
+    };
+    let bytes = match &found {
+        Value::String(s) => s.as_bytes().to_vec(),
+        Value::Object(_) => {
+            let text = found.to_string();
+            if input::response::detect(&text) == AnswerFormat::Text {
+                return Ok(None);
+            }
+            text.into_bytes()
+        }
+        _ => return Ok(None),
+    };
+    match input::read_answer(&bytes, None) {
+        Ok(answer) => Ok(Some(answer)),
+        Err(crate::InputError::Empty { .. }) => Err("it is empty".to_string()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// What happened to one record.
+#[derive(Debug, Clone)]
+pub struct RecordOutcome {
+    /// 1-based position among the records.
+    pub index: usize,
+    /// Line of the transcript file the record starts on.
+    pub line: usize,
+    pub result: Result<Checked, String>,
+}
+
+/// A record that was checked.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    pub id: String,
+    pub report: Report,
+    pub gate: GateOutcome,
+    /// The record's JSON text, to find the column of each sentence in its line.
+    pub source: Vec<u8>,
+    pub answer_format: AnswerFormat,
+}
+
+/// Limits on the whole batch, next to the per-record limits of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchLimits {
+    /// Applied to each record, as `check` applies them; a record over any is failing.
+    pub per_record: Limits,
+    pub max_uncited_rate: Option<f64>,
+    pub max_number_mismatch_rate: Option<f64>,
+    pub max_unsupported_rate: Option<f64>,
+    pub max_failing_records: Option<usize>,
+    pub max_bad_records: Option<usize>,
+}
+
+impl Default for BatchLimits {
+    fn default() -> Self {
+        BatchLimits {
+            per_record: Limits::default(),
+            max_uncited_rate: None,
+            max_number_mismatch_rate: None,
+            max_unsupported_rate: None,
+            max_failing_records: Some(0),
+            max_bad_records: Some(0),
+        }
+    }
+}
+
+/// Shares of claim sentences with a verdict, over all checked records.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rates {
+    pub uncited: f64,
+    pub number_mismatch: f64,
+    pub unsupported: f64,
+}
+
+/// Totals over the batch.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Aggregate {
+    /// Records read, bad ones included.
+    pub records: usize,
+    pub checked: usize,
+    pub bad_records: usize,
+    /// Checked records over at least one per-record limit.
+    pub failing_records: usize,
+    /// Verdict and status counts summed over the checked records.
+    pub counts: Counts,
+    pub rates: Rates,
+}
+
+impl Aggregate {
+    pub fn add(&mut self, outcome: &RecordOutcome) {
+        self.records += 1;
+        match &outcome.result {
+            Err(_) => self.bad_records += 1,
+            Ok(checked) => {
+                self.checked += 1;
+                if !checked.gate.passed {
+                    self.failing_records += 1;
+                }
+                self.counts.add(&checked.report.result.counts);
+            }
+        }
+        let claims = self.counts.claims.max(1) as f64;
+        self.rates = Rates {
+            uncited: self.counts.uncited_claim as f64 / claims,
+            number_mismatch: self.counts.number_mismatch as f64 / claims,
+            unsupported: self.counts.unsupported_citation as f64 / claims,
+        };
+    }
+
+    /// The batch's gate: the rates, the failing and the bad records.
+    pub fn evaluate(&self, limits: &BatchLimits) -> BatchGate {
+        let mut failures = Vec::new();
+        let counted = [
+            (
+                "max-failing-records",
+                "failing records",
+                limits.max_failing_records,
+                self.failing_records,
+            ),
+            (
+                "max-bad-records",
+                "bad records",
+                limits.max_bad_records,
+                self.bad_records,
+            ),
+        ];
+        for (limit, what, allowed, found) in counted {
+            if let Some(allowed) = allowed
+                && found > allowed
+            {
+                failures.push(LimitFailure {
+                    limit,
+                    counts: what,
+                    found,
+                    allowed,
+                    over: found - allowed,
+                });
+            }
+        }
+        let rates = [
+            (
+                "max-uncited-rate",
+                "uncited-claim rate",
+                limits.max_uncited_rate,
+                self.rates.uncited,
+            ),
+            (
+                "max-number-mismatch-rate",
+                "number-mismatch rate",
+                limits.max_number_mismatch_rate,
+                self.rates.number_mismatch,
+            ),
+            (
+                "max-unsupported-rate",
+                "unsupported-citation rate",
+                limits.max_unsupported_rate,
+                self.rates.unsupported,
+            ),
+        ];
+        let mut rate_failures = Vec::new();
+        for (limit, what, allowed, found) in rates {
+            if let Some(allowed) = allowed
+                && found > allowed + 1e-9
+            {
+                rate_failures.push(RateFailure {
+                    limit,
+                    counts: what,
+                    found,
+                    allowed,
+                    over: found - allowed,
+                });
+            }
+        }
+        BatchGate {
+            passed: failures.is_empty() && rate_failures.is_empty(),
+            failures,
+            rate_failures,
+        }
+    }
+}
+
+/// Whether the batch passed, with each count and rate limit that failed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchGate {
+    pub passed: bool,
+    pub failures: Vec<LimitFailure>,
+    pub rate_failures: Vec<RateFailure>,
+}
+
+/// A rate limit that was exceeded.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RateFailure {
+    pub limit: &'static str,
+    pub counts: &'static str,
+    pub found: f64,
+    pub allowed: f64,
+    pub over: f64,
+}
+
+/// Why a batch stopped before the end of its file.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    /// The file's structure is broken: records after this point cannot be read.
+    #[error("{0}")]
+    Scan(#[from] ScanError),
+    /// Writing the output failed.
+    #[error("{0}")]
+    Output(io::Error),
+}
+
+/// How many records are read ahead and checked in parallel at a time: enough to keep every
+/// core busy, few enough to keep memory flat.
+const WINDOW: usize = 512;
+
+/// Checks every record of `scanner` in parallel, handing outcomes to `each` in input order as
+/// each window finishes. Returns the aggregate, or the error that stopped the batch (the
+/// aggregate so far is then in `partial`).
+pub fn run(
+    scanner: RecordScanner<'_>,
+    fields: &Fields,
+    checker: &Checker,
+    limits: &Limits,
+    partial: &mut Aggregate,
+    mut each: impl FnMut(&RecordOutcome) -> io::Result<()>,
+) -> Result<(), BatchError> {
+    let mut scanner = scanner;
+    let mut index = 0;
+    loop {
+        let mut window: Vec<(usize, Scanned)> = Vec::with_capacity(WINDOW);
+        let mut stop: Option<ScanError> = None;
+        for item in scanner.by_ref().take(WINDOW) {
+            match item {
+                Ok(scanned) => {
+                    index += 1;
+                    window.push((index, scanned));
+                }
+                Err(e) => {
+                    stop = Some(e);
+                    break;
+                }
+            }
+        }
+        let done = window.len() < WINDOW || stop.is_some();
+        let outcomes: Vec<RecordOutcome> = window
+            .into_par_iter()
+            .map(|(index, scanned)| check_one(index, scanned, fields, checker, limits))
+            .collect();
+        for outcome in &outcomes {
+            partial.add(outcome);
+            each(outcome).map_err(BatchError::Output)?;
+        }
+        if let Some(e) = stop {
+            return Err(BatchError::Scan(e));
+        }
+        if done {
+            return Ok(());
+        }
+    }
+}
+
+fn check_one(
+    index: usize,
+    scanned: Scanned,
+    fields: &Fields,
+    checker: &Checker,
+    limits: &Limits,
+) -> RecordOutcome {
+    let (line, bytes) = match scanned {
+        Scanned::Bad { line, message } => {
+            return RecordOutcome {
+                index,
+                line,
+                result: Err(message),
+            };
+        }
+        Scanned::Record(raw) => (raw.line, raw.bytes),
+    };
+    let result = read_record(&bytes, index, fields).map(|record| {
+        let report = checker.check(&record.answer, &record.chunks);
+        let gate = limits.evaluate(&report.result.counts);
+        Checked {
+            id: record.id,
+            report,
+            gate,
+            source: bytes,
+            answer_format: record.answer.format,
+        }
+    });
+    RecordOutcome {
+        index,
+        line,
+        result,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn lookup_descends_and_maps_over_arrays() {
+        let record = json!({"outputs": {"documents": [{"page_content": "a"}, {"page_content": "b"}]},
+                            "vars": {"context": "c"}});
+        assert_eq!(lookup(&record, "vars.context"), Some(json!("c")));
+        assert_eq!(
+            lookup(&record, "outputs.documents[].page_content"),
+            Some(json!(["a", "b"]))
+        );
+        assert_eq!(lookup(&record, "outputs.missing"), None);
+        assert_eq!(lookup(&record, "vars[].context"), None);
+    }
+
+    fn read(record: Value) -> Result<Record, String> {
+        read_record(record.to_string().as_bytes(), 7, &Fields::default())
+    }
+
+    #[test]
+    fn ragas_old_and_new_names() {
+        let new = read(json!({"user_input": "q", "response": "The tower is tall [1].", "retrieved_contexts": ["The tower is tall."]})).unwrap();
+        assert_eq!(new.answer.text, "The tower is tall [1].");
+        assert_eq!(new.chunks.chunks[0].id, "1");
+        assert_eq!(new.id, "7", "no id: its position");
+        let old =
+            read(json!({"question": "q", "answer": "A [1].", "contexts": ["x"], "id": 3})).unwrap();
+        assert_eq!(old.answer.text, "A [1].");
+        assert_eq!(old.id, "3");
+    }
+
+    #[test]
+    fn deepeval_promptfoo_and_langchain_shapes() {
+        let deepeval = read(json!({"actualOutput": "A.", "retrievalContext": ["x", "y"]})).unwrap();
+        assert_eq!(deepeval.chunks.chunks.len(), 2);
+        let promptfoo = read(
+            json!({"testIdx": 4, "vars": {"query": "q", "context": "one context"},
+                                    "response": {"output": "An answer.", "tokenUsage": {}}}),
+        )
+        .unwrap();
+        assert_eq!(promptfoo.answer.text, "An answer.");
+        assert_eq!(promptfoo.id, "4");
+        assert_eq!(promptfoo.chunks.chunks.len(), 1);
+        let langchain = read(json!({"outputs": {"answer": "A.", "documents": [{"page_content": "p", "metadata": {}}]}})).unwrap();
+        assert_eq!(langchain.chunks.chunks[0].text, "p");
+    }
+
+    #[test]
+    fn contexts_as_objects_with_ids() {
+        let record = read(json!({"answer": "A [d2].", "contexts": [{"id": "d1", "text": "x"}, {"id": "d2", "text": "y"}]})).unwrap();
+        assert_eq!(record.chunks.chunks[1].id, "d2");
+    }
+
+    #[test]
+    fn overridden_fields() {
+        let fields = Fields {
+            answer: vec!["outputs.text".to_string()],
+            contexts: vec!["docs".to_string()],
+            id: vec!["key".to_string()],
+        };
+        let record = read_record(
+            br#"{"key": "k", "outputs": {"text": "A."}, "docs": ["x"], "answer": "no"}"#,
+            1,
+            &fields,
+        )
+        .unwrap();
+        assert_eq!(
+            (record.id.as_str(), record.answer.text.as_str()),
+            ("k", "A.")
+        );
+    }
+
+    #[test]
+    fn bad_records_say_what_is_wrong() {
+        assert!(
+            read_record(b"{\"answer\": ", 1, &Fields::default())
+                .unwrap_err()
+                .starts_with("invalid JSON")
+        );
+        assert_eq!(
+            read(json!([1])).unwrap_err(),
+            "the record is not a JSON object"
+        );
+        assert!(
+            read(json!({"contexts": ["x"]}))
+                .unwrap_err()
+                .starts_with("record 7 has no answer field")
+        );
+        assert!(
+            read(json!({"answer": "A."}))
+                .unwrap_err()
+                .starts_with("record 7 has no contexts field")
+        );
+        assert!(
+            read(json!({"answer": "  ", "contexts": []}))
+                .unwrap_err()
+                .contains("empty")
+        );
+        assert!(read(json!({"answer": "A.", "contexts": [{"id": 1, "text": "a"}, {"id": 1, "text": "b"}]}))
+            .unwrap_err()
+            .contains("duplicate chunk id"));
+    }
+}

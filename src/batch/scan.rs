@@ -1,0 +1,481 @@
+//! Streams the records of a transcript file, one at a time, with the line each starts on: a
+//! JSON array, JSON Lines, or an object holding the records under `results.results`
+//! (promptfoo), `samples` or `goldens`. Only one record is held in memory at a time.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Read};
+
+/// Largest record accepted, in bytes; a larger one is reported as a bad record and skipped.
+pub const MAX_RECORD_BYTES: usize = 256 * 1024 * 1024;
+
+/// Keys under which an object holds the records (`results` may also hold an object that holds
+/// them under `results`, as promptfoo writes).
+pub const RECORD_KEYS: &[&str] = &["results", "samples", "goldens"];
+
+/// One record's JSON text and the line it starts on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawRecord {
+    /// 1-based line of the record's first byte in the file.
+    pub line: usize,
+    pub bytes: Vec<u8>,
+}
+
+/// What the scanner yields: a record, or a record that could not be read (and was skipped).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scanned {
+    Record(RawRecord),
+    Bad { line: usize, message: String },
+}
+
+/// An error that stops the scan: the file's structure is broken, or it cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    #[error("line {line}: {message}")]
+    Structure { line: usize, message: String },
+    #[error("{0}")]
+    Io(#[from] io::Error),
+}
+
+/// How the file holds its records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Nothing read yet.
+    Start,
+    /// One record per line.
+    Lines,
+    /// Inside the array of records.
+    Array,
+    /// Records already read into `queue` (a container written on one line).
+    Queued,
+    /// No more records.
+    Done,
+}
+
+/// Reads records from a byte stream.
+pub struct RecordScanner<'a> {
+    reader: Box<dyn BufRead + 'a>,
+    line: usize,
+    mode: Mode,
+    force_lines: bool,
+    /// A first line already read, to be handed out as the first JSON Lines record.
+    first_line: Option<(usize, Vec<u8>)>,
+    queue: VecDeque<Scanned>,
+}
+
+impl<'a> RecordScanner<'a> {
+    /// `force_lines` reads the file as JSON Lines whatever it starts with (a `.jsonl` name).
+    pub fn new(reader: impl BufRead + 'a, force_lines: bool) -> Self {
+        RecordScanner {
+            reader: Box::new(reader),
+            line: 1,
+            mode: Mode::Start,
+            force_lines,
+            first_line: None,
+            queue: VecDeque::new(),
+        }
+    }
+
+    fn peek(&mut self) -> Result<Option<u8>, ScanError> {
+        Ok(self.reader.fill_buf()?.first().copied())
+    }
+
+    fn bump(&mut self) -> Result<Option<u8>, ScanError> {
+        let byte = self.peek()?;
+        if let Some(b) = byte {
+            self.reader.consume(1);
+            if b == b'\n' {
+                self.line += 1;
+            }
+        }
+        Ok(byte)
+    }
+
+    fn skip_space(&mut self) -> Result<Option<u8>, ScanError> {
+        loop {
+            match self.peek()? {
+                Some(b' ' | b'\t' | b'\r' | b'\n') => {
+                    self.bump()?;
+                }
+                other => return Ok(other),
+            }
+        }
+    }
+
+    fn structure(&self, message: impl Into<String>) -> ScanError {
+        ScanError::Structure {
+            line: self.line,
+            message: message.into(),
+        }
+    }
+
+    /// Reads one complete JSON value, copying its bytes into `into` when given (up to
+    /// `MAX_RECORD_BYTES`; returns whether it fitted). Only the structure is followed
+    /// (strings, escapes, brackets); the value itself is parsed later.
+    fn value(&mut self, mut into: Option<&mut Vec<u8>>) -> Result<bool, ScanError> {
+        let mut depth = 0usize;
+        let mut in_string = false;
+        let mut escaped = false;
+        let mut fits = true;
+        loop {
+            let Some(b) = self.peek()? else {
+                return if depth == 0 && !in_string {
+                    Ok(fits)
+                } else {
+                    Err(self.structure("the file ends inside a record"))
+                };
+            };
+            let ends_scalar = matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\r' | b'\n');
+            if !in_string && depth == 0 && ends_scalar {
+                return Ok(fits);
+            }
+            self.bump()?;
+            if let Some(buffer) = into.as_deref_mut() {
+                if buffer.len() < MAX_RECORD_BYTES {
+                    buffer.push(b);
+                } else {
+                    fits = false;
+                }
+            }
+            if in_string {
+                match (escaped, b) {
+                    (true, _) => escaped = false,
+                    (false, b'\\') => escaped = true,
+                    (false, b'"') => {
+                        in_string = false;
+                        if depth == 0 {
+                            return Ok(fits);
+                        }
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return Ok(fits);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn expect(&mut self, wanted: u8, what: &str) -> Result<(), ScanError> {
+        match self.skip_space()? {
+            Some(b) if b == wanted => {
+                self.bump()?;
+                Ok(())
+            }
+            Some(b) => Err(self.structure(format!(
+                "expected {what}, found `{}`",
+                char::from(b).escape_default()
+            ))),
+            None => Err(self.structure(format!("expected {what}, found the end of the file"))),
+        }
+    }
+
+    /// Walks through an object (its `{` already read) to the array of records, and opens it.
+    /// Returns false when the object holds no records.
+    fn enter_container(&mut self, may_nest: bool) -> Result<bool, ScanError> {
+        loop {
+            match self.skip_space()? {
+                Some(b'}') => {
+                    self.bump()?;
+                    return Ok(false);
+                }
+                Some(b',') => {
+                    self.bump()?;
+                    continue;
+                }
+                Some(b'"') => {}
+                _ => return Err(self.structure("expected an object key")),
+            }
+            let mut key = Vec::new();
+            self.value(Some(&mut key))?;
+            let key: String = serde_json::from_slice(&key).unwrap_or_default();
+            self.expect(b':', "`:`")?;
+            let next = self.skip_space()?;
+            if RECORD_KEYS.contains(&key.as_str()) && next == Some(b'[') {
+                self.bump()?;
+                return Ok(true);
+            }
+            if key == "results" && may_nest && next == Some(b'{') {
+                self.bump()?;
+                if self.enter_container(false)? {
+                    return Ok(true);
+                }
+                continue;
+            }
+            self.value(None)?;
+        }
+    }
+
+    /// Reads one line without its line break, or `None` at the end of the file.
+    fn read_line(&mut self) -> Result<Option<(usize, Vec<u8>)>, ScanError> {
+        let line = self.line;
+        let mut bytes = Vec::new();
+        if self.reader.read_until(b'\n', &mut bytes)? == 0 {
+            return Ok(None);
+        }
+        if bytes.last() == Some(&b'\n') {
+            bytes.pop();
+            self.line += 1;
+        }
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+        Ok(Some((line, bytes)))
+    }
+
+    /// Decides how the file holds its records from its first bytes.
+    fn start(&mut self) -> Result<(), ScanError> {
+        if self.force_lines {
+            self.mode = Mode::Lines;
+            return Ok(());
+        }
+        match self.skip_space()? {
+            None => self.mode = Mode::Done,
+            Some(b'[') => {
+                self.bump()?;
+                self.mode = Mode::Array;
+            }
+            Some(b'{') => {
+                let Some((line, bytes)) = self.read_line()? else {
+                    self.mode = Mode::Done;
+                    return Ok(());
+                };
+                match serde_json::from_slice::<serde_json::Value>(&bytes) {
+                    Ok(value) if holds_records(&value) => {
+                        // A container written on one line: it is in memory already.
+                        let mut inner = RecordScanner::new(io::Cursor::new(bytes), false);
+                        inner.line = line;
+                        inner.skip_space()?;
+                        inner.bump()?;
+                        inner.enter_container(true)?;
+                        inner.mode = Mode::Array;
+                        while let Some(item) = inner.step()? {
+                            self.queue.push_back(item);
+                        }
+                        self.mode = Mode::Queued;
+                    }
+                    Ok(_) => {
+                        self.first_line = Some((line, bytes));
+                        self.mode = Mode::Lines;
+                    }
+                    Err(_) => {
+                        // An object over several lines: the records are inside it. Put the
+                        // first line back in front of the rest and walk in.
+                        let mut first = bytes;
+                        first.push(b'\n');
+                        let rest = std::mem::replace(&mut self.reader, Box::new(io::empty()));
+                        self.reader = Box::new(io::Cursor::new(first).chain(rest));
+                        self.line = line;
+                        self.skip_space()?;
+                        self.bump()?;
+                        if !self.enter_container(true)? {
+                            return Err(self.structure(
+                                "no records: expected a JSON array, JSON Lines, or an object holding them under `results.results`, `samples` or `goldens`",
+                            ));
+                        }
+                        self.mode = Mode::Array;
+                    }
+                }
+            }
+            Some(b) => {
+                return Err(self.structure(format!(
+                    "expected a JSON array of records, JSON Lines, or an object holding them; found `{}`",
+                    char::from(b).escape_default()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn step(&mut self) -> Result<Option<Scanned>, ScanError> {
+        if self.mode == Mode::Start {
+            self.start()?;
+        }
+        match self.mode {
+            Mode::Start | Mode::Done => Ok(None),
+            Mode::Queued => Ok(self.queue.pop_front()),
+            Mode::Lines => loop {
+                let next = match self.first_line.take() {
+                    Some(first) => Some(first),
+                    None => self.read_line()?,
+                };
+                let Some((line, bytes)) = next else {
+                    self.mode = Mode::Done;
+                    return Ok(None);
+                };
+                if bytes.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                if bytes.len() > MAX_RECORD_BYTES {
+                    return Ok(Some(Scanned::Bad {
+                        line,
+                        message: "the record is larger than 256 MiB".to_string(),
+                    }));
+                }
+                return Ok(Some(Scanned::Record(RawRecord { line, bytes })));
+            },
+            Mode::Array => self.array_element(),
+        }
+    }
+
+    fn array_element(&mut self) -> Result<Option<Scanned>, ScanError> {
+        let mut first = true;
+        loop {
+            match self.skip_space()? {
+                Some(b']') => {
+                    self.bump()?;
+                    self.mode = Mode::Done;
+                    return Ok(None);
+                }
+                Some(b',') if first => {
+                    self.bump()?;
+                    first = false;
+                    continue;
+                }
+                None => return Err(self.structure("the file ends inside the array of records")),
+                _ => break,
+            }
+        }
+        let line = self.line;
+        let mut bytes = Vec::new();
+        if self.value(Some(&mut bytes))? {
+            Ok(Some(Scanned::Record(RawRecord { line, bytes })))
+        } else {
+            Ok(Some(Scanned::Bad {
+                line,
+                message: "the record is larger than 256 MiB".to_string(),
+            }))
+        }
+    }
+}
+
+/// Whether a parsed object holds the records rather than being one.
+fn holds_records(value: &serde_json::Value) -> bool {
+    let Some(object) = value.as_object() else {
+        return false;
+    };
+    RECORD_KEYS.iter().any(|k| match object.get(*k) {
+        Some(serde_json::Value::Array(_)) => true,
+        Some(serde_json::Value::Object(inner)) => {
+            *k == "results" && inner.get("results").is_some_and(|v| v.is_array())
+        }
+        _ => false,
+    })
+}
+
+impl Iterator for RecordScanner<'_> {
+    type Item = Result<Scanned, ScanError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self.step() {
+            Ok(item) => item.map(Ok),
+            Err(e) => {
+                self.mode = Mode::Done;
+                Some(Err(e))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(text: &str, lines: bool) -> Vec<Result<(usize, String), String>> {
+        RecordScanner::new(text.as_bytes(), lines)
+            .map(|item| match item {
+                Ok(Scanned::Record(r)) => {
+                    Ok((r.line, String::from_utf8_lossy(&r.bytes).into_owned()))
+                }
+                Ok(Scanned::Bad { line, message }) => Err(format!("bad {line}: {message}")),
+                Err(e) => Err(format!("fatal: {e}")),
+            })
+            .collect()
+    }
+
+    fn ok(line: usize, text: &str) -> Result<(usize, String), String> {
+        Ok((line, text.to_string()))
+    }
+
+    #[test]
+    fn json_lines_with_blank_lines() {
+        let found = scan("{\"a\": 1}\n\n{\"a\": 2}\r\n", false);
+        assert_eq!(found, [ok(1, "{\"a\": 1}"), ok(3, "{\"a\": 2}")]);
+    }
+
+    #[test]
+    fn a_bad_json_line_is_still_handed_out_to_be_reported() {
+        let found = scan("{\"a\": 1}\n{\"a\": \n{\"a\": 3}\n", false);
+        assert_eq!(
+            found,
+            [ok(1, "{\"a\": 1}"), ok(2, "{\"a\": "), ok(3, "{\"a\": 3}")]
+        );
+    }
+
+    #[test]
+    fn arrays_over_several_lines() {
+        let found = scan("[\n  {\"a\": \"x]\"},\n  {\"a\": [1,\n 2]}\n]\n", false);
+        assert_eq!(
+            found,
+            [ok(2, "{\"a\": \"x]\"}"), ok(3, "{\"a\": [1,\n 2]}")]
+        );
+    }
+
+    #[test]
+    fn promptfoo_results_and_samples_and_goldens() {
+        let promptfoo = "{\n \"evalId\": \"x\",\n \"results\": {\"version\": 3, \"results\": [\n  {\"a\": 1},\n  {\"a\": 2}\n ]},\n \"config\": {}\n}";
+        assert_eq!(
+            scan(promptfoo, false),
+            [ok(4, "{\"a\": 1}"), ok(5, "{\"a\": 2}")]
+        );
+        let samples = "{\"name\": \"n\",\n\"samples\": [{\"a\": 1}]}";
+        assert_eq!(scan(samples, false), [ok(2, "{\"a\": 1}")]);
+        let one_line = "{\"goldens\": [{\"a\": 1}, {\"a\": 2}]}";
+        assert_eq!(
+            scan(one_line, false),
+            [ok(1, "{\"a\": 1}"), ok(1, "{\"a\": 2}")]
+        );
+    }
+
+    #[test]
+    fn broken_structure_stops_with_the_line() {
+        let found = scan("[\n{\"a\": 1},\n{\"a\": \"unterminated}\n", false);
+        assert_eq!(found[0], ok(2, "{\"a\": 1}"));
+        assert!(
+            matches!(&found[1], Err(e) if e.starts_with("fatal: line 4")),
+            "{found:?}"
+        );
+        assert_eq!(found.len(), 2);
+        let found = scan("{\n\"nothing\": 1\n}", false);
+        assert!(
+            matches!(&found[0], Err(e) if e.contains("no records")),
+            "{found:?}"
+        );
+        let found = scan("hello", false);
+        assert!(
+            matches!(&found[0], Err(e) if e.contains("expected a JSON array")),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn empty_input_has_no_records() {
+        assert!(scan("", false).is_empty());
+        assert!(scan("  \n", false).is_empty());
+        assert!(scan("[]", false).is_empty());
+    }
+
+    #[test]
+    fn forced_lines() {
+        let found = scan("[1]\n[2]\n", true);
+        assert_eq!(found, [ok(1, "[1]"), ok(2, "[2]")]);
+    }
+}

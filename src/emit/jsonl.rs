@@ -1,0 +1,30 @@
+//! `--format jsonl` for a batch: one JSON object per line, written as each record finishes, in
+//! input order (`"type": "record"`), then one `"type": "summary"` line. The objects are those
+//! of `--format json`.
+
+use std::io::{self, Write};
+
+use super::json::{BatchClosing, RecordSummary};
+use super::{BatchEmitter, BatchEnd, BatchInputs};
+use crate::batch::RecordOutcome;
+
+#[derive(Debug, Default)]
+pub struct BatchJsonLinesEmitter;
+
+impl BatchEmitter for BatchJsonLinesEmitter {
+    fn begin(&mut self, _inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn record(&mut self, record: &RecordOutcome, out: &mut dyn Write) -> io::Result<()> {
+        serde_json::to_writer(&mut *out, &RecordSummary::new(record))?;
+        // Each line is flushed so that a reader sees records as they finish.
+        out.write_all(b"\n")?;
+        out.flush()
+    }
+
+    fn finish(&mut self, end: &BatchEnd<'_>, out: &mut dyn Write) -> io::Result<()> {
+        serde_json::to_writer(&mut *out, &BatchClosing::new(end))?;
+        out.write_all(b"\n")
+    }
+}
