@@ -73,7 +73,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__batch)
-            opts="-h -V --format --field --all --threshold --lang --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-failing-records --max-bad-records --color --stdin-filename --help --version"
+            opts="-h -V --format --field --all --threshold --lang --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-failing-records --max-bad-records --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -147,6 +147,10 @@ _ragcite() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -155,7 +159,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__check)
-            opts="-h -V --format --answer-format --threshold --lang --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --color --stdin-filename --help --version"
+            opts="-h -V --format --answer-format --threshold --lang --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -206,6 +210,10 @@ _ragcite() {
                     return 0
                     ;;
                 --stdin-filename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -76,6 +76,8 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l color -d 'When
 always\t''
 never\t''"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l stdin-filename -d 'The name to give standard input in reports [default: <stdin>]' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l config -d 'Read options from this file instead of the .ragcite.toml, ragcite.toml or pyproject.toml found above the working directory' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l isolated -d 'Ignore every configuration file'
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l format -d 'Output format' -r -f -a "table\t'The failing records, worst first, and a one-line summary, for people'
@@ -120,7 +122,9 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l color -d 'When
 always\t''
 never\t''"
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l stdin-filename -d 'The name to give standard input in reports [default: <stdin>]' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l config -d 'Read options from this file instead of the .ragcite.toml, ragcite.toml or pyproject.toml found above the working directory' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l all -d 'List every record in the table, not only the worst failing ones'
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l isolated -d 'Ignore every configuration file'
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -l quote-file -d 'Read the quotation from a file' -r

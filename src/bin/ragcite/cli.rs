@@ -59,7 +59,11 @@ Examples:
 
 #[derive(Debug, Parser)]
 #[command(name = "ragcite", version, about = ABOUT, long_about = LONG_ABOUT)]
-#[command(propagate_version = true, arg_required_else_help = true)]
+#[command(
+    propagate_version = true,
+    arg_required_else_help = true,
+    args_override_self = true
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -161,6 +165,14 @@ pub struct OutputArgs {
     /// The name to give standard input in reports [default: <stdin>]
     #[arg(long, value_name = "NAME")]
     pub stdin_filename: Option<String>,
+
+    /// Read options from this file instead of the .ragcite.toml, ragcite.toml or pyproject.toml found above the working directory
+    #[arg(long, value_name = "PATH", conflicts_with = "isolated")]
+    pub config: Option<String>,
+
+    /// Ignore every configuration file
+    #[arg(long)]
+    pub isolated: bool,
 }
 
 #[derive(Debug, Args)]

@@ -2,6 +2,7 @@
 //! writes the chosen format and turns the gate's outcome into the exit code.
 
 mod cli;
+mod config;
 mod exit;
 mod generate;
 
@@ -40,7 +41,14 @@ const DEFAULT_WIDTH: u16 = 120;
 const MIN_WIDTH: u16 = 60;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let args = match config::apply(std::env::args_os().collect()) {
+        Ok(args) => args,
+        Err(err) => {
+            let _ = writeln!(io::stderr(), "ragcite: error: {err:#}");
+            return ExitStatus::Error.into();
+        }
+    };
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };
