@@ -268,7 +268,10 @@ fn batch(args: &BatchArgs) -> Result<ExitStatus> {
         }
         let file = std::fs::File::open(&args.file)
             .with_context(|| format!("{}: cannot read", args.file))?;
-        Box::new(io::BufReader::with_capacity(1 << 16, file))
+        match progress_bar(metadata.len()) {
+            Some(bar) => Box::new(io::BufReader::with_capacity(1 << 16, bar.wrap_read(file))),
+            None => Box::new(io::BufReader::with_capacity(1 << 16, file)),
+        }
     };
     let mut fields = batch::Fields::default();
     let mut overridden = std::collections::HashSet::new();
@@ -366,6 +369,25 @@ fn batch(args: &BatchArgs) -> Result<ExitStatus> {
         Ok(Some(reason)) if reason.is_empty() => Ok(ExitStatus::LimitsExceeded),
         Ok(Some(reason)) => bail!("{name}: {reason}: the output is incomplete"),
     }
+}
+
+/// Files smaller than this finish before a progress bar would help.
+const PROGRESS_MIN_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A progress bar on stderr for a large file, only on a terminal and never in CI logs.
+fn progress_bar(len: u64) -> Option<indicatif::ProgressBar> {
+    let in_ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty());
+    if len < PROGRESS_MIN_BYTES || in_ci || !io::stderr().is_terminal() {
+        return None;
+    }
+    // Cleared when the file is done, so that it never mixes with the report.
+    let bar = indicatif::ProgressBar::new(len).with_finish(indicatif::ProgressFinish::AndClear);
+    let style = indicatif::ProgressStyle::with_template(
+        "{bar:40} {bytes}/{total_bytes} {bytes_per_sec} {eta}",
+    )
+    .ok()?;
+    bar.set_style(style);
+    Some(bar)
 }
 
 fn is_lines_name(path: &str) -> bool {
