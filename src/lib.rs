@@ -85,6 +85,7 @@ impl Checker {
 
     /// Checks every sentence of `answer` against `chunks`.
     pub fn check(&self, answer: &Answer, chunks: &Chunks) -> Report {
+        self.analyzer.begin();
         let resolver = Resolver::new(chunks.chunks.iter().map(|c| c.id.as_str()));
         let index = ChunkIndex::build(&chunks.chunks, &self.analyzer);
         let split = sentence::split(&answer.text, &resolver);

@@ -3,6 +3,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rustc_hash::FxHashMap;
+
 use crate::input::Chunk;
 use crate::quote::{Quotation, QuoteMatch, QuoteSearch};
 use crate::report::{
@@ -26,9 +28,9 @@ const PREVIEW_CHARS: usize = 80;
 /// own words only, never every chunk's words.
 #[derive(Debug, Default)]
 pub struct ChunkIndex {
-    stem_ids: HashMap<String, u32>,
-    postings: Vec<Vec<u32>>,
-    numbers: HashMap<NumberValue, Vec<u32>>,
+    /// Interned stem id → the chunks holding it.
+    postings: FxHashMap<u32, Vec<u32>>,
+    numbers: FxHashMap<NumberValue, Vec<u32>>,
     len: usize,
 }
 
@@ -38,35 +40,18 @@ impl ChunkIndex {
             len: chunks.len(),
             ..ChunkIndex::default()
         };
-        // Each distinct token is lower-cased, checked and stemmed once, however often it recurs.
-        let mut token_ids: HashMap<String, Option<u32>> = HashMap::new();
         let mut ids: Vec<u32> = Vec::new();
         for (position, chunk) in chunks.iter().enumerate() {
             let position = position as u32;
             let found = numbers(&chunk.text);
             ids.clear();
             analyzer.for_each_token(&chunk.text, &found, |token| {
-                let id = match token_ids.get(token) {
-                    Some(id) => *id,
-                    None => {
-                        let id = analyzer.content_word(token).map(|word| {
-                            let next_id = index.postings.len() as u32;
-                            let id = *index.stem_ids.entry(word.stem).or_insert(next_id);
-                            if id == next_id {
-                                index.postings.push(Vec::new());
-                            }
-                            id
-                        });
-                        token_ids.insert(token.to_string(), id);
-                        id
-                    }
-                };
-                ids.extend(id);
+                ids.extend(analyzer.stem_id(token));
             });
             ids.sort_unstable();
             ids.dedup();
             for &id in &ids {
-                index.postings[id as usize].push(position);
+                index.postings.entry(id).or_default().push(position);
             }
             let values: HashSet<NumberValue> = found.into_iter().map(|n| n.value).collect();
             for value in values {
@@ -79,12 +64,10 @@ impl ChunkIndex {
         index
     }
 
-    fn holds_word(&self, stem_id: Option<u32>, chunk: usize) -> bool {
-        stem_id.is_some_and(|id| {
-            self.postings[id as usize]
-                .binary_search(&(chunk as u32))
-                .is_ok()
-        })
+    fn holds_word(&self, stem_id: u32, chunk: usize) -> bool {
+        self.postings
+            .get(&stem_id)
+            .is_some_and(|list| list.binary_search(&(chunk as u32)).is_ok())
     }
 
     fn holds_number(&self, value: &NumberValue, chunk: usize) -> bool {
@@ -192,7 +175,6 @@ impl<'a> QuoteSearches<'a> {
 struct Scores<'a> {
     index: &'a ChunkIndex,
     sentence: &'a SentenceInput,
-    stem_ids: Vec<Option<u32>>,
     /// Shared words per chunk; only `touched` entries are non-zero.
     shared: &'a mut Vec<u32>,
     touched: Vec<u32>,
@@ -200,11 +182,6 @@ struct Scores<'a> {
 
 impl<'a> Scores<'a> {
     fn new(index: &'a ChunkIndex, sentence: &'a SentenceInput, shared: &'a mut Vec<u32>) -> Self {
-        let stem_ids: Vec<Option<u32>> = sentence
-            .words
-            .iter()
-            .map(|w| index.stem_ids.get(&w.stem).copied())
-            .collect();
         let mut touched = Vec::new();
         if sentence.words.is_empty() {
             // Numbers alone decide: a chunk scores 1 when it holds every number, else 0.
@@ -223,8 +200,11 @@ impl<'a> Scores<'a> {
                 }
             }
         } else {
-            for id in stem_ids.iter().flatten() {
-                for &chunk in &index.postings[*id as usize] {
+            for word in &sentence.words {
+                let Some(list) = index.postings.get(&word.id) else {
+                    continue;
+                };
+                for &chunk in list {
                     let slot = &mut shared[chunk as usize];
                     if *slot == 0 {
                         touched.push(chunk);
@@ -236,7 +216,6 @@ impl<'a> Scores<'a> {
         Scores {
             index,
             sentence,
-            stem_ids,
             shared,
             touched,
         }
@@ -277,9 +256,8 @@ impl<'a> Scores<'a> {
         self.sentence
             .words
             .iter()
-            .zip(&self.stem_ids)
-            .filter(|(_, id)| !self.index.holds_word(**id, chunk))
-            .map(|(w, _)| w.surface.clone())
+            .filter(|w| !self.index.holds_word(w.id, chunk))
+            .map(|w| w.surface.clone())
             .collect()
     }
 

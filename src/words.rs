@@ -3,7 +3,10 @@
 
 mod number;
 
+use std::cell::RefCell;
 use std::collections::HashSet;
+
+use rustc_hash::FxHashMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -178,12 +181,59 @@ impl FromStr for Language {
     }
 }
 
+/// Most distinct tokens remembered per thread before [`Analyzer::begin`] forgets them.
+const INTERNER_LIMIT: usize = 1 << 19;
+
+/// Each thread's distinct tokens and stems, with a number for each stem.
+#[derive(Default)]
+struct Interner {
+    language: Option<Language>,
+    /// Token as written → its stem's id, or `None` when it is not a content word.
+    tokens: FxHashMap<Box<str>, Option<u32>>,
+    stems: FxHashMap<Box<str>, u32>,
+    /// Stem of each id.
+    names: Vec<Box<str>>,
+}
+
+impl Interner {
+    fn intern(&mut self, stem: String) -> u32 {
+        if let Some(id) = self.stems.get(stem.as_str()) {
+            return *id;
+        }
+        let id = self.names.len() as u32;
+        let stem = stem.into_boxed_str();
+        self.names.push(stem.clone());
+        self.stems.insert(stem, id);
+        id
+    }
+}
+
+thread_local! {
+    static INTERNER: RefCell<Interner> = RefCell::new(Interner::default());
+}
+
 /// A content word: its stem, which is what is compared, and the word as written
 /// (lower-cased), which is what is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Word {
     pub stem: String,
     pub surface: String,
+    /// The stem's interned id (see [`Analyzer::stem_id`]).
+    pub id: u32,
+}
+
+/// A token lower-cased as words are compared: Unicode NFC (decomposed accents and composed
+/// ones give the same word), lower case, curly apostrophes straight.
+fn lower(token: &str) -> String {
+    if token.is_ascii() {
+        token.to_ascii_lowercase()
+    } else {
+        token
+            .nfc()
+            .collect::<String>()
+            .to_lowercase()
+            .replace('\u{2019}', "'")
+    }
 }
 
 /// Reads content words in one language. Build it once and reuse it for every text.
@@ -226,29 +276,62 @@ impl Analyzer {
     /// words of digits only and stop words are dropped.
     pub fn content_words(&self, text: &str, numbers: &[Number]) -> Vec<Word> {
         let mut words: Vec<Word> = Vec::new();
-        let mut seen: HashSet<String> = HashSet::new();
+        let mut seen: HashSet<u32> = HashSet::new();
         self.for_each_token(text, numbers, |token| {
-            if let Some(word) = self.content_word(token)
-                && seen.insert(word.stem.clone())
+            if let Some(id) = self.stem_id(token)
+                && seen.insert(id)
             {
-                words.push(word);
+                let stem = INTERNER.with(|cell| {
+                    cell.borrow()
+                        .names
+                        .get(id as usize)
+                        .map_or_else(String::new, |s| s.to_string())
+                });
+                words.push(Word {
+                    stem,
+                    surface: lower(token),
+                    id,
+                });
             }
         });
         words
     }
 
+    /// Starts a new text to check: the thread's interned stems stay valid until the next call
+    /// (they are forgotten here when there are too many, or when the language changed).
+    pub fn begin(&self) {
+        INTERNER.with(|cell| {
+            let mut interner = cell.borrow_mut();
+            if interner.language != Some(self.language) || interner.tokens.len() > INTERNER_LIMIT {
+                *interner = Interner {
+                    language: Some(self.language),
+                    ..Interner::default()
+                };
+            }
+        });
+    }
+
+    /// The interned id of `token`'s stem if it is a content word. The same stem has the same
+    /// id within one thread until [`Analyzer::begin`] forgets them; each distinct token is
+    /// lower-cased and stemmed once, since the same words recur in every chunk and stemming
+    /// dominates the cost of reading text otherwise.
+    pub fn stem_id(&self, token: &str) -> Option<u32> {
+        INTERNER.with(|cell| {
+            let mut interner = cell.borrow_mut();
+            if let Some(id) = interner.tokens.get(token) {
+                return *id;
+            }
+            let id = self
+                .content_word(token)
+                .map(|word| interner.intern(word.stem));
+            interner.tokens.insert(token.into(), id);
+            id
+        })
+    }
+
     /// The content word a token is, if it is one (not a stop word, a one-letter word or digits).
     pub fn content_word(&self, token: &str) -> Option<Word> {
-        // Decomposed accents (NFD text) and composed ones must give the same word.
-        let lower = if token.is_ascii() {
-            token.to_ascii_lowercase()
-        } else {
-            token
-                .nfc()
-                .collect::<String>()
-                .to_lowercase()
-                .replace('\u{2019}', "'")
-        };
+        let lower = lower(token);
         let mut chars = lower.chars();
         if chars.next().is_none() || chars.next().is_none() {
             return None;
@@ -263,30 +346,53 @@ impl Analyzer {
         Some(Word {
             stem,
             surface: lower,
+            id: 0,
         })
     }
 
     /// Calls `f` with every token of `text` outside the number spans, as written.
     pub fn for_each_token(&self, text: &str, numbers: &[Number], mut f: impl FnMut(&str)) {
-        let joins = self.language.joins_apostrophes();
-        let mut skip = numbers.iter().map(|n| n.span.clone()).peekable();
-        let mut start: Option<usize> = None;
-        let mut chars = text.char_indices().peekable();
-        let mut prev_letter = false;
-        while let Some((i, c)) = chars.next() {
-            while skip.peek().is_some_and(|s| s.end <= i) {
-                skip.next();
+        // Numbers are not words: tokenise the stretches between them.
+        let mut from = 0;
+        for number in numbers {
+            if number.span.start >= from && number.span.end <= text.len() {
+                self.tokens_in(&text[from..number.span.start], &mut f);
+                from = number.span.end;
             }
-            let in_number = skip.peek().is_some_and(|s| s.start <= i);
-            let apostrophe_inside = joins
-                && (c == '\'' || c == '\u{2019}')
-                && prev_letter
-                && chars.peek().is_some_and(|(_, next)| next.is_alphabetic());
-            // Combining marks (accents in NFD text, the Tamil virama) belong to their letter.
-            let word_char = !in_number
-                && (c.is_alphanumeric()
-                    || apostrophe_inside
-                    || (start.is_some() && is_combining_mark(c)));
+        }
+        self.tokens_in(&text[from..], &mut f);
+    }
+
+    /// Tokens of a stretch without numbers. ASCII, most of any text, is classified byte by
+    /// byte without decoding.
+    fn tokens_in(&self, text: &str, f: &mut impl FnMut(&str)) {
+        let joins = self.language.joins_apostrophes();
+        let bytes = text.as_bytes();
+        let next_is_letter = |at: usize| text[at..].chars().next().is_some_and(char::is_alphabetic);
+        let mut start: Option<usize> = None;
+        let mut prev_letter = false;
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            let (word_char, letter, len) = if b.is_ascii() {
+                let apostrophe = joins && b == b'\'' && prev_letter && next_is_letter(i + 1);
+                (
+                    b.is_ascii_alphanumeric() || apostrophe,
+                    b.is_ascii_alphabetic(),
+                    1,
+                )
+            } else {
+                let c = text[i..].chars().next().unwrap_or(' ');
+                let len = c.len_utf8();
+                let apostrophe = joins && c == '\u{2019}' && prev_letter && next_is_letter(i + len);
+                // Combining marks (accents in NFD text, the Tamil virama) belong to their letter.
+                let mark = start.is_some() && is_combining_mark(c);
+                (
+                    c.is_alphanumeric() || apostrophe || mark,
+                    c.is_alphabetic(),
+                    len,
+                )
+            };
             match (word_char, start) {
                 (true, None) => start = Some(i),
                 (false, Some(s)) => {
@@ -295,7 +401,8 @@ impl Analyzer {
                 }
                 _ => {}
             }
-            prev_letter = word_char && c.is_alphabetic();
+            prev_letter = word_char && letter;
+            i += len;
         }
         if let Some(s) = start {
             f(&text[s..]);

@@ -1,0 +1,942 @@
+//! The CI report formats on the real binary: SARIF 2.1.0, GitHub annotations, GitLab Code
+//! Quality and JUnit XML, for `check` (the SPEC worked example) and `batch` (the fixtures in
+//! testdata/ci/), with the exit codes, the escaping and the structure each consumer needs.
+//!
+//! Regenerate the snapshots with `INSTA_UPDATE=always cargo test --test ci_formats`, then read
+//! every changed `tests/snapshots/ci_formats__*.snap` against FORMATS.md before keeping it.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+const EIFFEL_ANSWER: &str = "testdata/eiffel/answer.md";
+const EIFFEL_CHUNKS: &str = "testdata/eiffel/chunks.json";
+/// JSON Lines: a passing record, a failing one with two problems, an unreadable one, and one
+/// with a weak-support note after non-ASCII text.
+const BATCH_LINES: &str = "testdata/ci/batch.jsonl";
+/// A pretty-printed JSON array: records over several lines, `\u2014` escapes, a provider
+/// response stored as a string, non-ASCII before a problem.
+const BATCH_ARRAY: &str = "testdata/ci/records.json";
+/// An array whose second record's string never ends (and no closing bracket).
+const BROKEN: &str = "testdata/ci/broken.json";
+/// An array without its closing bracket.
+const UNCLOSED: &str = "testdata/ci/unclosed.json";
+/// Two records with the same id and the same sentence twice.
+const DUPLICATE_IDS: &str = "testdata/ci/duplicate-ids.jsonl";
+/// A record whose id holds a line break, `,`, `:` and `%`, and whose sentence holds `%`, `,`,
+/// `:`, `<`, `&` and quotes.
+const ESCAPES: &str = "testdata/ci/escapes.jsonl";
+/// A JSON answer whose citation list quotes a chunk wrongly, tied to no sentence.
+const CITATION_LIST: &str = "testdata/ci/citation-list.json";
+
+const FORMATS: [&str; 4] = ["sarif", "github", "gitlab", "junit"];
+
+/// Limits that let the worked example pass.
+const LENIENT: [&str; 6] = [
+    "--max-uncited",
+    "1",
+    "--max-number-mismatch",
+    "1",
+    "--max-unsupported",
+    "1",
+];
+
+struct Output {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `ragcite <args>` from the crate root without colour variables, with `stdin` when given.
+fn ragcite(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut cmd = Command::cargo_bin("ragcite").expect("the ragcite binary is built");
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("FORCE_COLOR")
+        .env("COLUMNS", "120")
+        .args(args);
+    if let Some(input) = stdin {
+        cmd.write_stdin(input);
+    }
+    let output = cmd.output().expect("ragcite runs");
+    Output {
+        code: output.status.code(),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// `ragcite check` of the worked example in `format`, asserting the exit code and a quiet
+/// stderr.
+fn check_eiffel(format: &str, extra: &[&str], code: i32) -> String {
+    let mut args = vec!["check", EIFFEL_ANSWER, EIFFEL_CHUNKS, "--format", format];
+    args.extend_from_slice(extra);
+    let out = ragcite(&args, None);
+    assert_eq!(
+        out.code,
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        out.stdout,
+        out.stderr
+    );
+    assert_eq!(out.stderr, "");
+    out.stdout
+}
+
+/// `ragcite batch <file> --format <format>`, asserting the exit code.
+fn batch(file: &str, format: &str, extra: &[&str], code: i32) -> Output {
+    let mut args = vec!["batch", file, "--format", format];
+    args.extend_from_slice(extra);
+    let out = ragcite(&args, None);
+    assert_eq!(
+        out.code,
+        Some(code),
+        "stdout:\n{}\nstderr:\n{}",
+        out.stdout,
+        out.stderr
+    );
+    out
+}
+
+fn parse_json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Snapshots
+
+#[test]
+fn snapshots_of_the_worked_example() {
+    for format in FORMATS {
+        let stdout = check_eiffel(format, &[], 1);
+        insta::assert_snapshot!(format!("check_eiffel_{format}"), stdout);
+    }
+}
+
+#[test]
+fn snapshots_of_a_json_lines_batch() {
+    for format in FORMATS {
+        let out = batch(BATCH_LINES, format, &[], 1);
+        assert_eq!(out.stderr, "");
+        insta::assert_snapshot!(format!("batch_lines_{format}"), out.stdout);
+    }
+}
+
+#[test]
+fn snapshots_of_a_json_array_batch_with_records_over_several_lines() {
+    for format in FORMATS {
+        let out = batch(BATCH_ARRAY, format, &[], 1);
+        assert_eq!(out.stderr, "");
+        insta::assert_snapshot!(format!("batch_array_{format}"), out.stdout);
+    }
+}
+
+#[test]
+fn snapshots_of_a_batch_that_stops_early() {
+    for format in FORMATS {
+        let out = batch(BROKEN, format, &[], 2);
+        assert_eq!(
+            out.stderr,
+            "ragcite: error: testdata/ci/broken.json: line 5: the file ends inside a record: the output is incomplete\n"
+        );
+        insta::assert_snapshot!(format!("batch_broken_{format}"), out.stdout);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SARIF
+
+/// Every path to an empty string in a JSON value.
+fn empty_strings(value: &Value, path: &str, found: &mut Vec<String>) {
+    match value {
+        Value::String(s) if s.is_empty() => found.push(path.to_string()),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                empty_strings(item, &format!("{path}[{i}]"), found);
+            }
+        }
+        Value::Object(map) => {
+            for (key, item) in map {
+                empty_strings(item, &format!("{path}.{key}"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What GitHub code scanning requires of an uploaded SARIF file, and what ragcite promises on
+/// top (levels, fingerprints, columns). Returns the results.
+fn assert_github_accepts(text: &str) -> Vec<Value> {
+    let sarif = parse_json(text);
+    assert_eq!(sarif["version"], "2.1.0");
+    assert_eq!(
+        sarif["$schema"],
+        "https://json.schemastore.org/sarif-2.1.0.json"
+    );
+    let mut empty = Vec::new();
+    empty_strings(&sarif, "$", &mut empty);
+    assert!(empty.is_empty(), "empty strings at {empty:?}");
+    let runs = sarif["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), 1);
+    let run = &runs[0];
+    assert_eq!(run["tool"]["driver"]["name"], "ragcite");
+    assert_eq!(run["tool"]["driver"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(run["columnKind"], "unicodeCodePoints");
+    let rules = run["tool"]["driver"]["rules"].as_array().expect("rules");
+    let ids: Vec<&str> = rules
+        .iter()
+        .map(|r| r["id"].as_str().expect("rule id"))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "number-mismatch",
+            "misquote",
+            "weak-support",
+            "unsupported-citation",
+            "uncited-claim",
+            "unknown-marker",
+            "bad-record"
+        ]
+    );
+    for rule in rules {
+        for field in ["shortDescription", "fullDescription", "help"] {
+            assert!(rule[field]["text"].is_string(), "{field} of {rule}");
+        }
+        let level = rule["defaultConfiguration"]["level"].as_str().unwrap();
+        assert!(["note", "warning", "error"].contains(&level));
+    }
+    let results = run["results"].as_array().expect("results").clone();
+    for result in &results {
+        let rule_id = result["ruleId"].as_str().expect("ruleId");
+        let index = result["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+        assert_eq!(ids[index], rule_id, "ruleIndex points at its rule");
+        assert_eq!(
+            result["level"], rules[index]["defaultConfiguration"]["level"],
+            "a result's level is its rule's"
+        );
+        let message = result["message"]["text"].as_str().expect("message.text");
+        assert!(message.starts_with(&format!("{rule_id}: ")), "{message}");
+        assert!(!message.contains('\n'), "one line: {message}");
+        let location = &result["locations"][0]["physicalLocation"];
+        let uri = location["artifactLocation"]["uri"].as_str().expect("uri");
+        assert!(
+            !uri.starts_with('/') && !uri.contains('\\'),
+            "relative: {uri}"
+        );
+        let region = &location["region"];
+        let start_line = region["startLine"].as_u64().expect("startLine");
+        let start_column = region["startColumn"].as_u64().expect("startColumn");
+        assert!(start_line >= 1 && start_column >= 1, "{region}");
+        if let Some(end_column) = region["endColumn"].as_u64() {
+            assert!(region["endLine"].as_u64().expect("endLine") >= start_line);
+            if region["endLine"] == region["startLine"] {
+                assert!(
+                    end_column > start_column,
+                    "endColumn is one past the end: {region}"
+                );
+            }
+        }
+        let fingerprint = result["partialFingerprints"]["ragcite/v1"]
+            .as_str()
+            .expect("partial fingerprint");
+        assert_eq!(fingerprint.len(), 16);
+        assert!(fingerprint.chars().all(|c| c.is_ascii_hexdigit()));
+    }
+    results
+}
+
+#[test]
+fn sarif_of_the_worked_example_has_what_github_requires() {
+    let results = assert_github_accepts(&check_eiffel("sarif", &[], 1));
+    let found: Vec<(&str, &str, u64, u64)> = results
+        .iter()
+        .map(|r| {
+            let region = &r["locations"][0]["physicalLocation"]["region"];
+            (
+                r["ruleId"].as_str().unwrap(),
+                r["level"].as_str().unwrap(),
+                region["startColumn"].as_u64().unwrap(),
+                region["endColumn"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    // The sentences' spans in the answer: 41..91, 92..157, 158..202 (0-based, end-exclusive).
+    assert_eq!(
+        found,
+        [
+            ("number-mismatch", "error", 42, 92),
+            ("unsupported-citation", "error", 93, 158),
+            ("uncited-claim", "warning", 159, 203)
+        ]
+    );
+    assert_eq!(
+        results[0]["message"]["text"],
+        "number-mismatch: 1888 is in none of the cited chunks (2): \"It was completed in 1888 for the World's Fair [2].\""
+    );
+    let suggestion = results[1]["message"]["text"].as_str().unwrap();
+    assert!(suggestion.contains("suggested citation: 4"), "{suggestion}");
+}
+
+#[test]
+fn sarif_of_batches_has_what_github_requires_and_places_sentences_in_the_file() {
+    let results = assert_github_accepts(&batch(BATCH_LINES, "sarif", &[], 1).stdout);
+    let places: Vec<(&str, u64, u64)> = results
+        .iter()
+        .map(|r| {
+            let region = &r["locations"][0]["physicalLocation"]["region"];
+            (
+                r["ruleId"].as_str().unwrap(),
+                region["startLine"].as_u64().unwrap(),
+                region["startColumn"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    // Columns count characters: `—` and `é` before q4's sentence are one column each.
+    assert_eq!(
+        places,
+        [
+            ("number-mismatch", 2, 101),
+            ("uncited-claim", 2, 124),
+            ("bad-record", 3, 1),
+            ("weak-support", 4, 85)
+        ]
+    );
+    assert_eq!(results[3]["level"], "note");
+
+    let results = assert_github_accepts(&batch(BATCH_ARRAY, "sarif", &[], 1).stdout);
+    let regions: Vec<&Value> = results
+        .iter()
+        .map(|r| &r["locations"][0]["physicalLocation"]["region"])
+        .collect();
+    // a2 starts on line 8; its response is on line 11, written with `\u2014` escapes.
+    assert_eq!(
+        regions[0],
+        &serde_json::json!({"startLine": 11, "startColumn": 87, "endLine": 11, "endColumn": 125})
+    );
+    assert_eq!(regions[1]["startColumn"], 126);
+    // a3 is one line of an array: its start column is unknown, so the whole line.
+    assert_eq!(
+        regions[2],
+        &serde_json::json!({"startLine": 16, "startColumn": 1})
+    );
+    // a4: `Größe:` before the sentence counts six characters, not eight bytes.
+    assert_eq!(
+        regions[3],
+        &serde_json::json!({"startLine": 20, "startColumn": 59, "endLine": 20, "endColumn": 81})
+    );
+}
+
+#[test]
+fn sarif_stays_valid_json_when_a_batch_stops_early() {
+    for (file, line) in [(BROKEN, 5), (UNCLOSED, 4)] {
+        let out = batch(file, "sarif", &[], 2);
+        assert!(
+            out.stderr.contains("the output is incomplete"),
+            "{}",
+            out.stderr
+        );
+        assert_github_accepts(&out.stdout);
+        let sarif = parse_json(&out.stdout);
+        let invocation = &sarif["runs"][0]["invocations"][0];
+        assert_eq!(invocation["executionSuccessful"], false);
+        let notification = &invocation["toolExecutionNotifications"][0];
+        assert_eq!(notification["level"], "error");
+        assert!(
+            notification["message"]["text"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("line {line}"))
+        );
+        assert_eq!(
+            notification["locations"][0]["physicalLocation"]["region"]["startLine"],
+            line
+        );
+    }
+    let complete = parse_json(&batch(BATCH_LINES, "sarif", &[], 1).stdout);
+    assert_eq!(
+        complete["runs"][0]["invocations"][0],
+        serde_json::json!({"executionSuccessful": true})
+    );
+}
+
+#[test]
+fn sarif_reports_what_the_gate_counts_beyond_verdicts() {
+    // A supported sentence with a label that resolves to nothing still fails the gate.
+    let out = ragcite(
+        &[
+            "check",
+            "-",
+            EIFFEL_CHUNKS,
+            "--format",
+            "sarif",
+            "--stdin-filename",
+            "answers/a b.md",
+        ],
+        Some("The Eiffel Tower is 330 metres tall [1][9].\n"),
+    );
+    assert_eq!(out.code, Some(1));
+    let results = assert_github_accepts(&out.stdout);
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["ruleId"], "unknown-marker");
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "answers/a%20b.md"
+    );
+    // A provider citation tied to no sentence whose quote is wrong: a misquote at line 1.
+    let out = ragcite(
+        &["check", CITATION_LIST, EIFFEL_CHUNKS, "--format", "sarif"],
+        None,
+    );
+    assert_eq!(out.code, Some(1));
+    let results = assert_github_accepts(&out.stdout);
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["ruleId"], "misquote");
+    let message = results[0]["message"]["text"].as_str().unwrap();
+    assert!(message.contains("“it was completed in 1888 as the centrepiece” is not in chunk 2"));
+    assert!(message.contains("closest passage (0.88, 1 word differs): “it was completed in 1889"));
+}
+
+#[test]
+fn sarif_names_standard_input_as_given() {
+    let out = ragcite(
+        &["check", "-", EIFFEL_CHUNKS, "--format", "sarif"],
+        Some("Around 7 million people visit it every year.\n"),
+    );
+    let results = assert_github_accepts(&out.stdout);
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "<stdin>"
+    );
+}
+
+/// Validates SARIF against the published 2.1.0 schema with scripts/validate-sarif.py, when
+/// python3 with jsonschema and the shared schema are at hand (CI runs the script itself).
+#[test]
+fn sarif_validates_against_the_published_schema_when_the_validator_is_installed() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let schema = root.join("../shared/schemas/sarif-schema-2.1.0.json");
+    let has_jsonschema = std::process::Command::new("python3")
+        .args(["-c", "import jsonschema"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !schema.exists() || !has_jsonschema {
+        eprintln!(
+            "skipped: needs python3 with jsonschema and {}",
+            schema.display()
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    let outputs = [
+        check_eiffel("sarif", &[], 1),
+        batch(BATCH_LINES, "sarif", &[], 1).stdout,
+        batch(BATCH_ARRAY, "sarif", &[], 1).stdout,
+        batch(BROKEN, "sarif", &[], 2).stdout,
+    ];
+    for (i, text) in outputs.iter().enumerate() {
+        let path = dir.path().join(format!("{i}.sarif"));
+        std::fs::write(&path, text).unwrap();
+        files.push(path);
+    }
+    let output = std::process::Command::new("python3")
+        .arg(root.join("scripts/validate-sarif.py"))
+        .arg("--schema")
+        .arg(&schema)
+        .args(&files)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// GitHub annotations
+
+/// Splits an annotation into its command, its properties (still escaped) and its message.
+fn annotation(line: &str) -> (&str, Vec<(&str, &str)>, &str) {
+    let rest = line.strip_prefix("::").expect("a workflow command");
+    let (head, message) = rest.split_once("::").expect("`::` before the message");
+    let (command, properties) = head.split_once(' ').unwrap_or((head, ""));
+    let properties = properties
+        .split(',')
+        .filter(|p| !p.is_empty())
+        .map(|p| p.split_once('=').expect("key=value"))
+        .collect();
+    (command, properties, message)
+}
+
+#[test]
+fn github_writes_one_annotation_per_finding_then_the_summary() {
+    let stdout = check_eiffel("github", &[], 1);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4);
+    let commands: Vec<&str> = lines.iter().map(|l| annotation(l).0).collect();
+    assert_eq!(commands, ["error", "error", "warning", "notice"]);
+    let (_, properties, message) = annotation(lines[0]);
+    assert_eq!(
+        properties,
+        [
+            ("file", "testdata/eiffel/answer.md"),
+            ("line", "1"),
+            ("col", "42"),
+            ("endLine", "1"),
+            ("endColumn", "92"),
+            ("title", "ragcite number-mismatch")
+        ]
+    );
+    assert!(message.starts_with("number-mismatch: 1888 is in none"));
+    let (_, properties, summary) = annotation(lines[3]);
+    assert_eq!(properties, [("title", "ragcite")]);
+    assert!(summary.starts_with("FAIL · 4 sentences"), "{summary}");
+
+    let out = batch(BATCH_LINES, "github", &[], 1);
+    let commands: Vec<&str> = out.stdout.lines().map(|l| annotation(l).0).collect();
+    assert_eq!(commands, ["error", "warning", "error", "notice", "notice"]);
+}
+
+#[test]
+fn github_escapes_messages_and_properties() {
+    // A file name with `,`, `:`, `%` and a line break; a sentence with `%`, `,` and `:`.
+    let out = ragcite(
+        &[
+            "check",
+            "-",
+            EIFFEL_CHUNKS,
+            "--format",
+            "github",
+            "--stdin-filename",
+            "dir,1/a:b%\r\nc.md",
+        ],
+        Some("The tower grew by 45%, to 330 metres: a record [9].\n"),
+    );
+    assert_eq!(out.code, Some(1));
+    let first = out.stdout.lines().next().unwrap();
+    let (command, properties, message) = annotation(first);
+    assert_eq!(command, "error");
+    assert_eq!(properties[0], ("file", "dir%2C1/a%3Ab%25%0D%0Ac.md"));
+    assert_eq!(
+        properties.last().unwrap(),
+        &("title", "ragcite unsupported-citation")
+    );
+    assert!(
+        message.contains("\"The tower grew by 45%25, to 330 metres: a record [9].\""),
+        "`%` is escaped in a message, `,` and `:` are not: {message}"
+    );
+    assert!(!message.contains("45%,"));
+    // Every line is one command: nothing the input holds breaks a line.
+    assert_eq!(out.stdout.lines().count(), 2);
+
+    // A record id with a line break stays on the annotation's line.
+    let out = batch(ESCAPES, "github", &[], 1);
+    assert_eq!(out.stdout.lines().count(), 2);
+    let (_, _, message) = annotation(out.stdout.lines().next().unwrap());
+    assert!(message.ends_with("(record q\\n1, a:b 50%25)"), "{message}");
+    assert!(out.stdout.lines().all(|l| l.starts_with("::")));
+}
+
+// ---------------------------------------------------------------------------------------------
+// GitLab Code Quality
+
+fn assert_code_quality(text: &str) -> Vec<Value> {
+    let entries = parse_json(text).as_array().expect("an array").clone();
+    let mut fingerprints = HashSet::new();
+    for entry in &entries {
+        let object = entry.as_object().unwrap();
+        let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            [
+                "check_name",
+                "description",
+                "fingerprint",
+                "location",
+                "severity"
+            ]
+        );
+        assert!(
+            ["info", "minor", "major", "critical", "blocker"]
+                .contains(&entry["severity"].as_str().unwrap())
+        );
+        assert!(!entry["description"].as_str().unwrap().is_empty());
+        assert!(!entry["location"]["path"].as_str().unwrap().is_empty());
+        assert!(entry["location"]["lines"]["begin"].as_u64().unwrap() >= 1);
+        let fingerprint = entry["fingerprint"].as_str().unwrap().to_string();
+        assert!(
+            fingerprints.insert(fingerprint.clone()),
+            "duplicate {fingerprint}"
+        );
+    }
+    entries
+}
+
+#[test]
+fn gitlab_fingerprints_are_unique_even_for_repeated_sentences_and_ids() {
+    let entries = assert_code_quality(&batch(DUPLICATE_IDS, "gitlab", &[], 1).stdout);
+    assert_eq!(
+        entries.len(),
+        4,
+        "two records with the same id, each a sentence twice"
+    );
+    let entries = assert_code_quality(&check_eiffel("gitlab", &[], 1));
+    let severities: Vec<&str> = entries
+        .iter()
+        .map(|e| e["severity"].as_str().unwrap())
+        .collect();
+    assert_eq!(severities, ["major", "major", "minor"]);
+    let entries = assert_code_quality(&batch(BATCH_LINES, "gitlab", &[], 1).stdout);
+    let checks: Vec<(&str, &str, u64)> = entries
+        .iter()
+        .map(|e| {
+            (
+                e["check_name"].as_str().unwrap(),
+                e["severity"].as_str().unwrap(),
+                e["location"]["lines"]["begin"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        checks,
+        [
+            ("number-mismatch", "major", 2),
+            ("uncited-claim", "minor", 2),
+            ("bad-record", "blocker", 3),
+            ("weak-support", "info", 4)
+        ]
+    );
+}
+
+#[test]
+fn gitlab_fingerprints_are_stable_across_runs() {
+    let first = batch(BATCH_ARRAY, "gitlab", &[], 1).stdout;
+    let second = batch(BATCH_ARRAY, "gitlab", &[], 1).stdout;
+    assert_eq!(first, second);
+}
+
+#[test]
+fn gitlab_closes_the_array_when_a_batch_stops_early() {
+    for file in [BROKEN, UNCLOSED] {
+        let entries = assert_code_quality(&batch(file, "gitlab", &[], 2).stdout);
+        let last = entries.last().unwrap();
+        assert_eq!(last["check_name"], "batch-stopped");
+        assert_eq!(last["severity"], "blocker");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// JUnit XML
+
+/// An element of a JUnit document: its name and attributes (unescaped).
+#[derive(Debug)]
+struct Element {
+    name: String,
+    attributes: Vec<(String, String)>,
+}
+
+impl Element {
+    fn attribute(&self, key: &str) -> &str {
+        self.attributes
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or_else(|| panic!("{} has no {key}", self.name))
+    }
+}
+
+/// Decodes the entities of text or an attribute value, failing on a bare `&`, an unknown
+/// entity, a `<`, or a character XML 1.0 forbids.
+fn unescape(text: &str) -> String {
+    for c in text.chars() {
+        let allowed = matches!(c, '\t' | '\n' | '\r')
+            || ('\u{20}'..='\u{D7FF}').contains(&c)
+            || ('\u{E000}'..='\u{FFFD}').contains(&c)
+            || c >= '\u{10000}';
+        assert!(allowed, "forbidden character {c:?} in {text:?}");
+    }
+    assert!(!text.contains('<'), "unescaped `<` in {text:?}");
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        let end = rest[at..]
+            .find(';')
+            .unwrap_or_else(|| panic!("bare `&` in {text:?}"));
+        let entity = &rest[at + 1..at + end];
+        let decoded = match entity {
+            "amp" => '&',
+            "lt" => '<',
+            "gt" => '>',
+            "quot" => '"',
+            "apos" => '\'',
+            _ => {
+                let code = entity
+                    .strip_prefix('#')
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .unwrap_or_else(|| panic!("unknown entity &{entity}; in {text:?}"));
+                char::from_u32(code).expect("a character")
+            }
+        };
+        out.push(decoded);
+        rest = &rest[at + end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A small well-formedness check of the XML ragcite writes (declaration, elements,
+/// attributes in double quotes, text; no comments, CDATA or DTD): tags balance, one root,
+/// entities are known. Returns every element in document order, and the text of each
+/// `failure`/`error` element.
+fn parse_xml(xml: &str) -> (Vec<Element>, Vec<String>) {
+    let declaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    let mut rest = xml.strip_prefix(declaration).expect("the XML declaration");
+    let mut stack: Vec<String> = Vec::new();
+    let mut elements = Vec::new();
+    let mut texts = Vec::new();
+    let mut text = String::new();
+    let mut roots = 0;
+    while !rest.is_empty() {
+        let Some(open) = rest.find('<') else {
+            assert!(rest.trim().is_empty(), "text after the root: {rest:?}");
+            break;
+        };
+        text.push_str(&unescape(&rest[..open]));
+        if stack.is_empty() {
+            assert!(rest[..open].trim().is_empty(), "text outside the root");
+        }
+        rest = &rest[open + 1..];
+        let close = rest.find('>').expect("a tag ends");
+        let tag = &rest[..close];
+        rest = &rest[close + 1..];
+        if let Some(name) = tag.strip_prefix('/') {
+            let opened = stack.pop().expect("a closing tag closes something");
+            assert_eq!(opened, name, "tags balance");
+            if name == "failure" || name == "error" {
+                texts.push(std::mem::take(&mut text));
+            }
+            continue;
+        }
+        let (tag, empty) = match tag.strip_suffix('/') {
+            Some(tag) => (tag, true),
+            None => (tag, false),
+        };
+        let name_end = tag.find(char::is_whitespace).unwrap_or(tag.len());
+        let name = &tag[..name_end];
+        assert!(
+            !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'),
+            "element name {name:?}"
+        );
+        let mut attributes = Vec::new();
+        let mut attrs = tag[name_end..].trim_start();
+        while !attrs.is_empty() {
+            let eq = attrs.find("=\"").expect("attr=\"value\"");
+            let key = &attrs[..eq];
+            let value_end = attrs[eq + 2..].find('"').expect("the value is closed");
+            let value = &attrs[eq + 2..eq + 2 + value_end];
+            assert!(
+                !attributes.iter().any(|(k, _): &(String, String)| k == key),
+                "duplicate attribute {key}"
+            );
+            attributes.push((key.to_string(), unescape(value)));
+            attrs = attrs[eq + 2 + value_end + 1..].trim_start();
+        }
+        if stack.is_empty() {
+            roots += 1;
+        }
+        text.clear();
+        elements.push(Element {
+            name: name.to_string(),
+            attributes,
+        });
+        if !empty {
+            stack.push(name.to_string());
+        }
+    }
+    assert!(stack.is_empty(), "unclosed elements {stack:?}");
+    assert_eq!(roots, 1, "one root element");
+    (elements, texts)
+}
+
+/// Checks the totals of `testsuites` and `testsuite` against the test cases and returns the
+/// elements.
+fn assert_junit(xml: &str) -> (Vec<Element>, Vec<String>) {
+    let (elements, texts) = parse_xml(xml);
+    assert_eq!(elements[0].name, "testsuites");
+    assert_eq!(elements[0].attribute("name"), "ragcite");
+    assert_eq!(elements[1].name, "testsuite");
+    let count = |name: &str| {
+        elements
+            .iter()
+            .filter(|e| e.name == name)
+            .count()
+            .to_string()
+    };
+    for suite in &elements[..2] {
+        assert_eq!(suite.attribute("tests"), count("testcase"));
+        assert_eq!(suite.attribute("failures"), count("failure"));
+        assert_eq!(suite.attribute("errors"), count("error"));
+    }
+    let mut names = HashSet::new();
+    for case in elements.iter().filter(|e| e.name == "testcase") {
+        assert!(
+            names.insert(case.attribute("name").to_string()),
+            "names are unique"
+        );
+        assert!(!case.attribute("file").is_empty());
+        assert!(case.attribute("classname").starts_with("ragcite."));
+    }
+    for outcome in elements
+        .iter()
+        .filter(|e| e.name == "failure" || e.name == "error")
+    {
+        assert!(!outcome.attribute("message").is_empty());
+        assert!(!outcome.attribute("type").is_empty());
+    }
+    (elements, texts)
+}
+
+#[test]
+fn junit_for_check_has_one_case_per_claim_with_counts_that_match() {
+    let (elements, texts) = assert_junit(&check_eiffel("junit", &[], 1));
+    let cases: Vec<&str> = elements
+        .iter()
+        .filter(|e| e.name == "testcase")
+        .map(|e| e.attribute("name"))
+        .collect();
+    assert_eq!(
+        cases,
+        [
+            "sentence 1: supported The Eiffel Tower is 330 metres tall [1].",
+            "sentence 2: number-mismatch It was completed in 1888 for the World's Fair [2].",
+            "sentence 3: unsupported-citation It was designed by the engineering company of Gustave Eiffel…",
+            "sentence 4: uncited-claim Around 7 million people visit it every year."
+        ]
+    );
+    assert_eq!(elements[0].attribute("failures"), "3");
+    assert!(texts[0].starts_with("testdata/eiffel/answer.md:1:42: number-mismatch"));
+}
+
+#[test]
+fn junit_for_batch_has_one_case_per_record() {
+    let (elements, texts) = assert_junit(&batch(BATCH_LINES, "junit", &[], 1).stdout);
+    let cases: Vec<&str> = elements
+        .iter()
+        .filter(|e| e.name == "testcase")
+        .map(|e| e.attribute("name"))
+        .collect();
+    assert_eq!(
+        cases,
+        [
+            "record q1 (line 1)",
+            "record q2 (line 2): number-mismatch",
+            "record #3 (line 3): bad-record",
+            "record q4 (line 4): weak-support"
+        ]
+    );
+    let suite = &elements[1];
+    assert_eq!(
+        (
+            suite.attribute("tests"),
+            suite.attribute("failures"),
+            suite.attribute("errors")
+        ),
+        ("4", "1", "1")
+    );
+    let failure = elements.iter().find(|e| e.name == "failure").unwrap();
+    assert_eq!(
+        failure.attribute("message"),
+        "limits exceeded: 1 uncited-claim > --max-uncited 0 (+1), 1 number-mismatch > --max-number-mismatch 0 (+1)"
+    );
+    assert_eq!(
+        texts[0].lines().count(),
+        2,
+        "one line per problem: {}",
+        texts[0]
+    );
+}
+
+#[test]
+fn junit_escapes_markup_quotes_and_control_characters() {
+    let out = ragcite(
+        &[
+            "check",
+            "-",
+            EIFFEL_CHUNKS,
+            "--format",
+            "junit",
+            "--stdin-filename",
+            "a&b<\"c\">.md",
+        ],
+        Some("The <b> tag & \"quotes\" \u{1} 'say' 330 metres [9].\n"),
+    );
+    assert_eq!(out.code, Some(1));
+    let (elements, texts) = assert_junit(&out.stdout);
+    let case = elements.iter().find(|e| e.name == "testcase").unwrap();
+    assert_eq!(case.attribute("file"), "a&b<\"c\">.md");
+    assert!(case.attribute("name").contains("The <b> tag & \"quotes\""));
+    assert!(texts[0].contains("'say'"));
+    assert!(!out.stdout.contains('\u{1}'), "XML 1.0 forbids U+0001");
+
+    let (elements, _) = assert_junit(&batch(ESCAPES, "junit", &[], 1).stdout);
+    let case = elements.iter().find(|e| e.name == "testcase").unwrap();
+    assert_eq!(
+        case.attribute("name"),
+        "record q\\n1, a:b 50% (line 1): unsupported-citation"
+    );
+}
+
+#[test]
+fn junit_stays_well_formed_when_a_batch_stops_early() {
+    for file in [BROKEN, UNCLOSED] {
+        let (elements, _) = assert_junit(&batch(file, "junit", &[], 2).stdout);
+        let error = elements.iter().rev().find(|e| e.name == "error").unwrap();
+        assert_eq!(error.attribute("type"), "batch-stopped");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exit codes and determinism
+
+#[test]
+fn exit_codes_follow_the_gate_in_every_format() {
+    for format in FORMATS {
+        check_eiffel(format, &[], 1);
+        let stdout = check_eiffel(format, &LENIENT, 0);
+        assert!(!stdout.is_empty(), "{format} still writes its report");
+        batch(BATCH_LINES, format, &[], 1);
+        batch(
+            BATCH_LINES,
+            format,
+            &["--max-failing-records", "1", "--max-bad-records", "1"],
+            0,
+        );
+    }
+}
+
+#[test]
+fn findings_do_not_depend_on_the_gate() {
+    // Raising the limits changes the exit code and the summary, not what is pointed at.
+    let strict = parse_json(&check_eiffel("sarif", &[], 1));
+    let lenient = parse_json(&check_eiffel("sarif", &LENIENT, 0));
+    assert_eq!(strict["runs"][0]["results"], lenient["runs"][0]["results"]);
+}
+
+#[test]
+fn output_is_byte_identical_across_runs() {
+    for format in FORMATS {
+        assert_eq!(check_eiffel(format, &[], 1), check_eiffel(format, &[], 1));
+        assert_eq!(
+            batch(BATCH_ARRAY, format, &[], 1).stdout,
+            batch(BATCH_ARRAY, format, &[], 1).stdout
+        );
+    }
+}
