@@ -5,6 +5,7 @@
 pub mod scan;
 
 use std::io;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -167,8 +168,10 @@ fn answer_at(value: &Value, path: &str) -> Result<Option<Answer>, String> {
 /// What happened to one record.
 #[derive(Debug, Clone)]
 pub struct RecordOutcome {
-    /// 1-based position among the records.
+    /// 1-based position among the records (of all files).
     pub index: usize,
+    /// The transcript file, as reports name it.
+    pub file: Arc<str>,
     /// Line of the transcript file the record starts on.
     pub line: usize,
     pub result: Result<Checked, String>,
@@ -366,24 +369,26 @@ const WINDOW: usize = 512;
 /// Checks every record of `scanner` in parallel, handing outcomes to `each` in input order as
 /// each window finishes. Returns the aggregate, or the error that stopped the batch (the
 /// aggregate so far is then in `partial`).
+#[allow(clippy::too_many_arguments)]
 pub fn run(
     scanner: RecordScanner<'_>,
+    file: &Arc<str>,
     fields: &Fields,
     checker: &Checker,
     limits: &Limits,
+    index: &mut usize,
     partial: &mut Aggregate,
     mut each: impl FnMut(&RecordOutcome) -> io::Result<()>,
 ) -> Result<(), BatchError> {
     let mut scanner = scanner;
-    let mut index = 0;
     loop {
         let mut window: Vec<(usize, Scanned)> = Vec::with_capacity(WINDOW);
         let mut stop: Option<ScanError> = None;
         for item in scanner.by_ref().take(WINDOW) {
             match item {
                 Ok(scanned) => {
-                    index += 1;
-                    window.push((index, scanned));
+                    *index += 1;
+                    window.push((*index, scanned));
                 }
                 Err(e) => {
                     stop = Some(e);
@@ -394,7 +399,7 @@ pub fn run(
         let done = window.len() < WINDOW || stop.is_some();
         let outcomes: Vec<RecordOutcome> = window
             .into_par_iter()
-            .map(|(index, scanned)| check_one(index, scanned, fields, checker, limits))
+            .map(|(index, scanned)| check_one(index, file, scanned, fields, checker, limits))
             .collect();
         for outcome in &outcomes {
             partial.add(outcome);
@@ -411,6 +416,7 @@ pub fn run(
 
 fn check_one(
     index: usize,
+    file: &Arc<str>,
     scanned: Scanned,
     fields: &Fields,
     checker: &Checker,
@@ -420,6 +426,7 @@ fn check_one(
         Scanned::Bad { line, message } => {
             return RecordOutcome {
                 index,
+                file: Arc::clone(file),
                 line,
                 result: Err(message),
             };
@@ -439,6 +446,7 @@ fn check_one(
     });
     RecordOutcome {
         index,
+        file: Arc::clone(file),
         line,
         result,
     }

@@ -653,21 +653,28 @@ fn colour_only_when_asked() {
 fn standard_input_gives_the_same_records_as_the_file() {
     let path = fixture("small.jsonl");
     let from_file = json_doc(&[&path], 1);
-    assert_eq!(from_file["inputs"]["path"], path.as_str());
+    assert_eq!(from_file["inputs"]["files"][0], path.as_str());
     let content = std::fs::read(&path).unwrap();
 
     let mut cmd = batch(&["-", "--format", "json"]);
     cmd.write_stdin(content.clone());
     let from_stdin: Value = serde_json::from_str(&stdout_of(&mut cmd, 1)).unwrap();
-    assert_eq!(from_stdin["records"], from_file["records"]);
+    assert_eq!(
+        without_file(&from_stdin["records"]),
+        without_file(&from_file["records"])
+    );
     assert_eq!(from_stdin["aggregate"], from_file["aggregate"]);
-    assert_eq!(from_stdin["inputs"]["path"], "<stdin>");
+    assert_eq!(from_stdin["inputs"]["files"][0], "<stdin>");
 
     let mut cmd = batch(&["-", "--format", "json", "--stdin-filename", "evals.jsonl"]);
     cmd.write_stdin(content);
     let named: Value = serde_json::from_str(&stdout_of(&mut cmd, 1)).unwrap();
-    assert_eq!(named["inputs"]["path"], "evals.jsonl");
-    assert_eq!(named["records"], from_file["records"]);
+    assert_eq!(named["inputs"]["files"][0], "evals.jsonl");
+    assert_eq!(
+        without_file(&named["records"]),
+        without_file(&from_file["records"])
+    );
+    assert_eq!(named["records"][0]["file"], "evals.jsonl");
 }
 
 #[test]
@@ -842,13 +849,24 @@ fn text_that_is_no_transcript_is_an_input_error() {
 }
 
 #[test]
-fn an_empty_file_passes_with_no_records() {
-    let doc = json_doc(&[&fixture("empty.json")], 0);
+fn an_empty_file_is_an_input_error_and_an_empty_array_passes() {
+    // An empty transcript usually means the eval run failed: it must not pass a CI gate.
+    let out = run(&mut batch(&[&fixture("empty.json"), "--format", "json"]));
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("empty.json") && out.stderr.contains("empty"),
+        "{}",
+        out.stderr
+    );
+    let doc: serde_json::Value = serde_json::from_str(&out.stdout).expect("a complete document");
+    assert_eq!(doc["complete"], false);
+    let empty_array = tempfile::NamedTempFile::new().expect("a temporary file");
+    std::fs::write(empty_array.path(), "[]\n").expect("written");
+    let path = empty_array.path().to_string_lossy().into_owned();
+    let doc = json_doc(&[&path], 0);
     assert_eq!(records(&doc).len(), 0);
-    assert_eq!(doc["aggregate"]["records"], 0);
     assert_eq!(doc["complete"], true);
-    let table = stdout_of(&mut batch(&[&fixture("empty.json"), "--color", "never"]), 0);
-    assert!(last_line(&table).starts_with("PASS · 0 records"), "{table}");
 }
 
 #[test]
@@ -963,7 +981,6 @@ fn snapshot_jsonl() {
 // Bugs
 
 #[test]
-#[ignore = "bug: a stray `}` after an array element makes the scanner emit empty bad records forever"]
 fn a_stray_closing_brace_in_the_array_stops_the_batch() {
     let mut file = tempfile::Builder::new().suffix(".json").tempfile().unwrap();
     writeln!(
@@ -985,7 +1002,6 @@ fn a_stray_closing_brace_in_the_array_stops_the_batch() {
 }
 
 #[test]
-#[ignore = "bug: anything after the array's closing `]` is silently ignored"]
 fn content_after_the_array_of_records_is_not_ignored() {
     let mut file = tempfile::Builder::new().suffix(".json").tempfile().unwrap();
     writeln!(
@@ -1003,7 +1019,6 @@ fn content_after_the_array_of_records_is_not_ignored() {
 }
 
 #[test]
-#[ignore = "bug: JSON Lines from standard input whose first line is broken stop the whole batch"]
 fn standard_input_named_jsonl_reads_json_lines_like_the_file() {
     let good = std::fs::read_to_string(fixture("bad_records.jsonl")).unwrap();
     let good: Vec<&str> = good.lines().collect();
@@ -1024,5 +1039,21 @@ fn standard_input_named_jsonl_reads_json_lines_like_the_file() {
     let out = run(&mut cmd);
     assert_eq!(out.code, Some(1), "stderr: {}", out.stderr);
     let from_stdin: Value = serde_json::from_str(&out.stdout).unwrap();
-    assert_eq!(from_stdin["records"], from_file["records"]);
+    assert_eq!(
+        without_file(&from_stdin["records"]),
+        without_file(&from_file["records"])
+    );
+}
+
+/// Records without their `file`, which names where they were read from.
+fn without_file(records: &Value) -> Value {
+    let mut records = records.clone();
+    if let Some(list) = records.as_array_mut() {
+        for record in list {
+            if let Some(object) = record.as_object_mut() {
+                object.remove("file");
+            }
+        }
+    }
+    records
 }

@@ -140,7 +140,7 @@ fn snapshots_of_a_batch_that_stops_early() {
         let out = batch(BROKEN, format, &[], 2);
         assert_eq!(
             out.stderr,
-            "ragcite: error: testdata/ci/broken.json: line 5: the file ends inside a record: the output is incomplete\n"
+            "ragcite: error: testdata/ci/broken.json: line 3: the record starting here is broken: the file ends inside a record: the output is incomplete\n"
         );
         insta::assert_snapshot!(format!("batch_broken_{format}"), out.stdout);
     }
@@ -332,7 +332,7 @@ fn sarif_of_batches_has_what_github_requires_and_places_sentences_in_the_file() 
 
 #[test]
 fn sarif_stays_valid_json_when_a_batch_stops_early() {
-    for (file, line) in [(BROKEN, 5), (UNCLOSED, 4)] {
+    for (file, line) in [(BROKEN, 3), (UNCLOSED, 4)] {
         let out = batch(file, "sarif", &[], 2);
         assert!(
             out.stderr.contains("the output is incomplete"),

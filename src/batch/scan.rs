@@ -57,9 +57,11 @@ pub struct RecordScanner<'a> {
     line: usize,
     mode: Mode,
     force_lines: bool,
-    /// A first line already read, to be handed out as the first JSON Lines record.
-    first_line: Option<(usize, Vec<u8>)>,
+    /// Lines already read while deciding the format, to be handed out as JSON Lines records.
+    pending: VecDeque<(usize, Vec<u8>)>,
     queue: VecDeque<Scanned>,
+    /// Whether the records are the file's top-level array (nothing may follow it).
+    top_level_array: bool,
 }
 
 impl<'a> RecordScanner<'a> {
@@ -70,8 +72,9 @@ impl<'a> RecordScanner<'a> {
             line: 1,
             mode: Mode::Start,
             force_lines,
-            first_line: None,
+            pending: VecDeque::new(),
             queue: VecDeque::new(),
+            top_level_array: false,
         }
     }
 
@@ -238,10 +241,11 @@ impl<'a> RecordScanner<'a> {
             return Ok(());
         }
         match self.skip_space()? {
-            None => self.mode = Mode::Done,
+            None => return Err(self.structure("the file is empty: no records")),
             Some(b'[') => {
                 self.bump()?;
                 self.mode = Mode::Array;
+                self.top_level_array = true;
             }
             Some(b'{') => {
                 let Some((line, bytes)) = self.read_line()? else {
@@ -263,16 +267,40 @@ impl<'a> RecordScanner<'a> {
                         self.mode = Mode::Queued;
                     }
                     Ok(_) => {
-                        self.first_line = Some((line, bytes));
+                        self.pending.push_back((line, bytes));
                         self.mode = Mode::Lines;
                     }
                     Err(_) => {
-                        // An object over several lines: the records are inside it. Put the
-                        // first line back in front of the rest and walk in.
-                        let mut first = bytes;
-                        first.push(b'\n');
+                        // A broken first record of JSON Lines, or an object over several
+                        // lines that holds the records: the next non-blank line tells.
+                        let mut read = vec![(line, bytes)];
+                        while let Some((next_line, next)) = self.read_line()? {
+                            let blank = next.iter().all(u8::is_ascii_whitespace);
+                            read.push((next_line, next));
+                            if !blank {
+                                break;
+                            }
+                        }
+                        let second_is_record = read.len() > 1
+                            && read.last().is_some_and(|(_, next)| {
+                                matches!(
+                                    serde_json::from_slice::<serde_json::Value>(next),
+                                    Ok(serde_json::Value::Object(_))
+                                )
+                            });
+                        if second_is_record {
+                            self.pending.extend(read);
+                            self.mode = Mode::Lines;
+                            return Ok(());
+                        }
+                        // Put the lines back in front of the rest and walk into the object.
+                        let mut again = Vec::new();
+                        for (_, bytes) in &read {
+                            again.extend_from_slice(bytes);
+                            again.push(b'\n');
+                        }
                         let rest = std::mem::replace(&mut self.reader, Box::new(io::empty()));
-                        self.reader = Box::new(io::Cursor::new(first).chain(rest));
+                        self.reader = Box::new(io::Cursor::new(again).chain(rest));
                         self.line = line;
                         self.skip_space()?;
                         self.bump()?;
@@ -303,7 +331,7 @@ impl<'a> RecordScanner<'a> {
             Mode::Start | Mode::Done => Ok(None),
             Mode::Queued => Ok(self.queue.pop_front()),
             Mode::Lines => loop {
-                let next = match self.first_line.take() {
+                let next = match self.pending.pop_front() {
                     Some(first) => Some(first),
                     None => self.read_line()?,
                 };
@@ -333,6 +361,11 @@ impl<'a> RecordScanner<'a> {
                 Some(b']') => {
                     self.bump()?;
                     self.mode = Mode::Done;
+                    if self.top_level_array && self.skip_space()?.is_some() {
+                        return Err(self.structure(
+                            "more content after the array of records (one array per file)",
+                        ));
+                    }
                     return Ok(None);
                 }
                 Some(b',') if first => {
@@ -346,7 +379,22 @@ impl<'a> RecordScanner<'a> {
         }
         let line = self.line;
         let mut bytes = Vec::new();
-        if self.value(Some(&mut bytes))? {
+        let fits = self.value(Some(&mut bytes)).map_err(|e| match e {
+            // Name the line where the broken record starts, not where the file ended.
+            ScanError::Structure { message, .. } => ScanError::Structure {
+                line,
+                message: format!("the record starting here is broken: {message}"),
+            },
+            other => other,
+        })?;
+        if bytes.is_empty() {
+            let found = self.peek()?.map_or(' ', char::from);
+            return Err(self.structure(format!(
+                "expected a record, found `{}`",
+                found.escape_default()
+            )));
+        }
+        if fits {
             Ok(Some(Scanned::Record(RawRecord { line, bytes })))
         } else {
             Ok(Some(Scanned::Bad {
@@ -450,7 +498,7 @@ mod tests {
         let found = scan("[\n{\"a\": 1},\n{\"a\": \"unterminated}\n", false);
         assert_eq!(found[0], ok(2, "{\"a\": 1}"));
         assert!(
-            matches!(&found[1], Err(e) if e.starts_with("fatal: line 4")),
+            matches!(&found[1], Err(e) if e.starts_with("fatal: line 3")),
             "{found:?}"
         );
         assert_eq!(found.len(), 2);
@@ -467,10 +515,32 @@ mod tests {
     }
 
     #[test]
-    fn empty_input_has_no_records() {
-        assert!(scan("", false).is_empty());
-        assert!(scan("  \n", false).is_empty());
+    fn an_empty_file_is_an_error_and_an_empty_array_has_no_records() {
+        assert!(matches!(&scan("", false)[..], [Err(e)] if e.contains("empty")));
+        assert!(matches!(&scan("  \n", false)[..], [Err(e)] if e.contains("empty")));
         assert!(scan("[]", false).is_empty());
+    }
+
+    #[test]
+    fn a_stray_bracket_or_a_second_array_stops_the_scan() {
+        let found = scan("[\n{\"a\": 1}},\n{\"a\": 2}\n]", false);
+        assert_eq!(found[0], ok(2, "{\"a\": 1}"));
+        assert!(
+            matches!(&found[1], Err(e) if e.contains("line 2")),
+            "{found:?}"
+        );
+        assert_eq!(found.len(), 2);
+        let found = scan("[{\"a\": 1}]\n[{\"a\": 2}]", false);
+        assert!(
+            matches!(&found[1], Err(e) if e.contains("line 2") && e.contains("after the array")),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn json_lines_whose_first_line_is_broken() {
+        let found = scan("{\"a\": \n{\"a\": 2}\n", false);
+        assert_eq!(found, [ok(1, "{\"a\": "), ok(2, "{\"a\": 2}")]);
     }
 
     #[test]

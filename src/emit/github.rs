@@ -82,6 +82,10 @@ impl Emitter for GithubEmitter {
 }
 
 impl BatchEmitter for GithubEmitter {
+    fn file(&mut self, path: &str) {
+        self.findings.set_file(path);
+    }
+
     fn begin(&mut self, inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
         self.findings = BatchFindings::new(inputs);
         Ok(())

@@ -104,6 +104,10 @@ impl Emitter for GitlabEmitter {
 }
 
 impl BatchEmitter for GitlabEmitter {
+    fn file(&mut self, path: &str) {
+        self.findings.set_file(path);
+    }
+
     fn begin(&mut self, inputs: &BatchInputs, out: &mut dyn Write) -> io::Result<()> {
         self.findings = BatchFindings::new(inputs);
         self.fingerprints = Fingerprints::default();

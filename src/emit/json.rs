@@ -88,8 +88,10 @@ pub struct RecordSummary<'a> {
     /// Always `record` (JSON Lines also carries a final `summary` line).
     #[serde(rename = "type")]
     pub kind: &'static str,
-    /// 1-based position among the records.
+    /// 1-based position among the records (of all files).
     pub index: usize,
+    /// The transcript file the record is in.
+    pub file: &'a str,
     /// Line of the transcript file the record starts on.
     pub line: usize,
     /// The record's id, or its position when it has none; `null` for a record that could not
@@ -112,6 +114,7 @@ impl<'a> RecordSummary<'a> {
             Err(message) => RecordSummary {
                 kind: "record",
                 index: record.index,
+                file: &record.file,
                 line: record.line,
                 id: None,
                 passed: false,
@@ -125,6 +128,7 @@ impl<'a> RecordSummary<'a> {
             Ok(checked) => RecordSummary {
                 kind: "record",
                 index: record.index,
+                file: &record.file,
                 line: record.line,
                 id: Some(&checked.id),
                 passed: checked.gate.passed,
@@ -159,9 +163,9 @@ impl<'a> RecordSummary<'a> {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchClosing<'a> {
-    /// Always `summary` (in JSON Lines, to tell it from the records).
-    #[serde(rename = "type")]
-    pub kind: &'static str,
+    /// `summary` in JSON Lines, to tell it from the records; absent in the JSON document.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<&'static str>,
     pub summary: String,
     pub aggregate: &'a Aggregate,
     pub gate: &'a BatchGate,
@@ -174,7 +178,7 @@ pub struct BatchClosing<'a> {
 impl<'a> BatchClosing<'a> {
     pub fn new(end: &BatchEnd<'a>) -> Self {
         BatchClosing {
-            kind: "summary",
+            kind: Some("summary"),
             summary: batch_summary_line(end),
             aggregate: end.aggregate,
             gate: end.gate,
@@ -218,11 +222,10 @@ impl BatchEmitter for BatchJsonEmitter {
     }
 
     fn finish(&mut self, end: &BatchEnd<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let closing = BatchClosing::new(end);
-        let mut closing = serde_json::to_value(&closing)?;
-        if let Some(object) = closing.as_object_mut() {
-            object.remove("type");
-        }
+        let closing = BatchClosing {
+            kind: None,
+            ..BatchClosing::new(end)
+        };
         let mut text = serde_json::to_string(&closing)?;
         // Splice the closing object's fields after the records array.
         text.remove(0);

@@ -201,6 +201,10 @@ impl Emitter for JunitEmitter {
 }
 
 impl BatchEmitter for JunitEmitter {
+    fn file(&mut self, path: &str) {
+        self.findings.set_file(path);
+    }
+
     fn begin(&mut self, inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
         self.findings = BatchFindings::new(inputs);
         self.cases.clear();

@@ -64,8 +64,9 @@ pub trait Emitter {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchInputs {
-    /// The transcript file (`-` is named `<stdin>` or `--stdin-filename`).
-    pub path: String,
+    /// The transcript files, in the order they are read (`-` is named `<stdin>` or
+    /// `--stdin-filename`).
+    pub files: Vec<String>,
     pub threshold: f64,
     pub lang: String,
     pub limits: BatchLimits,
@@ -94,6 +95,8 @@ pub struct BatchEnd<'a> {
 /// order, `finish` once (also after an error, so that documents are always closed).
 pub trait BatchEmitter {
     fn begin(&mut self, inputs: &BatchInputs, out: &mut dyn Write) -> io::Result<()>;
+    /// A new transcript file starts; its records follow.
+    fn file(&mut self, _path: &str) {}
     fn record(&mut self, record: &RecordOutcome, out: &mut dyn Write) -> io::Result<()>;
     fn finish(&mut self, end: &BatchEnd<'_>, out: &mut dyn Write) -> io::Result<()>;
 }
@@ -122,7 +125,9 @@ pub fn batch_summary_line(end: &BatchEnd<'_>) -> String {
     if let Some(reason) = end.stopped {
         line.push_str(&format!(" · INCOMPLETE: stopped at {reason}"));
     }
-    if end.gate.passed {
+    if end.gate.passed && end.stopped.is_some() {
+        line.push_str(" · the limits held for the records read");
+    } else if end.gate.passed {
         line.push_str(" · all limits held");
     } else {
         let mut failures: Vec<String> = end

@@ -422,11 +422,16 @@ pub struct BatchFindings {
 
 impl BatchFindings {
     pub fn new(inputs: &BatchInputs) -> Self {
-        let lower = inputs.path.to_ascii_lowercase();
-        BatchFindings {
-            path: display_path(&inputs.path),
-            lines_file: lower.ends_with(".jsonl") || lower.ends_with(".ndjson"),
-        }
+        let mut findings = BatchFindings::default();
+        findings.set_file(inputs.files.first().map_or("", String::as_str));
+        findings
+    }
+
+    /// The transcript file whose records come next.
+    pub fn set_file(&mut self, path: &str) {
+        let lower = path.to_ascii_lowercase();
+        self.path = display_path(path);
+        self.lines_file = lower.ends_with(".jsonl") || lower.ends_with(".ndjson");
     }
 
     /// The transcript file, as findings name it.
@@ -912,6 +917,10 @@ impl Emitter for SarifEmitter {
 }
 
 impl BatchEmitter for SarifEmitter {
+    fn file(&mut self, path: &str) {
+        self.findings.set_file(path);
+    }
+
     fn begin(&mut self, inputs: &BatchInputs, out: &mut dyn Write) -> io::Result<()> {
         self.findings = BatchFindings::new(inputs);
         self.written = 0;

@@ -257,6 +257,8 @@ pub struct BatchTableEmitter {
     pub style: TableEmitter,
     pub all: bool,
     rows: Vec<RecordRow>,
+    /// Whether several files are read: rows then name the file with the line.
+    several_files: bool,
 }
 
 impl BatchTableEmitter {
@@ -265,17 +267,23 @@ impl BatchTableEmitter {
             style,
             all,
             rows: Vec::new(),
+            several_files: false,
         }
     }
 
     fn row(&self, record: &RecordOutcome) -> Option<RecordRow> {
+        let line = if self.several_files {
+            format!("{}:{}", record.file, record.line)
+        } else {
+            record.line.to_string()
+        };
         match &record.result {
             Err(message) => Some(RecordRow {
                 badness: (true, 0),
                 index: record.index,
                 cells: [
                     "-".to_string(),
-                    record.line.to_string(),
+                    line,
                     self.paint("bad record", false),
                     String::new(),
                     message.clone(),
@@ -309,7 +317,7 @@ impl BatchTableEmitter {
                     index: record.index,
                     cells: [
                         checked.id.clone(),
-                        record.line.to_string(),
+                        line,
                         if verdicts.is_empty() {
                             self.paint("passed", true)
                         } else {
@@ -334,7 +342,8 @@ impl BatchTableEmitter {
 }
 
 impl BatchEmitter for BatchTableEmitter {
-    fn begin(&mut self, _inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
+    fn begin(&mut self, inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
+        self.several_files = inputs.files.len() > 1;
         Ok(())
     }
 

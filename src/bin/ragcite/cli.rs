@@ -177,9 +177,9 @@ pub struct OutputArgs {
 
 #[derive(Debug, Args)]
 pub struct BatchArgs {
-    /// The transcript: a JSON array, JSON Lines, or a promptfoo, RAGAS or DeepEval file (`-` reads standard input)
-    #[arg(value_name = "FILE")]
-    pub file: String,
+    /// The transcripts: JSON arrays, JSON Lines, or promptfoo, RAGAS or DeepEval files (`-` reads standard input)
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<String>,
 
     /// Output format
     #[arg(long, value_enum, default_value_t = BatchFormat::Table)]

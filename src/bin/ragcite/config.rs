@@ -179,7 +179,17 @@ fn options_for(config: &Config, subcommand: &str, user: &[String]) -> Result<Vec
                 .find(|s| long_names(s).contains(key))
                 .unwrap_or(subcommand)
         };
-        validate(owner, key, &text).map_err(|e| anyhow::anyhow!("{shown}: key `{key}`: {e}"))?;
+        if let Err(e) = validate(owner, key, &text) {
+            // A value that only another subcommand takes (`format = "jsonl"` is for batch)
+            // does not apply to this one.
+            let elsewhere = CONFIGURED.into_iter().any(|s| {
+                s != owner && long_names(s).contains(key) && validate(s, key, &text).is_ok()
+            });
+            if !elsewhere {
+                bail!("{shown}: key `{key}`: {e}");
+            }
+            continue;
+        }
         if !mine.contains(key) {
             continue;
         }

@@ -250,29 +250,26 @@ fn limits_of(args: &LimitArgs) -> Limits {
 
 /// `ragcite batch`: every record of a transcript file, streamed and checked in parallel.
 fn batch(args: &BatchArgs) -> Result<ExitStatus> {
-    let name = if args.file == "-" {
-        args.output
-            .stdin_filename
-            .clone()
-            .unwrap_or_else(|| STDIN_NAME.to_string())
-    } else {
-        args.file.clone()
+    if args.files.iter().filter(|f| *f == "-").count() > 1 {
+        bail!("standard input (`-`) can be read only once");
+    }
+    let name_of = |file: &str| -> String {
+        if file == "-" {
+            args.output
+                .stdin_filename
+                .clone()
+                .unwrap_or_else(|| STDIN_NAME.to_string())
+        } else {
+            file.to_string()
+        }
     };
-    let reader: Box<dyn io::BufRead> = if args.file == "-" {
-        Box::new(io::BufReader::new(io::stdin()))
-    } else {
-        let metadata =
-            std::fs::metadata(&args.file).with_context(|| format!("{}: cannot read", args.file))?;
+    // Every file is checked before anything is written, so that a typo fails cleanly.
+    for file in args.files.iter().filter(|f| *f != "-") {
+        let metadata = std::fs::metadata(file).with_context(|| format!("{file}: cannot read"))?;
         if metadata.is_dir() {
-            bail!("{}: is a directory, not a file", args.file);
+            bail!("{file}: is a directory, not a file");
         }
-        let file = std::fs::File::open(&args.file)
-            .with_context(|| format!("{}: cannot read", args.file))?;
-        match progress_bar(metadata.len()) {
-            Some(bar) => Box::new(io::BufReader::with_capacity(1 << 16, bar.wrap_read(file))),
-            None => Box::new(io::BufReader::with_capacity(1 << 16, file)),
-        }
-    };
+    }
     let mut fields = batch::Fields::default();
     let mut overridden = std::collections::HashSet::new();
     for (key, path) in &args.fields {
@@ -307,7 +304,7 @@ fn batch(args: &BatchArgs) -> Result<ExitStatus> {
         language: args.checking.lang.0,
     };
     let inputs = BatchInputs {
-        path: name.clone(),
+        files: args.files.iter().map(|f| name_of(f)).collect(),
         threshold: options.threshold,
         lang: options.language.code().to_string(),
         limits,
@@ -333,42 +330,82 @@ fn batch(args: &BatchArgs) -> Result<ExitStatus> {
         BatchFormat::Junit => Box::new(JunitEmitter::default()),
     };
     let checker = Checker::new(options);
-    let scanner = batch::scan::RecordScanner::new(reader, is_lines_name(&args.file));
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut aggregate = batch::Aggregate::default();
-    let written = (|| -> Result<Option<String>, io::Error> {
+    let mut index = 0;
+    // The file being read when the batch stopped, and why.
+    let mut stopped: Option<(String, String)> = None;
+    let written = (|| -> Result<bool, io::Error> {
         emitter.begin(&inputs, &mut out)?;
-        let outcome = batch::run(
-            scanner,
-            &fields,
-            &checker,
-            &limits.per_record,
-            &mut aggregate,
-            |record| emitter.record(record, &mut out),
-        );
-        let stopped = match outcome {
-            Ok(()) => None,
-            Err(batch::BatchError::Output(e)) => return Err(e),
-            Err(batch::BatchError::Scan(e)) => Some(e.to_string()),
-        };
+        for (file, name) in args.files.iter().zip(&inputs.files) {
+            let reader = match open_transcript(file) {
+                Ok(reader) => reader,
+                Err(e) => {
+                    stopped = Some((name.clone(), format!("cannot read: {e}")));
+                    break;
+                }
+            };
+            emitter.file(name);
+            // A `.jsonl` name, given or for standard input, means JSON Lines.
+            let scanner = batch::scan::RecordScanner::new(reader, is_lines_name(name));
+            let name: std::sync::Arc<str> = name.as_str().into();
+            let outcome = batch::run(
+                scanner,
+                &name,
+                &fields,
+                &checker,
+                &limits.per_record,
+                &mut index,
+                &mut aggregate,
+                |record| emitter.record(record, &mut out),
+            );
+            match outcome {
+                Ok(()) => {}
+                Err(batch::BatchError::Output(e)) => return Err(e),
+                Err(batch::BatchError::Scan(e)) => {
+                    stopped = Some((name.to_string(), e.to_string()));
+                    break;
+                }
+            }
+        }
         let gate = aggregate.evaluate(&limits);
+        let reason = stopped.as_ref().map(|(file, why)| {
+            if inputs.files.len() > 1 {
+                format!("{file}: {why}")
+            } else {
+                why.clone()
+            }
+        });
         let end = BatchEnd {
             aggregate: &aggregate,
             gate: &gate,
-            stopped: stopped.as_deref(),
+            stopped: reason.as_deref(),
         };
         emitter.finish(&end, &mut out)?;
         out.flush()?;
-        Ok(stopped.or_else(|| (!gate.passed).then(String::new)))
+        Ok(gate.passed)
     })();
-    match written {
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitStatus::Success),
-        Err(e) => Err(e).context("cannot write the report"),
-        Ok(None) => Ok(ExitStatus::Success),
-        Ok(Some(reason)) if reason.is_empty() => Ok(ExitStatus::LimitsExceeded),
-        Ok(Some(reason)) => bail!("{name}: {reason}: the output is incomplete"),
+    match (written, stopped) {
+        (Err(e), _) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitStatus::Success),
+        (Err(e), _) => Err(e).context("cannot write the report"),
+        (Ok(_), Some((file, why))) => bail!("{file}: {why}: the output is incomplete"),
+        (Ok(true), None) => Ok(ExitStatus::Success),
+        (Ok(false), None) => Ok(ExitStatus::LimitsExceeded),
     }
+}
+
+/// A transcript file, or standard input for `-`, buffered, with a progress bar when large.
+fn open_transcript(file: &str) -> io::Result<Box<dyn io::BufRead>> {
+    if file == "-" {
+        return Ok(Box::new(io::BufReader::new(io::stdin())));
+    }
+    let handle = std::fs::File::open(file)?;
+    let len = handle.metadata()?.len();
+    Ok(match progress_bar(len) {
+        Some(bar) => Box::new(io::BufReader::with_capacity(1 << 16, bar.wrap_read(handle))),
+        None => Box::new(io::BufReader::with_capacity(1 << 16, handle)),
+    })
 }
 
 /// Files smaller than this finish before a progress bar would help.
