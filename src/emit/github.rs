@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-use super::sarif::{BatchFindings, Finding, Level, check_findings, stopped_line};
+use super::findings::{BatchFindings, Finding, Level, check_findings, stopped_line};
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, batch_summary_line, summary_line};
 use crate::batch::RecordOutcome;
 

@@ -7,7 +7,9 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::sarif::{BatchFindings, Finding, Level, Rule, check_findings, fnv1a_hex, stopped_line};
+use super::findings::{
+    BatchFindings, Finding, Level, Rule, check_findings, fnv1a_hex, stopped_line,
+};
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run};
 use crate::batch::RecordOutcome;
 

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::io::{self, Write};
 
-use super::sarif::{
+use super::findings::{
     BatchFindings, Finding, check_findings, display_path, record_label, stopped_line,
 };
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, batch_summary_line, summary_line};
@@ -328,7 +328,7 @@ impl BatchEmitter for JunitEmitter {
 
 #[cfg(test)]
 mod tests {
-    use super::super::sarif::Level;
+    use super::super::findings::Level;
     use super::*;
 
     #[test]

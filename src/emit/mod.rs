@@ -1,6 +1,7 @@
 //! Emitters: one file per output format, each writing the same [`Run`] to a writer. They never
 //! decide the exit code; the gate does.
 
+pub mod findings;
 pub mod github;
 pub mod gitlab;
 pub mod json;

@@ -1,0 +1,666 @@
+//! Findings: what the four CI formats (SARIF, GitHub annotations, GitLab Code Quality, JUnit)
+//! share, so that they agree on every finding: the [`Rule`]s, the [`Finding`]s a report or a
+//! batch record turns into, where each stands, and the fingerprint hash.
+
+use std::path::{MAIN_SEPARATOR, Path};
+
+use super::BatchInputs;
+use crate::batch::RecordOutcome;
+use crate::report::{CheckResult, QuoteCheck, Report, SentenceResult, Verdict, preview};
+use crate::sentence::LineColumn;
+/// How serious a finding is, in SARIF's words. Ordered from least to most serious.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    Note,
+    Warning,
+    Error,
+}
+
+impl Level {
+    /// SARIF's `level`, which is also the GitHub workflow command (`note` is `notice` there).
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Note => "note",
+            Level::Warning => "warning",
+            Level::Error => "error",
+        }
+    }
+}
+
+/// What a finding is about. The ids are stable: users filter and suppress on them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// A sentence whose verdict is a problem (never `supported` or `no-claim`).
+    Verdict(Verdict),
+    /// A sentence whose verdict is not a problem but that carries a label resolving to no
+    /// chunk: the gate counts unknown markers on their own (`--max-unknown-markers`), so a CI
+    /// report without this rule could fail with nothing to point at.
+    UnknownMarker,
+    /// A batch record that could not be read.
+    BadRecord,
+}
+
+impl Rule {
+    /// Every rule, in the order SARIF lists them (the verdicts in [`Verdict::ALL`]'s order).
+    pub const ALL: [Rule; 7] = [
+        Rule::Verdict(Verdict::NumberMismatch),
+        Rule::Verdict(Verdict::Misquote),
+        Rule::Verdict(Verdict::WeakSupport),
+        Rule::Verdict(Verdict::UnsupportedCitation),
+        Rule::Verdict(Verdict::UncitedClaim),
+        Rule::UnknownMarker,
+        Rule::BadRecord,
+    ];
+
+    /// The rule of a sentence's verdict, when the verdict is a problem.
+    pub fn of(verdict: Verdict) -> Option<Rule> {
+        match verdict {
+            Verdict::Supported | Verdict::NoClaim => None,
+            problem => Some(Rule::Verdict(problem)),
+        }
+    }
+
+    /// The rule id (`number-mismatch`), as every output writes it.
+    pub fn id(self) -> &'static str {
+        match self {
+            Rule::Verdict(verdict) => verdict.name(),
+            Rule::UnknownMarker => "unknown-marker",
+            Rule::BadRecord => "bad-record",
+        }
+    }
+
+    /// SARIF's `name`: an identifier-like form of the id.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::Verdict(Verdict::NumberMismatch) => "NumberMismatch",
+            Rule::Verdict(Verdict::Misquote) => "Misquote",
+            Rule::Verdict(Verdict::WeakSupport) => "WeakSupport",
+            Rule::Verdict(Verdict::UnsupportedCitation) => "UnsupportedCitation",
+            Rule::Verdict(Verdict::UncitedClaim) => "UncitedClaim",
+            Rule::Verdict(Verdict::Supported) => "Supported",
+            Rule::Verdict(Verdict::NoClaim) => "NoClaim",
+            Rule::UnknownMarker => "UnknownMarker",
+            Rule::BadRecord => "BadRecord",
+        }
+    }
+
+    /// Errors are what the default limits reject; an uncited claim is a warning (it may be
+    /// common knowledge); weak support is a note (its limit is off by default).
+    pub fn level(self) -> Level {
+        match self {
+            Rule::Verdict(Verdict::UncitedClaim) => Level::Warning,
+            Rule::Verdict(Verdict::WeakSupport | Verdict::Supported | Verdict::NoClaim) => {
+                Level::Note
+            }
+            Rule::Verdict(_) | Rule::UnknownMarker | Rule::BadRecord => Level::Error,
+        }
+    }
+
+    /// One line on what the rule means.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Rule::Verdict(verdict) => verdict.summary(),
+            Rule::UnknownMarker => "a citation marker names no retrieved chunk",
+            Rule::BadRecord => "a record of the transcript could not be read",
+        }
+    }
+
+    /// What the rule means, how it is decided and what to do about it.
+    pub fn explanation(self) -> &'static str {
+        match self {
+            Rule::Verdict(verdict) => verdict.explanation(),
+            Rule::UnknownMarker => {
+                "A label of the sentence ([7], [doc9], …) resolves to no chunk: no chunk has that id, no chunk's id ends in that number, and it is not the position of a chunk. The sentence's other markers still support it, but a reader following this one finds nothing. Fix or remove the marker; --max-unknown-markers sets how many are allowed."
+            }
+            Rule::BadRecord => {
+                "The record is not valid JSON, is not a JSON object, or has no answer or no contexts under the field names tried (see --field). It was skipped and counts as a bad record; --max-bad-records sets how many are allowed."
+            }
+        }
+    }
+
+    /// Position in [`Rule::ALL`], SARIF's `ruleIndex`.
+    pub fn index(self) -> usize {
+        Rule::ALL.iter().position(|r| *r == self).unwrap_or(0)
+    }
+}
+
+/// One thing a CI report points at: a problem sentence, a quotation a provider attached to no
+/// sentence, or an unreadable batch record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub rule: Rule,
+    /// What is wrong, on one line, starting with the rule id.
+    pub message: String,
+    /// The file it is in, relative where possible, with forward slashes ([`display_path`]).
+    pub path: String,
+    /// The id of the batch record it is in; `None` for `check` and for unreadable records.
+    pub record: Option<String>,
+    /// What it is about within its answer (`sentence 2`, `citation 1`, `record 3`): unique
+    /// within one answer or record.
+    pub subject: String,
+    /// The text it is about: the sentence, the quotation, or for a bad record its line and
+    /// error. Part of the fingerprints.
+    pub text: String,
+    /// Where it starts (1-based line and character column).
+    pub start: LineColumn,
+    /// Just past where it ends; `None` when only the line is known.
+    pub end: Option<LineColumn>,
+}
+
+impl Finding {
+    pub fn level(&self) -> Level {
+        self.rule.level()
+    }
+
+    /// A hash that stays the same while the finding does, whatever moves around it: rule,
+    /// file, record id and text, not the position (SARIF `partialFingerprints`).
+    pub fn stable_hash(&self) -> String {
+        fnv1a_hex(&[
+            self.rule.id(),
+            &self.path,
+            self.record.as_deref().unwrap_or(""),
+            &self.text,
+        ])
+    }
+
+    /// A hash that also tells apart the same sentence at two places of one answer (GitLab's
+    /// `fingerprint`, which must be unique in a report). Callers still de-duplicate it: two
+    /// batch records may share an id.
+    pub fn unique_hash(&self, occurrence: usize) -> String {
+        let occurrence = occurrence.to_string();
+        fnv1a_hex(&[
+            self.rule.id(),
+            &self.path,
+            self.record.as_deref().unwrap_or(""),
+            &self.subject,
+            &self.text,
+            &occurrence,
+        ])
+    }
+}
+
+/// 64-bit FNV-1a over the parts, each followed by a byte that never occurs in UTF-8 (so that
+/// `("ab", "c")` and `("a", "bc")` differ), as 16 hex digits. Written here rather than taken from
+/// a crate: the fingerprints must not change when a dependency does.
+pub fn fnv1a_hex(parts: &[&str]) -> String {
+    let bytes = parts
+        .iter()
+        .flat_map(|part| part.bytes().chain(std::iter::once(0xff)));
+    format!("{:016x}", fnv1a(bytes))
+}
+
+/// 64-bit FNV-1a of a byte sequence.
+fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes.into_iter().fold(OFFSET, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(PRIME)
+    })
+}
+
+/// Longest sentence quoted in a message, in characters.
+const SENTENCE_CHARS: usize = 200;
+/// Longest quotation or passage quoted in a message, in characters.
+const QUOTE_CHARS: usize = 60;
+/// Missing words listed in a message before the rest are counted.
+const MISSING_WORDS_SHOWN: usize = 5;
+
+/// Text made fit for a one-line message: a tab becomes a space, and line breaks and other
+/// control characters (from a record id, say) are written as escapes (`\n`, `\u0001`) rather
+/// than break the line or vanish.
+pub fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\t' => out.push(' '),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// How messages name a batch record: its id on one line, or `#` and its position when the id
+/// is blank (an empty `id` field would read as nothing at all).
+pub fn record_label(id: &str, index: usize) -> String {
+    if id.trim().is_empty() {
+        format!("#{index}")
+    } else {
+        one_line(id)
+    }
+}
+
+/// "9" / "9, 12": a list of labels or numbers.
+fn list(items: &[String]) -> String {
+    items.join(", ")
+}
+
+/// A quotation not found where it was looked for, and the closest passage.
+fn misquote_detail(quote: &QuoteCheck) -> String {
+    let mut detail = format!("“{}”", preview(&quote.text, QUOTE_CHARS));
+    match &quote.chunk {
+        Some(chunk) => detail.push_str(&format!(" is not in chunk {chunk}")),
+        None => detail.push_str(" is in no cited chunk"),
+    }
+    if let Some(closest) = &quote.result.closest {
+        let differ = match closest.differing_words {
+            1 => "1 word differs".to_string(),
+            n => format!("{n} words differ"),
+        };
+        detail.push_str(&format!(
+            ", closest passage ({:.2}, {differ}): “{}”",
+            closest.similarity,
+            preview(&closest.text, QUOTE_CHARS)
+        ));
+    }
+    detail
+}
+
+/// The rule and message of a sentence, when it has a finding.
+fn sentence_problem(s: &SentenceResult) -> Option<(Rule, String)> {
+    let rule = match Rule::of(s.verdict) {
+        Some(rule) => rule,
+        None if !s.unknown_markers.is_empty() => Rule::UnknownMarker,
+        None => return None,
+    };
+    let mut details = Vec::new();
+    if !s.unknown_markers.is_empty() {
+        details.push(if s.unknown_markers.len() == 1 {
+            format!("marker {} resolves to no chunk", s.unknown_markers[0])
+        } else {
+            format!("markers {} resolve to no chunk", list(&s.unknown_markers))
+        });
+    }
+    if rule != Rule::UnknownMarker {
+        details.extend(s.quotes.iter().filter(|q| !q.found()).map(misquote_detail));
+        if !s.missing_numbers.is_empty() {
+            details.push(format!(
+                "{} {} in none of the cited chunks ({})",
+                list(&s.missing_numbers),
+                if s.missing_numbers.len() == 1 {
+                    "is"
+                } else {
+                    "are"
+                },
+                list(&s.cited)
+            ));
+        }
+        let words = match s.verdict {
+            Verdict::UnsupportedCitation if !s.cited.is_empty() => Some("few"),
+            Verdict::WeakSupport => Some("only some"),
+            _ => None,
+        };
+        if let Some(share) = words {
+            let mut detail = format!(
+                "the cited chunks ({}) hold {share} of its content words (coverage {:.2})",
+                list(&s.cited),
+                s.coverage
+            );
+            if !s.missing_words.is_empty() {
+                let shown: Vec<String> = s
+                    .missing_words
+                    .iter()
+                    .take(MISSING_WORDS_SHOWN)
+                    .cloned()
+                    .collect();
+                detail.push_str(&format!(", missing {}", list(&shown)));
+                let more = s.missing_words.len().saturating_sub(MISSING_WORDS_SHOWN);
+                if more > 0 {
+                    detail.push_str(&format!(" (+{more} more)"));
+                }
+            }
+            details.push(detail);
+        }
+        if s.verdict == Verdict::UncitedClaim {
+            details.push("it states a checkable claim and cites nothing".to_string());
+        }
+        if let Some(chunk) = &s.suggested_citation {
+            details.push(format!(
+                "suggested citation: {chunk} (coverage {:.2})",
+                s.best_coverage
+            ));
+        }
+    }
+    if details.is_empty() {
+        // A verdict whose details the report does not carry: its summary still says what is
+        // wrong.
+        details.push(rule.summary().to_string());
+    }
+    let message = format!(
+        "{}: {}: \"{}\"",
+        rule.id(),
+        details.join("; "),
+        preview(&s.sentence, SENTENCE_CHARS)
+    );
+    Some((rule, one_line(&message)))
+}
+
+/// Citations the provider attached to no sentence (a citation list's entries) whose quotation
+/// is not in the chunk they name: the gate counts them as misquotes, so they are findings too.
+/// Yields the citation's index, its quotation and the message.
+fn loose_misquotes(result: &CheckResult) -> impl Iterator<Item = (usize, &str, String)> {
+    result.citations.iter().filter_map(|c| {
+        let quote = c.quote.as_ref().filter(|q| !q.found())?;
+        if !c.sentences.is_empty() {
+            return None;
+        }
+        let message = format!(
+            "{}: citation {} (source {}): {}",
+            Rule::Verdict(Verdict::Misquote).id(),
+            c.index,
+            c.source,
+            misquote_detail(quote)
+        );
+        Some((c.index, quote.text.as_str(), one_line(&message)))
+    })
+}
+
+/// The findings of one `check`: its problem sentences where they stand in the answer, then its
+/// loose misquoted citations at the answer's first line.
+pub fn check_findings(report: &Report, answer_path: &str) -> Vec<Finding> {
+    let path = display_path(answer_path);
+    let result = &report.result;
+    let mut findings: Vec<Finding> = result
+        .sentences
+        .iter()
+        .filter_map(|s| {
+            let (rule, message) = sentence_problem(s)?;
+            Some(Finding {
+                rule,
+                message,
+                path: path.clone(),
+                record: None,
+                subject: format!("sentence {}", s.index),
+                text: s.sentence.clone(),
+                start: s.start,
+                end: Some(s.end),
+            })
+        })
+        .collect();
+    findings.extend(
+        loose_misquotes(result).map(|(index, quote, message)| Finding {
+            rule: Rule::Verdict(Verdict::Misquote),
+            message,
+            path: path.clone(),
+            record: None,
+            subject: format!("citation {index}"),
+            text: quote.to_string(),
+            start: LineColumn { line: 1, column: 1 },
+            end: None,
+        }),
+    );
+    findings
+}
+
+/// Turns batch records into findings located in the transcript file.
+///
+/// A sentence is looked for in the record's JSON text as JSON writes it (escaped, without its
+/// quotes; also with non-ASCII escaped as `\uXXXX`, as Python writes by default). Found, it is
+/// placed exactly: the record's line plus the lines before it inside the record, and the
+/// character column on that line. Not found (the answer was a provider response written as a
+/// string, or was written another way), it is placed on the record's first line, whole.
+///
+/// A record's text starts at its first byte, and only its line is known, not its column: on
+/// the record's first line, a column counted from the record's start is the column in the file
+/// only when the record starts its line. That is so in JSON Lines (a `.jsonl` or `.ndjson`
+/// file); elsewhere (a JSON array, where a record follows `[`, `,` or indentation) a sentence
+/// found on its record's first line gets the whole line rather than a wrong column.
+#[derive(Debug, Clone, Default)]
+pub struct BatchFindings {
+    path: String,
+    /// Whether records start their lines, so that first-line columns are exact.
+    lines_file: bool,
+}
+
+impl BatchFindings {
+    pub fn new(inputs: &BatchInputs) -> Self {
+        let mut findings = BatchFindings::default();
+        findings.set_file(inputs.files.first().map_or("", String::as_str));
+        findings
+    }
+
+    /// The transcript file whose records come next.
+    pub fn set_file(&mut self, path: &str) {
+        let lower = path.to_ascii_lowercase();
+        self.path = display_path(path);
+        self.lines_file = lower.ends_with(".jsonl") || lower.ends_with(".ndjson");
+    }
+
+    /// The transcript file, as findings name it.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The findings of one record, in the order of its sentences.
+    pub fn of(&self, record: &RecordOutcome) -> Vec<Finding> {
+        let whole_line = LineColumn {
+            line: record.line,
+            column: 1,
+        };
+        let checked = match &record.result {
+            Err(error) => {
+                return vec![Finding {
+                    rule: Rule::BadRecord,
+                    message: one_line(&format!(
+                        "{}: the record at line {} cannot be read: {error}",
+                        Rule::BadRecord.id(),
+                        record.line
+                    )),
+                    path: self.path.clone(),
+                    record: None,
+                    subject: format!("record {}", record.index),
+                    text: format!("line {}: {error}", record.line),
+                    start: whole_line,
+                    end: None,
+                }];
+            }
+            Ok(checked) => checked,
+        };
+        let label = record_label(&checked.id, record.index);
+        let source = std::str::from_utf8(&checked.source).ok();
+        let mut cursor = 0;
+        let mut findings = Vec::new();
+        for s in &checked.report.result.sentences {
+            // Every sentence moves the cursor, so that a repeated sentence is matched with its
+            // own occurrence rather than the first.
+            let found = source.and_then(|source| {
+                let (start, end) = find_escaped(source, &s.sentence, cursor)?;
+                if start >= cursor {
+                    cursor = end;
+                }
+                Some((source, start, end))
+            });
+            let Some((rule, message)) = sentence_problem(s) else {
+                continue;
+            };
+            let (start, end) = match found {
+                Some((source, start, end)) => {
+                    let (start, end) = positions(source, start, end, record.line);
+                    if !self.lines_file && start.line == record.line {
+                        (whole_line, None)
+                    } else {
+                        (start, Some(end))
+                    }
+                }
+                None => (whole_line, None),
+            };
+            findings.push(Finding {
+                rule,
+                message: format!("{message} (record {label})"),
+                path: self.path.clone(),
+                record: Some(checked.id.clone()),
+                subject: format!("sentence {}", s.index),
+                text: s.sentence.clone(),
+                start,
+                end,
+            });
+        }
+        findings.extend(
+            loose_misquotes(&checked.report.result).map(|(index, quote, message)| Finding {
+                rule: Rule::Verdict(Verdict::Misquote),
+                message: format!("{message} (record {label})"),
+                path: self.path.clone(),
+                record: Some(checked.id.clone()),
+                subject: format!("citation {index}"),
+                text: quote.to_string(),
+                start: whole_line,
+                end: None,
+            }),
+        );
+        findings
+    }
+}
+
+/// The line a batch stopped at, from the scanner's message (`line 7: ...`), when it names one.
+pub fn stopped_line(reason: &str) -> Option<usize> {
+    let rest = reason.strip_prefix("line ")?;
+    let digits = rest.split(':').next()?;
+    digits.parse().ok().filter(|line| *line >= 1)
+}
+
+/// Where `text` stands in a record's JSON text, written as a JSON string's content: the byte
+/// range of its first occurrence at or after `from`, else of its first occurrence at all.
+fn find_escaped(source: &str, text: &str, from: usize) -> Option<(usize, usize)> {
+    let quoted = serde_json::to_string(text).ok()?;
+    let escaped = quoted.get(1..quoted.len().saturating_sub(1))?;
+    if escaped.is_empty() {
+        return None;
+    }
+    let ascii = ascii_escaped(escaped);
+    let mut needles = vec![escaped];
+    if ascii != escaped {
+        needles.push(&ascii);
+    }
+    for needle in &needles {
+        if let Some(at) = source.get(from..).and_then(|rest| rest.find(needle)) {
+            return Some((from + at, from + at + needle.len()));
+        }
+    }
+    for needle in &needles {
+        if let Some(at) = source.find(needle) {
+            return Some((at, at + needle.len()));
+        }
+    }
+    None
+}
+
+/// JSON-escaped text with every non-ASCII character as `\uXXXX` (UTF-16, lower-case hex), as
+/// Python's `json.dumps` writes it by default.
+fn ascii_escaped(escaped: &str) -> String {
+    let mut out = String::with_capacity(escaped.len());
+    let mut units = [0u16; 2];
+    for c in escaped.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        }
+    }
+    out
+}
+
+/// The line and character column of the byte range `start..end` of a record's text, in the
+/// file where the record starts on `first_line`.
+fn positions(
+    source: &str,
+    start: usize,
+    end: usize,
+    first_line: usize,
+) -> (LineColumn, LineColumn) {
+    let before = &source[..start];
+    let line = first_line + before.bytes().filter(|b| *b == b'\n').count();
+    let line_start = before.rfind('\n').map_or(0, |at| at + 1);
+    let column = source[line_start..start].chars().count() + 1;
+    let end_column = column + source[start..end].chars().count();
+    (
+        LineColumn { line, column },
+        LineColumn {
+            line,
+            column: end_column,
+        },
+    )
+}
+
+/// How CI formats name a file: relative to the working directory when it lies inside it,
+/// without a leading `./`, with forward slashes on Windows (SARIF and GitHub expect
+/// repository-relative paths). Standard input (`<stdin>`, or the `--stdin-filename` given)
+/// stays as it is; an empty name becomes `<stdin>`, since GitHub rejects empty strings.
+pub fn display_path(path: &str) -> String {
+    let mut path = path.to_string();
+    if Path::new(&path).is_absolute()
+        && let Ok(cwd) = std::env::current_dir()
+        && let Ok(relative) = Path::new(&path).strip_prefix(&cwd)
+        && let Some(relative) = relative.to_str()
+        && !relative.is_empty()
+    {
+        path = relative.to_string();
+    }
+    if MAIN_SEPARATOR == '\\' {
+        path = path.replace('\\', "/");
+    }
+    let mut rest = path.as_str();
+    while let Some(stripped) = rest.strip_prefix("./") {
+        rest = stripped.trim_start_matches('/');
+    }
+    if rest.is_empty() {
+        "<stdin>".to_string()
+    } else {
+        rest.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn fnv1a_matches_the_published_vectors() {
+        assert_eq!(fnv1a(*b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(*b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a(*b"foobar"), 0x8594_4171_f739_67e8);
+        assert_ne!(fnv1a_hex(&["ab", "c"]), fnv1a_hex(&["a", "bc"]));
+        assert_eq!(fnv1a_hex(&["x"]).len(), 16);
+    }
+
+    #[test]
+    fn paths_are_relative_with_forward_slashes() {
+        assert_eq!(display_path("./a/b.md"), "a/b.md");
+        assert_eq!(display_path(""), "<stdin>");
+        assert_eq!(display_path("<stdin>"), "<stdin>");
+        let cwd = std::env::current_dir().unwrap();
+        let inside = cwd.join("x").join("y.md");
+        assert_eq!(display_path(inside.to_str().unwrap()), "x/y.md");
+    }
+
+    #[test]
+    fn messages_stay_on_one_line() {
+        assert_eq!(one_line("a\tb\nc\rd\u{1}e"), "a b\\nc\\rd\\u0001e");
+    }
+
+    #[test]
+    fn sentences_are_found_escaped_and_placed_by_line_and_character() {
+        let source = "{\"id\": \"q\",\n \"response\": \"Größe \\\"x\\\" [1].\"}";
+        let (start, end) = find_escaped(source, "Größe \"x\" [1].", 0).unwrap();
+        let (from, to) = positions(source, start, end, 10);
+        assert_eq!(
+            from,
+            LineColumn {
+                line: 11,
+                column: 15
+            }
+        );
+        assert_eq!(
+            to,
+            LineColumn {
+                line: 11,
+                column: 15 + 16
+            }
+        );
+        let python = "{\"answer\": \"Gr\\u00f6\\u00dfe.\"}";
+        assert!(find_escaped(python, "Größe.", 0).is_some());
+        assert!(find_escaped(source, "absent", 0).is_none());
+    }
+}
