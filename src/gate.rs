@@ -44,6 +44,17 @@ pub struct LimitFailure {
     pub over: usize,
 }
 
+impl std::fmt::Display for LimitFailure {
+    /// `1 uncited-claim > --max-uncited 0 (+1)`: what every summary says of a failed limit.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {} > --{} {} (+{})",
+            self.found, self.counts, self.limit, self.allowed, self.over
+        )
+    }
+}
+
 /// Whether every limit held, and which did not.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GateOutcome {

@@ -395,7 +395,8 @@ fn quoted_list(names: &[&str]) -> String {
     quoted.join(", ")
 }
 
-fn json_kind(value: &Value) -> &'static str {
+/// How a JSON value is called in messages: `a number`, `an object`.
+pub(crate) fn json_kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -260,12 +260,7 @@ impl BatchEmitter for JunitEmitter {
                         .gate
                         .failures
                         .iter()
-                        .map(|f| {
-                            format!(
-                                "{} {} > --{} {} (+{})",
-                                f.found, f.counts, f.limit, f.allowed, f.over
-                            )
-                        })
+                        .map(ToString::to_string)
                         .collect();
                     let message = format!("limits exceeded: {}", limits.join(", "));
                     let body = findings

@@ -131,17 +131,7 @@ pub fn batch_summary_line(end: &BatchEnd<'_>) -> String {
     } else if end.gate.passed {
         line.push_str(" · all limits held");
     } else {
-        let mut failures: Vec<String> = end
-            .gate
-            .failures
-            .iter()
-            .map(|f| {
-                format!(
-                    "{} {} > --{} {} (+{})",
-                    f.found, f.counts, f.limit, f.allowed, f.over
-                )
-            })
-            .collect();
+        let mut failures: Vec<String> = end.gate.failures.iter().map(ToString::to_string).collect();
         failures.extend(end.gate.rate_failures.iter().map(|f| {
             format!(
                 "{} {:.4} > --{} {} (+{:.4})",
@@ -194,16 +184,7 @@ pub fn summary_line(report: &Report, gate: &GateOutcome) -> String {
     if gate.passed {
         line.push_str(" · all limits held");
     } else {
-        let failures: Vec<String> = gate
-            .failures
-            .iter()
-            .map(|f| {
-                format!(
-                    "{} {} > --{} {} (+{})",
-                    f.found, f.counts, f.limit, f.allowed, f.over
-                )
-            })
-            .collect();
+        let failures: Vec<String> = gate.failures.iter().map(ToString::to_string).collect();
         line.push_str(&format!(" · limits exceeded: {}", failures.join(", ")));
     }
     line

@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 
 use crate::error::InputError;
 
-use super::{Answer, AnswerFormat, CitationTarget, NativeCitation, Usage};
+use super::{Answer, AnswerFormat, CitationTarget, NativeCitation, Usage, json_kind};
 
 // ------------------------------------------------------------------------------------------
 // Warnings. Their wording is part of the interface: the README documents it.
@@ -622,17 +622,6 @@ fn wrong(value: &Value, expected: &'static str) -> WrongType {
     WrongType {
         found: json_kind(value),
         expected,
-    }
-}
-
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
