@@ -87,7 +87,6 @@ impl Checker {
     pub fn check(&self, answer: &Answer, chunks: &Chunks) -> Report {
         self.analyzer.begin();
         let resolver = Resolver::new(chunks.chunks.iter().map(|c| c.id.as_str()));
-        let index = ChunkIndex::build(&chunks.chunks, &self.analyzer);
         let split = sentence::split(&answer.text, &resolver);
         let citations: Vec<ResolvedCitation> = answer
             .citations
@@ -110,7 +109,12 @@ impl Checker {
                     &resolver,
                 )
             })
-            .collect();
+            .collect::<Vec<SentenceInput>>();
+        // Chunks are indexed for the sentences' words only: every score is about them.
+        let wanted = self
+            .analyzer
+            .word_filter(sentences.iter().flat_map(|s| s.words.iter()));
+        let index = ChunkIndex::build(&chunks.chunks, &self.analyzer, &wanted);
         let mut result = support::assess(
             sentences,
             &citations,

@@ -12,7 +12,7 @@ use crate::report::{
     SentenceResult, Span, Verdict, preview,
 };
 use crate::sentence::SentenceSpan;
-use crate::words::{Analyzer, Number, NumberValue, Word, numbers};
+use crate::words::{Analyzer, Number, NumberValue, Word, WordFilter, numbers};
 
 /// Allowance for floating-point error when a score is compared with the threshold.
 const EPSILON: f64 = 1e-9;
@@ -35,7 +35,9 @@ pub struct ChunkIndex {
 }
 
 impl ChunkIndex {
-    pub fn build(chunks: &[Chunk], analyzer: &Analyzer) -> Self {
+    /// Indexes the chunks' content words that `wanted` lets through (the sentences' words:
+    /// nothing else is ever looked up) and their numbers.
+    pub fn build(chunks: &[Chunk], analyzer: &Analyzer, wanted: &WordFilter) -> Self {
         let mut index = ChunkIndex {
             len: chunks.len(),
             ..ChunkIndex::default()
@@ -45,8 +47,10 @@ impl ChunkIndex {
             let position = position as u32;
             let found = numbers(&chunk.text);
             ids.clear();
-            analyzer.for_each_token(&chunk.text, &found, |token| {
-                ids.extend(analyzer.stem_id(token));
+            analyzer.for_each_stem_id(&chunk.text, &found, wanted, |id| {
+                if wanted.keeps(id) {
+                    ids.push(id);
+                }
             });
             ids.sort_unstable();
             ids.dedup();

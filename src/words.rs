@@ -222,6 +222,69 @@ pub struct Word {
     pub id: u32,
 }
 
+/// Which chunk tokens are worth looking up: those that may share a stem with a wanted word.
+#[derive(Debug, Clone)]
+pub struct WordFilter {
+    /// Whether tokens are screened by their first two letters (English only).
+    by_prefix: bool,
+    /// Bit set of the first two letters (lower-cased ASCII) of the wanted words.
+    prefixes: [u64; PREFIX_BITS / 64],
+    /// Whether a wanted word starts with a non-ASCII letter: then such tokens all pass.
+    non_ascii: bool,
+    /// The wanted stems.
+    ids: rustc_hash::FxHashSet<u32>,
+}
+
+/// Size of the prefix bit set: every key of two letters or digits (36 × 36 = 1296) has its
+/// own bit.
+const PREFIX_BITS: usize = 21 * 64;
+
+impl Default for WordFilter {
+    fn default() -> Self {
+        WordFilter {
+            by_prefix: false,
+            prefixes: [0; PREFIX_BITS / 64],
+            non_ascii: false,
+            ids: rustc_hash::FxHashSet::default(),
+        }
+    }
+}
+
+impl WordFilter {
+    /// Whether `token` (as written) may have a wanted stem.
+    pub fn may_keep(&self, token: &str) -> bool {
+        if !self.by_prefix {
+            return true;
+        }
+        match prefix_key(token.as_bytes()).and_then(|key| Some((self.prefixes.get(key / 64)?, key))) {
+            Some((slot, key)) => slot & (1 << (key % 64)) != 0,
+            None => self.non_ascii,
+        }
+    }
+
+    /// Whether a stem is wanted.
+    pub fn keeps(&self, id: u32) -> bool {
+        self.ids.contains(&id)
+    }
+}
+
+/// The bit of a word's first two characters, lower-cased, when both are ASCII letters or
+/// digits; `None` otherwise. A second `y` counts as `i`: the stemmer's exceptional forms
+/// `dying`, `lying` and `tying` become `die`, `lie` and `tie`.
+fn prefix_key(word: &[u8]) -> Option<usize> {
+    let digit = |b: u8| match b.to_ascii_lowercase() {
+        c @ b'a'..=b'z' => Some(usize::from(c - b'a')),
+        c @ b'0'..=b'9' => Some(26 + usize::from(c - b'0')),
+        _ => None,
+    };
+    let first = digit(*word.first()?)?;
+    let second = match digit(*word.get(1)?)? {
+        24 => 8, // y → i
+        other => other,
+    };
+    Some(first * 36 + second)
+}
+
 /// A token lower-cased as words are compared: Unicode NFC (decomposed accents and composed
 /// ones give the same word), lower case, curly apostrophes straight.
 fn lower(token: &str) -> String {
@@ -316,17 +379,73 @@ impl Analyzer {
     /// lower-cased and stemmed once, since the same words recur in every chunk and stemming
     /// dominates the cost of reading text otherwise.
     pub fn stem_id(&self, token: &str) -> Option<u32> {
+        INTERNER.with(|cell| self.lookup(&mut cell.borrow_mut(), token))
+    }
+
+    /// Calls `f` with the stem id of every content word of `text` (repeats included), outside
+    /// the number spans: [`Analyzer::stem_id`] for a whole text, taking the thread's interner
+    /// once rather than once a token.
+    ///
+    /// Tokens that `filter` rules out are skipped without being looked up.
+    pub fn for_each_stem_id(
+        &self,
+        text: &str,
+        numbers: &[Number],
+        filter: &WordFilter,
+        mut f: impl FnMut(u32),
+    ) {
         INTERNER.with(|cell| {
             let mut interner = cell.borrow_mut();
-            if let Some(id) = interner.tokens.get(token) {
-                return *id;
+            self.for_each_token(text, numbers, |token| {
+                if filter.may_keep(token)
+                    && let Some(id) = self.lookup(&mut interner, token)
+                {
+                    f(id);
+                }
+            });
+        });
+    }
+
+    /// A filter that lets through the tokens that may have the stem of one of `words`.
+    ///
+    /// The English (Porter2) stemmer only rewrites the ends of words and leaves words of two
+    /// letters alone, so a word's first two letters, lower-cased, are those of its stem: a
+    /// token whose first two letters no wanted word starts with cannot share a stem with any,
+    /// and need not be stemmed or looked up. Other languages' stemmers may rewrite the start
+    /// (German umlauts), so for them only the stems themselves are compared.
+    pub fn word_filter<'w>(&self, words: impl Iterator<Item = &'w Word>) -> WordFilter {
+        let mut filter = WordFilter {
+            by_prefix: self.language == Language::English,
+            ..WordFilter::default()
+        };
+        for word in words {
+            filter.ids.insert(word.id);
+            // A stem shorter than two letters (`aed` → `a`) can come from words of any start.
+            if word.stem.chars().nth(1).is_none() {
+                filter.by_prefix = false;
             }
-            let id = self
-                .content_word(token)
-                .map(|word| interner.intern(word.stem));
-            interner.tokens.insert(token.into(), id);
-            id
-        })
+            // The stem's letters too, in case the stemmer rewrote the word's start.
+            for text in [&word.surface, &word.stem] {
+                match prefix_key(text.as_bytes()).and_then(|key| {
+                    filter.prefixes.get_mut(key / 64).map(|slot| (slot, key))
+                }) {
+                    Some((slot, key)) => *slot |= 1 << (key % 64),
+                    None => filter.non_ascii = true,
+                }
+            }
+        }
+        filter
+    }
+
+    fn lookup(&self, interner: &mut Interner, token: &str) -> Option<u32> {
+        if let Some(id) = interner.tokens.get(token) {
+            return *id;
+        }
+        let id = self
+            .content_word(token)
+            .map(|word| interner.intern(word.stem));
+        interner.tokens.insert(token.into(), id);
+        id
     }
 
     /// The content word a token is, if it is one (not a stop word, a one-letter word or digits).
@@ -480,6 +599,41 @@ mod tests {
             surfaces(Language::English, "Größe ÉCOLE"),
             ["größe", "école"]
         );
+    }
+
+    #[test]
+    fn english_stems_keep_the_first_two_letters() {
+        // The chunk filter relies on it: a token is looked up only if a wanted word starts
+        // with the same two letters.
+        let analyzer = Analyzer::new(Language::English);
+        let text = "Skies dying lying tying news innings gently ugly early only singly cries \
+                    ties generously happiness relational conditional rational valenci hopeful \
+                    agreed feed Yelling yesterday's Zoos 9th 3D b2b o'clock ABBA Ohio ox \
+                    identically Sky's cannot Running runner's dries studies";
+        for word in analyzer.content_words(text, &numbers(text)) {
+            assert_eq!(
+                prefix_key(word.stem.as_bytes()),
+                prefix_key(word.surface.as_bytes()),
+                "{} → {}",
+                word.surface,
+                word.stem
+            );
+        }
+    }
+
+    #[test]
+    fn the_word_filter_lets_through_what_may_match_and_nothing_panics() {
+        let analyzer = Analyzer::new(Language::English);
+        let words = analyzer.content_words("Towers and 99problems zz9 école", &[]);
+        let filter = analyzer.word_filter(words.iter());
+        assert!(filter.may_keep("tower"));
+        assert!(filter.may_keep("TOWERING"));
+        assert!(filter.may_keep("99x"));
+        assert!(filter.may_keep("zz"));
+        assert!(filter.may_keep("éléphant"), "non-ASCII passes when a wanted word is");
+        assert!(!filter.may_keep("bridge"));
+        let german = Analyzer::new(Language::German);
+        assert!(german.word_filter(words.iter()).may_keep("bridge"));
     }
 
     #[test]
