@@ -62,6 +62,7 @@ pub struct Closest {
     /// `1 - differing_words / max(quotation words, passage words)`, in [0, 1]. When every word
     /// agrees but the normalised texts still differ (punctuation), the passage counts half a
     /// word short, so 1 means identical after normalisation.
+    #[serde(serialize_with = "crate::report::rounded")]
     pub similarity: f64,
     /// Word-level edit distance between the quotation and the passage: words substituted,
     /// inserted and deleted. Words are compared after normalisation, without the punctuation

@@ -155,7 +155,7 @@ pub struct Span {
 }
 
 /// Writes a score rounded to four decimals, so that outputs stay readable and stable.
-fn rounded<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn rounded<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_f64(round4(*value))
 }
 

@@ -383,7 +383,8 @@ pub fn assess(
             } else {
                 Verdict::NoClaim
             }
-        } else if !has_claim_words {
+        } else if !has_claim_words && !misquoted {
+            // A quotation that is not in its chunk is a claim about the chunk, words or not.
             Verdict::NoClaim
         } else if sentence.cited.is_empty() || !reaches(coverage, threshold / 2.0) {
             Verdict::UnsupportedCitation
@@ -495,6 +496,15 @@ pub fn assess(
             quote,
         })
         .collect();
+    // A citation tied to no sentence that names no chunk is an unknown marker all the same.
+    for citation in citation_results
+        .iter()
+        .filter(|c| c.chunk.is_none() && c.sentences.is_empty())
+    {
+        if seen_unknown.insert(citation.source.clone()) {
+            unknown_markers.push(citation.source.clone());
+        }
+    }
     let counts = Counts::tally(
         &results,
         &chunk_results,

@@ -256,7 +256,8 @@ impl WordFilter {
         if !self.by_prefix {
             return true;
         }
-        match prefix_key(token.as_bytes()).and_then(|key| Some((self.prefixes.get(key / 64)?, key))) {
+        match prefix_key(token.as_bytes()).and_then(|key| Some((self.prefixes.get(key / 64)?, key)))
+        {
             Some((slot, key)) => slot & (1 << (key % 64)) != 0,
             None => self.non_ascii,
         }
@@ -426,9 +427,9 @@ impl Analyzer {
             }
             // The stem's letters too, in case the stemmer rewrote the word's start.
             for text in [&word.surface, &word.stem] {
-                match prefix_key(text.as_bytes()).and_then(|key| {
-                    filter.prefixes.get_mut(key / 64).map(|slot| (slot, key))
-                }) {
+                match prefix_key(text.as_bytes())
+                    .and_then(|key| filter.prefixes.get_mut(key / 64).map(|slot| (slot, key)))
+                {
                     Some((slot, key)) => *slot |= 1 << (key % 64),
                     None => filter.non_ascii = true,
                 }
@@ -630,7 +631,10 @@ mod tests {
         assert!(filter.may_keep("TOWERING"));
         assert!(filter.may_keep("99x"));
         assert!(filter.may_keep("zz"));
-        assert!(filter.may_keep("éléphant"), "non-ASCII passes when a wanted word is");
+        assert!(
+            filter.may_keep("éléphant"),
+            "non-ASCII passes when a wanted word is"
+        );
         assert!(!filter.may_keep("bridge"));
         let german = Analyzer::new(Language::German);
         assert!(german.word_filter(words.iter()).may_keep("bridge"));

@@ -546,7 +546,6 @@ fn config_and_isolated_together_are_a_usage_error() {
 // Bugs
 
 #[test]
-#[ignore = "bug: `format = \"jsonl\"` (valid for batch) makes every `check` fail, even with --format"]
 fn a_batch_only_format_does_not_break_check() {
     let tree = Tree::new();
     tree.write(".ragcite.toml", "format = \"jsonl\"\n");

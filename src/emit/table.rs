@@ -123,13 +123,13 @@ fn misquote_line(quote: &QuoteCheck) -> String {
     }
     if let Some(closest) = &quote.result.closest {
         line.push_str(&format!(
-            "; closest ({:.2}, {} {} differ): “{}”",
+            "; closest ({:.2}, {} {}): “{}”",
             closest.similarity,
             closest.differing_words,
             if closest.differing_words == 1 {
-                "word"
+                "word differs"
             } else {
-                "words"
+                "words differ"
             },
             preview(&closest.text, QUOTE_CHARS)
         ));

@@ -462,7 +462,21 @@ fn quote(args: &QuoteArgs) -> Result<ExitStatus> {
     if quote_text.trim().is_empty() {
         bail!("the quote is empty");
     }
-    let found = ragcite::quote::QuoteSearch::new(document).find(&quote_text);
+    let mut found = ragcite::quote::QuoteSearch::new(document).find(strip_quote_marks(&quote_text));
+    // Offsets count in the document as given: a byte-order mark is one character, three bytes.
+    let bom = document_bytes.len() - document.len();
+    if bom > 0 {
+        let shift = |pair: &mut [usize; 2], by: usize| pair.iter_mut().for_each(|o| *o += by);
+        if let Some(offsets) = &mut found.offsets {
+            shift(offsets, 1);
+        }
+        if let Some(offsets) = &mut found.byte_offsets {
+            shift(offsets, bom);
+        }
+        if let Some(closest) = &mut found.closest {
+            shift(&mut closest.offsets, 1);
+        }
+    }
     let mut out = io::stdout().lock();
     let written = match args.format {
         QuoteFormat::Json => serde_json::to_writer(&mut out, &found)
@@ -483,21 +497,43 @@ fn quote(args: &QuoteArgs) -> Result<ExitStatus> {
     })
 }
 
+/// The quote without one pair of quotation marks around it, as users often paste it.
+fn strip_quote_marks(quote: &str) -> &str {
+    let trimmed = quote.trim();
+    for (open, close) in [
+        ('“', '”'),
+        ('"', '"'),
+        ('«', '»'),
+        ('„', '“'),
+        ('「', '」'),
+        ('‘', '’'),
+    ] {
+        if let Some(inner) = trimmed
+            .strip_prefix(open)
+            .and_then(|q| q.strip_suffix(close))
+            && !inner.trim().is_empty()
+        {
+            return inner;
+        }
+    }
+    trimmed
+}
+
 fn describe_quote(found: &ragcite::quote::QuoteMatch) -> String {
     match (&found.offsets, &found.closest) {
         (Some([start, end]), _) if found.found => {
             format!("found at characters {start}..{end}")
         }
         (_, Some(closest)) => format!(
-            "not found; closest passage at characters {}..{} (similarity {:.2}, {} {} differ): {}",
+            "not found; closest passage at characters {}..{} (similarity {:.2}, {} {}): {}",
             closest.offsets[0],
             closest.offsets[1],
             closest.similarity,
             closest.differing_words,
             if closest.differing_words == 1 {
-                "word"
+                "word differs"
             } else {
-                "words"
+                "words differ"
             },
             closest.text
         ),
