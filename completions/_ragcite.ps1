@@ -27,6 +27,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check an answer''s citations against the retrieved chunks')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)')
+            [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict: what it means, how it is decided, what to do')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write the shell completions and man pages (for maintainers)')
@@ -81,6 +82,18 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ragcite;eval' {
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: share of a sentence''s content words its cited chunk must hold')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer and stop words')
+            [CompletionResult]::new('--group-by', '--group-by', [CompletionResultType]::ParameterName, 'The record field whose value groups the results')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--lenient', '--lenient', [CompletionResultType]::ParameterName, 'Use `label_lenient` where a sentence has one')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ragcite;quote' {
             [CompletionResult]::new('--quote-file', '--quote-file', [CompletionResultType]::ParameterName, 'Read the quotation from a file')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
@@ -108,6 +121,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
         'ragcite;help' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check an answer''s citations against the retrieved chunks')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)')
+            [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict: what it means, how it is decided, what to do')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write the shell completions and man pages (for maintainers)')
@@ -118,6 +132,9 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             break
         }
         'ragcite;help;batch' {
+            break
+        }
+        'ragcite;help;eval' {
             break
         }
         'ragcite;help;quote' {

@@ -22,6 +22,9 @@ _ragcite() {
             ragcite,check)
                 cmd="ragcite__subcmd__check"
                 ;;
+            ragcite,eval)
+                cmd="ragcite__subcmd__eval"
+                ;;
             ragcite,explain)
                 cmd="ragcite__subcmd__explain"
                 ;;
@@ -39,6 +42,9 @@ _ragcite() {
                 ;;
             ragcite__subcmd__help,check)
                 cmd="ragcite__subcmd__help__subcmd__check"
+                ;;
+            ragcite__subcmd__help,eval)
+                cmd="ragcite__subcmd__help__subcmd__eval"
                 ;;
             ragcite__subcmd__help,explain)
                 cmd="ragcite__subcmd__help__subcmd__explain"
@@ -59,7 +65,7 @@ _ragcite() {
 
     case "${cmd}" in
         ragcite)
-            opts="-h -V --help --version check batch quote explain generate help"
+            opts="-h -V --help --version check batch eval quote explain generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -224,6 +230,36 @@ _ragcite() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ragcite__subcmd__eval)
+            opts="-h -V --threshold --lang --lenient --group-by --format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    return 0
+                    ;;
+                --group-by)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ragcite__subcmd__explain)
             opts="-h -V --help --version supported number-mismatch weak-support unsupported-citation misquote uncited-claim no-claim"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -257,7 +293,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__help)
-            opts="check batch quote explain generate help"
+            opts="check batch eval quote explain generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -285,6 +321,20 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__help__subcmd__eval)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -24,6 +24,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --version 'Print version'
             cand check 'Check an answer''s citations against the retrieved chunks'
             cand batch 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)'
+            cand eval 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict: what it means, how it is decided, what to do'
             cand generate 'Write the shell completions and man pages (for maintainers)'
@@ -75,6 +76,17 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ragcite;eval'= {
+            cand --threshold 'Support threshold: share of a sentence''s content words its cited chunk must hold'
+            cand --lang 'Language of the stemmer and stop words'
+            cand --group-by 'The record field whose value groups the results'
+            cand --format 'Output format'
+            cand --lenient 'Use `label_lenient` where a sentence has one'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ragcite;quote'= {
             cand --quote-file 'Read the quotation from a file'
             cand --format 'Output format'
@@ -99,6 +111,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;help'= {
             cand check 'Check an answer''s citations against the retrieved chunks'
             cand batch 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)'
+            cand eval 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict: what it means, how it is decided, what to do'
             cand generate 'Write the shell completions and man pages (for maintainers)'
@@ -107,6 +120,8 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;help;check'= {
         }
         &'ragcite;help;batch'= {
+        }
+        &'ragcite;help;eval'= {
         }
         &'ragcite;help;quote'= {
         }

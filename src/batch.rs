@@ -124,6 +124,9 @@ pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record
                 fields.answer.join(", ")
             )
         })?;
+    if answer.text.trim().is_empty() {
+        return Err(format!("record {id}: the answer is empty"));
+    }
     let contexts = fields
         .contexts
         .iter()
@@ -218,8 +221,11 @@ impl Default for BatchLimits {
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Rates {
+    #[serde(serialize_with = "crate::report::rounded")]
     pub uncited: f64,
+    #[serde(serialize_with = "crate::report::rounded")]
     pub number_mismatch: f64,
+    #[serde(serialize_with = "crate::report::rounded")]
     pub unsupported: f64,
 }
 
@@ -346,8 +352,10 @@ pub struct BatchGate {
 pub struct RateFailure {
     pub limit: &'static str,
     pub counts: &'static str,
+    #[serde(serialize_with = "crate::report::rounded")]
     pub found: f64,
     pub allowed: f64,
+    #[serde(serialize_with = "crate::report::rounded")]
     pub over: f64,
 }
 

@@ -18,6 +18,7 @@
 pub mod batch;
 pub mod emit;
 pub mod error;
+pub mod eval;
 pub mod gate;
 pub mod input;
 pub mod marker;

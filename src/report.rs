@@ -93,7 +93,7 @@ impl Verdict {
                 "The sentence's markers resolve to no chunk (see unknown markers), or the chunks they name share less than half the threshold's share of its content words. A suggested citation is shown when another chunk covers the sentence clearly better."
             }
             Verdict::Misquote => {
-                "The sentence quotes (“…”, \"…\", «…», „…“, 「…」, ‘…’, three or more words), or the provider attached the text it cites (Anthropic cited_text, a citation list's quote), and that text is not in the cited chunk. Matching is exact after normalisation (Unicode NFKC, dashes, curly quotes, white space, case, soft hyphens, words hyphenated across a line break); an ellipsis splits the quote into fragments that must appear in order. The report shows the closest passage of the chunk and how many words differ: that is where the quote drifted."
+                "The sentence quotes (“…”, \"…\", '…', «…», „…“, 「…」, 『…』, ‘…’, three or more words), or the provider attached the text it cites (Anthropic cited_text, a citation list's quote), and that text is not in the cited chunk. Matching is exact after normalisation (Unicode NFKC, dashes, curly quotes, white space, case, soft hyphens, words hyphenated across a line break); an ellipsis splits the quote into fragments that must appear in order. The report shows the closest passage of the chunk and how many words differ: that is where the quote drifted."
             }
             Verdict::UncitedClaim => {
                 "The sentence has no citation marker but three or more content words or a number, so it states something a reader would want a source for. Add a marker, or a suggested citation if one is shown."

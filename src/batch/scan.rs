@@ -62,6 +62,8 @@ pub struct RecordScanner<'a> {
     queue: VecDeque<Scanned>,
     /// Whether the records are the file's top-level array (nothing may follow it).
     top_level_array: bool,
+    /// Whether a JSON Lines file had any line, blank lines aside.
+    seen_line: bool,
 }
 
 impl<'a> RecordScanner<'a> {
@@ -75,6 +77,7 @@ impl<'a> RecordScanner<'a> {
             pending: VecDeque::new(),
             queue: VecDeque::new(),
             top_level_array: false,
+            seen_line: false,
         }
     }
 
@@ -337,11 +340,15 @@ impl<'a> RecordScanner<'a> {
                 };
                 let Some((line, bytes)) = next else {
                     self.mode = Mode::Done;
+                    if !self.seen_line {
+                        return Err(self.structure("the file is empty: no records"));
+                    }
                     return Ok(None);
                 };
                 if bytes.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
+                self.seen_line = true;
                 if bytes.len() > MAX_RECORD_BYTES {
                     return Ok(Some(Scanned::Bad {
                         line,
@@ -547,5 +554,6 @@ mod tests {
     fn forced_lines() {
         let found = scan("[1]\n[2]\n", true);
         assert_eq!(found, [ok(1, "[1]"), ok(2, "[2]")]);
+        assert!(matches!(&scan("\n \n", true)[..], [Err(e)] if e.contains("empty")));
     }
 }

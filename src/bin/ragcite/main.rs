@@ -26,8 +26,8 @@ use ragcite::emit::{
 use ragcite::{Checker, Limits, Options, batch, input};
 
 use cli::{
-    BatchArgs, BatchFormat, CheckArgs, Cli, ColorChoice, Command, ExplainArgs, FieldKey, Format,
-    LimitArgs, QuoteArgs, QuoteFormat,
+    BatchArgs, BatchFormat, CheckArgs, Cli, ColorChoice, Command, EvalArgs, EvalFormat,
+    ExplainArgs, FieldKey, Format, LimitArgs, QuoteArgs, QuoteFormat,
 };
 use exit::ExitStatus;
 
@@ -107,6 +107,7 @@ fn run(cli: Cli) -> Result<ExitStatus> {
         Command::Check(args) => check(&args),
         Command::Batch(args) => batch(&args),
         Command::Quote(args) => quote(&args),
+        Command::Eval(args) => eval(&args),
         Command::Explain(args) => explain(&args),
         Command::Generate(args) => {
             generate::write_all(&args.out_dir)?;
@@ -387,7 +388,14 @@ fn batch(args: &BatchArgs) -> Result<ExitStatus> {
         Ok(gate.passed)
     })();
     match (written, stopped) {
-        (Err(e), _) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitStatus::Success),
+        // A reader that stopped early: the exit code says what the records read so far found.
+        (Err(e), _) if e.kind() == io::ErrorKind::BrokenPipe => {
+            Ok(if aggregate.evaluate(&limits).passed {
+                ExitStatus::Success
+            } else {
+                ExitStatus::LimitsExceeded
+            })
+        }
         (Err(e), _) => Err(e).context("cannot write the report"),
         (Ok(_), Some((file, why))) => bail!("{file}: {why}: the output is incomplete"),
         (Ok(true), None) => Ok(ExitStatus::Success),
@@ -438,6 +446,188 @@ fn serde_name<T: serde::Serialize>(value: &T) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default()
+}
+
+/// `ragcite eval`: agreement with human labels, per group and overall.
+fn eval(args: &EvalArgs) -> Result<ExitStatus> {
+    use rayon::prelude::*;
+    use std::collections::BTreeMap;
+    if args.files.iter().filter(|f| *f == "-").count() > 1 {
+        bail!("standard input (`-`) can be read only once");
+    }
+    let checker = Checker::new(Options {
+        threshold: args.checking.threshold,
+        language: args.checking.lang.0,
+    });
+    let mut groups: BTreeMap<String, Vec<ragcite::eval::Judged>> = BTreeMap::new();
+    let mut bad: Vec<String> = Vec::new();
+    let mut records = 0usize;
+    for file in &args.files {
+        let reader = open_transcript(file).with_context(|| format!("{file}: cannot read"))?;
+        let mut lines = io::BufRead::lines(reader).enumerate();
+        loop {
+            // A window of lines at a time, checked in parallel, keeps memory flat.
+            let mut window = Vec::with_capacity(512);
+            for (k, line) in lines.by_ref() {
+                let line = line.with_context(|| format!("{file}: line {}: cannot read", k + 1))?;
+                if !line.trim().is_empty() {
+                    window.push((k + 1, line));
+                }
+                if window.len() == 512 {
+                    break;
+                }
+            }
+            if window.is_empty() {
+                break;
+            }
+            records += window.len();
+            let judged: Vec<(usize, Result<ragcite::eval::JudgedRecord, String>)> = window
+                .par_iter()
+                .map(|(line, text)| {
+                    let record = serde_json::from_str::<serde_json::Value>(text)
+                        .map_err(|e| format!("invalid JSON: {e}"))
+                        .and_then(|value| {
+                            ragcite::eval::judge_record(
+                                &value,
+                                &checker,
+                                args.lenient,
+                                &args.group_by,
+                            )
+                        });
+                    (*line, record)
+                })
+                .collect();
+            for (line, record) in judged {
+                match record {
+                    Ok(record) => groups.entry(record.group).or_default().extend(record.units),
+                    Err(e) => bad.push(format!("{file}: line {line}: {e}")),
+                }
+            }
+        }
+    }
+    let threshold = args.checking.threshold;
+    let mut results: Vec<(String, ragcite::eval::Agreement)> = groups
+        .iter()
+        .map(|(group, units)| (group.clone(), ragcite::eval::agreement(units, threshold)))
+        .collect();
+    if groups.len() > 1 {
+        let all: Vec<ragcite::eval::Judged> = groups.values().flatten().copied().collect();
+        results.push((
+            "(all)".to_string(),
+            ragcite::eval::agreement(&all, threshold),
+        ));
+    }
+    let mut out = io::stdout().lock();
+    let written = match args.format {
+        EvalFormat::Json => {
+            let groups: Vec<serde_json::Value> = results
+                .iter()
+                .map(|(group, a)| serde_json::json!({"group": group, "agreement": a}))
+                .collect();
+            let document = serde_json::json!({
+                "schemaVersion": ragcite::emit::json::SCHEMA_VERSION,
+                "tool": {"name": "ragcite", "version": env!("CARGO_PKG_VERSION")},
+                "inputs": {"files": args.files, "threshold": threshold, "lang": args.checking.lang.0.code(), "lenient": args.lenient, "groupBy": args.group_by},
+                "records": records,
+                "badRecords": bad,
+                "groups": groups,
+            });
+            serde_json::to_writer_pretty(&mut out, &document)
+                .map_err(io::Error::from)
+                .and_then(|()| writeln!(out))
+        }
+        EvalFormat::Table => write_eval_table(&mut out, &results, &bad, records),
+    };
+    match written {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(e).context("cannot write the report")
+        }
+        _ => Ok(ExitStatus::Success),
+    }
+}
+
+fn write_eval_table(
+    out: &mut dyn Write,
+    results: &[(String, ragcite::eval::Agreement)],
+    bad: &[String],
+    records: usize,
+) -> io::Result<()> {
+    let mut table = comfy_table::Table::new();
+    table
+        .load_style(comfy_table::presets::UTF8_FULL_CONDENSED)
+        .set_header([
+            "group",
+            "n",
+            "pos/neg",
+            "AUC",
+            "P",
+            "R",
+            "F1",
+            "macro-F1",
+            "TP/FP/FN/TN",
+            "nm prec",
+            "mq prec",
+            "best t (macro-F1)",
+        ]);
+    let precision = |f: &ragcite::eval::FlagPrecision| match f.precision {
+        Some(p) => format!("{p:.3} ({})", f.flagged),
+        None => "-".to_string(),
+    };
+    for (group, a) in results {
+        let c = a.confusion;
+        table.add_row([
+            group.clone(),
+            a.sentences.to_string(),
+            format!("{}/{}", a.positives, a.negatives),
+            a.roc_auc.map_or("-".to_string(), |x| format!("{x:.3}")),
+            format!("{:.3}", a.precision),
+            format!("{:.3}", a.recall),
+            format!("{:.3}", a.f1),
+            format!("{:.3}", a.macro_f1),
+            format!(
+                "{}/{}/{}/{}",
+                c.true_positive, c.false_positive, c.false_negative, c.true_negative
+            ),
+            precision(&a.number_mismatch),
+            precision(&a.misquote),
+            format!("{:.2} ({:.3})", a.best_threshold, a.best_macro_f1),
+        ]);
+    }
+    writeln!(out, "{table}")?;
+    if let Some((group, a)) = results.last() {
+        writeln!(
+            out,
+            "score distribution ({group}; each █ is a share of its class):"
+        )?;
+        let total = |h: &ragcite::eval::Histogram| h.bins.iter().sum::<usize>().max(1);
+        let (pos_total, neg_total) = (total(&a.positive_scores), total(&a.negative_scores));
+        for bin in 0..10 {
+            let bar = |count: usize, of: usize| "█".repeat((count * 40).div_ceil(of).min(40));
+            writeln!(
+                out,
+                "  {:.1}-{:.1}  supported {:>6} {:<40}  unsupported {:>6} {}",
+                bin as f64 / 10.0,
+                (bin + 1) as f64 / 10.0,
+                a.positive_scores.bins[bin],
+                bar(a.positive_scores.bins[bin], pos_total),
+                a.negative_scores.bins[bin],
+                bar(a.negative_scores.bins[bin], neg_total),
+            )?;
+        }
+    }
+    for line in bad.iter().take(20) {
+        writeln!(out, "bad record: {line}")?;
+    }
+    writeln!(
+        out,
+        "{records} records read, {} bad{}",
+        bad.len(),
+        if bad.len() > 20 {
+            " (the first 20 listed)"
+        } else {
+            ""
+        }
+    )
 }
 
 /// `ragcite quote`: one quotation against one document; exit 0 when found, 1 when not.

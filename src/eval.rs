@@ -1,0 +1,427 @@
+//! Eval: agreement of the checker with human labels. Each labelled sentence gives a score (the
+//! one verdicts are decided on), whether a verdict other than the score rules it out (a number
+//! or quote not found, a citation that resolves nowhere), the verdict, and the label. From
+//! those: ROC-AUC, precision, recall and macro-F1 at the threshold, the confusion matrix, the
+//! precision of `number-mismatch` and `misquote`, the threshold that would maximise macro-F1,
+//! and the score distributions.
+
+use serde::Serialize;
+
+use crate::report::Verdict;
+
+/// One labelled sentence, as checked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Judged {
+    /// The score verdicts are decided on, in [0, 1].
+    pub score: f64,
+    /// Whether something other than the score keeps it from `supported` at any threshold.
+    pub blocked: bool,
+    pub verdict: Verdict,
+    /// What people said: supported (true) or not.
+    pub label: bool,
+}
+
+/// Counts of predictions against labels; "positive" is `supported`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Confusion {
+    pub true_positive: usize,
+    pub false_positive: usize,
+    pub false_negative: usize,
+    pub true_negative: usize,
+}
+
+impl Confusion {
+    fn add(&mut self, predicted: bool, label: bool) {
+        match (predicted, label) {
+            (true, true) => self.true_positive += 1,
+            (true, false) => self.false_positive += 1,
+            (false, true) => self.false_negative += 1,
+            (false, false) => self.true_negative += 1,
+        }
+    }
+
+    /// Precision, recall and F1 of the positive class.
+    fn positive(&self) -> (f64, f64, f64) {
+        prf(self.true_positive, self.false_positive, self.false_negative)
+    }
+
+    /// Precision, recall and F1 of the negative class.
+    fn negative(&self) -> (f64, f64, f64) {
+        prf(self.true_negative, self.false_negative, self.false_positive)
+    }
+
+    pub fn macro_f1(&self) -> f64 {
+        (self.positive().2 + self.negative().2) / 2.0
+    }
+}
+
+fn ratio(a: usize, b: usize) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+fn prf(tp: usize, fp: usize, fn_: usize) -> (f64, f64, f64) {
+    let precision = ratio(tp, tp + fp);
+    let recall = ratio(tp, tp + fn_);
+    let f1 = if precision + recall == 0.0 {
+        0.0
+    } else {
+        2.0 * precision * recall / (precision + recall)
+    };
+    (precision, recall, f1)
+}
+
+/// Precision of a verdict that says "not supported": the share of the sentences it flags that
+/// people also judged unsupported. `None` when it flags nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FlagPrecision {
+    pub flagged: usize,
+    pub correct: usize,
+    pub precision: Option<f64>,
+}
+
+/// A histogram of scores in ten bins of 0.1 (the last includes 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Histogram {
+    pub bins: [usize; 10],
+}
+
+impl Histogram {
+    fn add(&mut self, score: f64) {
+        let bin = ((score * 10.0).floor() as usize).min(9);
+        self.bins[bin] += 1;
+    }
+}
+
+/// Everything `ragcite eval` reports for a set of labelled sentences.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Agreement {
+    pub sentences: usize,
+    pub positives: usize,
+    pub negatives: usize,
+    /// Area under the ROC curve of the score against the labels (ties count half); `None`
+    /// when one class is missing.
+    pub roc_auc: Option<f64>,
+    /// At the threshold the check was run with.
+    pub threshold: f64,
+    pub precision: f64,
+    pub recall: f64,
+    pub f1: f64,
+    pub macro_f1: f64,
+    pub confusion: Confusion,
+    pub number_mismatch: FlagPrecision,
+    pub misquote: FlagPrecision,
+    /// The threshold in 0.1..1 that maximises macro-F1 on this data, and that macro-F1.
+    pub best_threshold: f64,
+    pub best_macro_f1: f64,
+    pub positive_scores: Histogram,
+    pub negative_scores: Histogram,
+}
+
+/// Allowance for floating-point error, as in the checker.
+const EPSILON: f64 = 1e-9;
+
+/// Measures agreement of `judged` sentences with their labels at `threshold`.
+pub fn agreement(judged: &[Judged], threshold: f64) -> Agreement {
+    let mut confusion = Confusion::default();
+    let mut positive_scores = Histogram::default();
+    let mut negative_scores = Histogram::default();
+    let mut flags = [(0usize, 0usize); 2];
+    for j in judged {
+        confusion.add(j.verdict == Verdict::Supported, j.label);
+        if j.label {
+            positive_scores.add(j.score);
+        } else {
+            negative_scores.add(j.score);
+        }
+        for (slot, verdict) in [Verdict::NumberMismatch, Verdict::Misquote]
+            .iter()
+            .enumerate()
+        {
+            if j.verdict == *verdict {
+                flags[slot].0 += 1;
+                flags[slot].1 += usize::from(!j.label);
+            }
+        }
+    }
+    let flag = |(flagged, correct): (usize, usize)| FlagPrecision {
+        flagged,
+        correct,
+        precision: (flagged > 0).then(|| ratio(correct, flagged)),
+    };
+    let (precision, recall, f1) = confusion.positive();
+    let (best_threshold, best_macro_f1) = best_threshold(judged);
+    let positives = judged.iter().filter(|j| j.label).count();
+    Agreement {
+        sentences: judged.len(),
+        positives,
+        negatives: judged.len() - positives,
+        roc_auc: roc_auc(judged),
+        threshold,
+        precision,
+        recall,
+        f1,
+        macro_f1: confusion.macro_f1(),
+        confusion,
+        number_mismatch: flag(flags[0]),
+        misquote: flag(flags[1]),
+        best_threshold,
+        best_macro_f1,
+        positive_scores,
+        negative_scores,
+    }
+}
+
+/// ROC-AUC by ranks (Mann–Whitney U), ties counted half.
+fn roc_auc(judged: &[Judged]) -> Option<f64> {
+    let mut scored: Vec<(f64, bool)> = judged.iter().map(|j| (j.score, j.label)).collect();
+    scored.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let positives = scored.iter().filter(|s| s.1).count();
+    let negatives = scored.len() - positives;
+    if positives == 0 || negatives == 0 {
+        return None;
+    }
+    let mut rank_sum = 0.0;
+    let mut k = 0;
+    while k < scored.len() {
+        let mut end = k;
+        while end < scored.len() && (scored[end].0 - scored[k].0).abs() <= EPSILON {
+            end += 1;
+        }
+        // Tied scores share the average of their ranks (1-based).
+        let average_rank = (k + 1 + end) as f64 / 2.0;
+        rank_sum += average_rank * scored[k..end].iter().filter(|s| s.1).count() as f64;
+        k = end;
+    }
+    let u = rank_sum - (positives * (positives + 1)) as f64 / 2.0;
+    Some(u / (positives * negatives) as f64)
+}
+
+/// The threshold in 0.1..=1 whose predictions (supported when not blocked and the score
+/// reaches it) give the highest macro-F1; the lowest such threshold on a tie.
+fn best_threshold(judged: &[Judged]) -> (f64, f64) {
+    let mut candidates: Vec<f64> = judged
+        .iter()
+        .map(|j| j.score)
+        .filter(|s| (0.1..=1.0).contains(s))
+        .collect();
+    candidates.push(0.1);
+    candidates.push(1.0);
+    candidates.sort_by(f64::total_cmp);
+    candidates.dedup_by(|a, b| (*a - *b).abs() <= EPSILON);
+    let mut best = (0.5, -1.0);
+    for t in candidates {
+        let mut confusion = Confusion::default();
+        for j in judged {
+            confusion.add(!j.blocked && j.score + EPSILON >= t, j.label);
+        }
+        let score = confusion.macro_f1();
+        if score > best.1 + EPSILON {
+            best = (t, score);
+        }
+    }
+    (best.0, best.1.max(0.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn j(score: f64, label: bool) -> Judged {
+        Judged {
+            score,
+            blocked: false,
+            verdict: if score >= 0.5 {
+                Verdict::Supported
+            } else {
+                Verdict::WeakSupport
+            },
+            label,
+        }
+    }
+
+    #[test]
+    fn auc_of_a_perfect_a_reversed_and_a_tied_ranking() {
+        let perfect = [j(0.9, true), j(0.8, true), j(0.2, false), j(0.1, false)];
+        assert_eq!(roc_auc(&perfect), Some(1.0));
+        let reversed = [j(0.1, true), j(0.9, false)];
+        assert_eq!(roc_auc(&reversed), Some(0.0));
+        let tied = [j(0.5, true), j(0.5, false)];
+        assert_eq!(roc_auc(&tied), Some(0.5));
+        assert_eq!(roc_auc(&[j(0.5, true)]), None);
+    }
+
+    #[test]
+    fn confusion_and_macro_f1() {
+        let judged = [j(0.9, true), j(0.6, false), j(0.2, true), j(0.1, false)];
+        let a = agreement(&judged, 0.5);
+        assert_eq!(
+            a.confusion,
+            Confusion {
+                true_positive: 1,
+                false_positive: 1,
+                false_negative: 1,
+                true_negative: 1
+            }
+        );
+        assert_eq!(a.precision, 0.5);
+        assert_eq!(a.macro_f1, 0.5);
+    }
+
+    #[test]
+    fn the_best_threshold_separates_the_classes() {
+        let judged = [j(0.95, true), j(0.85, true), j(0.7, false), j(0.3, false)];
+        let a = agreement(&judged, 0.5);
+        assert!(
+            (a.best_threshold - 0.85).abs() < 1e-9,
+            "{}",
+            a.best_threshold
+        );
+        assert_eq!(a.best_macro_f1, 1.0);
+    }
+
+    #[test]
+    fn flag_precision_counts_the_flagged_that_people_rejected() {
+        let mut flagged = j(0.9, false);
+        flagged.verdict = Verdict::NumberMismatch;
+        let mut wrong = j(0.9, true);
+        wrong.verdict = Verdict::NumberMismatch;
+        let a = agreement(&[flagged, wrong, j(0.1, false)], 0.5);
+        assert_eq!(a.number_mismatch.flagged, 2);
+        assert_eq!(a.number_mismatch.precision, Some(0.5));
+        assert_eq!(a.misquote.precision, None);
+    }
+
+    #[test]
+    fn histograms_put_one_in_the_last_bin() {
+        let a = agreement(&[j(1.0, true), j(0.0, false), j(0.55, true)], 0.5);
+        assert_eq!(a.positive_scores.bins[9], 1);
+        assert_eq!(a.positive_scores.bins[5], 1);
+        assert_eq!(a.negative_scores.bins[0], 1);
+    }
+}
+
+/// A labelled record read: each labelled unit checked, with the group it belongs to.
+#[derive(Debug, Clone)]
+pub struct JudgedRecord {
+    pub group: String,
+    pub units: Vec<Judged>,
+}
+
+/// Reads one labelled record and checks each labelled unit:
+/// - the eval schema: `sentences: [{text, label, label_lenient?}]` and `chunks`, each
+///   sentence's `text` (with its markers) checked against the record's chunks;
+/// - a simpler schema: `answer`, `chunks` or `contexts`, and `label` (the whole answer) or
+///   `labels` (one per sentence of the answer as ragcite splits it, no-claim sentences
+///   included).
+///
+/// `lenient` reads `label_lenient` where a sentence has one. `group_by` names the field whose
+/// value groups the results (`dataset`); records without it are in the group `all`.
+pub fn judge_record(
+    value: &serde_json::Value,
+    checker: &crate::Checker,
+    lenient: bool,
+    group_by: &str,
+) -> Result<JudgedRecord, String> {
+    use serde_json::Value;
+    let object = value.as_object().ok_or("the record is not a JSON object")?;
+    let group = crate::batch::lookup(value, group_by)
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_else(|| "all".to_string());
+    let contexts = object
+        .get("chunks")
+        .or_else(|| object.get("contexts"))
+        .ok_or("the record has no `chunks` or `contexts`")?;
+    let chunks = crate::input::chunks_from_value(contexts.clone())
+        .map_err(|e| format!("the chunks: {e}"))?;
+    let check = |text: &str| -> Result<crate::Report, String> {
+        let answer = crate::input::read_answer(text.as_bytes(), Some(crate::AnswerFormat::Text))
+            .map_err(|e| e.to_string())?;
+        Ok(checker.check(&answer, &chunks))
+    };
+    let mut units = Vec::new();
+    if let Some(Value::Array(sentences)) = object.get("sentences") {
+        for sentence in sentences {
+            let label = if lenient {
+                sentence
+                    .get("label_lenient")
+                    .and_then(Value::as_bool)
+                    .or_else(|| sentence.get("label").and_then(Value::as_bool))
+            } else {
+                sentence.get("label").and_then(Value::as_bool)
+            };
+            let (Some(label), Some(text)) = (label, sentence.get("text").and_then(Value::as_str))
+            else {
+                continue;
+            };
+            units.push(unit(&check(text)?.result.sentences, label));
+        }
+    } else {
+        let answer = object
+            .get("answer")
+            .and_then(Value::as_str)
+            .ok_or("the record has no `sentences` and no `answer`")?;
+        let report = check(answer)?;
+        match (object.get("label"), object.get("labels")) {
+            (Some(Value::Bool(label)), _) => units.push(unit(&report.result.sentences, *label)),
+            (_, Some(Value::Array(labels))) => {
+                let sentences = &report.result.sentences;
+                if labels.len() != sentences.len() {
+                    return Err(format!(
+                        "{} labels for {} sentences (as ragcite splits the answer)",
+                        labels.len(),
+                        sentences.len()
+                    ));
+                }
+                for (sentence, label) in sentences.iter().zip(labels) {
+                    if let Some(label) = label.as_bool() {
+                        units.push(unit(std::slice::from_ref(sentence), label));
+                    }
+                }
+            }
+            _ => return Err("the record has no boolean `label` and no `labels` list".to_string()),
+        }
+    }
+    Ok(JudgedRecord { group, units })
+}
+
+/// One labelled unit of one or more sentences: supported only if every claim sentence is; its
+/// score is the lowest of theirs.
+fn unit(sentences: &[crate::report::SentenceResult], label: bool) -> Judged {
+    let claims: Vec<&crate::report::SentenceResult> =
+        sentences.iter().filter(|s| s.verdict.is_claim()).collect();
+    if claims.is_empty() {
+        return Judged {
+            score: 0.0,
+            blocked: true,
+            verdict: Verdict::NoClaim,
+            label,
+        };
+    }
+    let score = claims
+        .iter()
+        .map(|s| s.coverage)
+        .fold(f64::INFINITY, f64::min);
+    let blocked = claims.iter().any(|s| {
+        s.cited.is_empty() || !s.missing_numbers.is_empty() || s.quotes.iter().any(|q| !q.found())
+    });
+    // The unit's verdict is its worst sentence's, in the order verdicts are tried.
+    let verdict = [
+        Verdict::UncitedClaim,
+        Verdict::UnsupportedCitation,
+        Verdict::Misquote,
+        Verdict::NumberMismatch,
+        Verdict::WeakSupport,
+    ]
+    .into_iter()
+    .find(|v| claims.iter().any(|s| s.verdict == *v))
+    .unwrap_or(Verdict::Supported);
+    Judged {
+        score,
+        blocked,
+        verdict,
+        label,
+    }
+}
