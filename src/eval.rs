@@ -336,10 +336,15 @@ pub fn judge_record(
         .ok_or("the record has no `chunks` or `contexts`")?;
     let chunks = crate::input::chunks_from_value(contexts.clone())
         .map_err(|e| format!("the chunks: {e}"))?;
-    let check = |text: &str| -> Result<crate::Report, String> {
-        let answer = crate::input::read_answer(text.as_bytes(), Some(crate::AnswerFormat::Text))
-            .map_err(|e| e.to_string())?;
-        Ok(checker.check(&answer, &chunks))
+    let read = |text: &str| {
+        crate::input::read_answer(text.as_bytes(), Some(crate::AnswerFormat::Text))
+            .map_err(|e| e.to_string())
+    };
+    let check =
+        |text: &str| -> Result<crate::Report, String> { Ok(checker.check(&read(text)?, &chunks)) };
+    // A labelled claim is one unit, its markers citing for all of it.
+    let check_claim = |text: &str| -> Result<crate::Report, String> {
+        Ok(checker.check_as_one(&read(text)?, &chunks))
     };
     let mut units = Vec::new();
     if let Some(Value::Array(sentences)) = object.get("sentences") {
@@ -356,7 +361,7 @@ pub fn judge_record(
             else {
                 continue;
             };
-            units.push(unit(&check(text)?.result.sentences, label));
+            units.push(unit(&check_claim(text)?.result.sentences, label));
         }
     } else {
         let answer = object

@@ -86,9 +86,29 @@ impl Checker {
 
     /// Checks every sentence of `answer` against `chunks`.
     pub fn check(&self, answer: &Answer, chunks: &Chunks) -> Report {
+        self.check_split(answer, chunks, false)
+    }
+
+    /// Checks `answer` as one unit: a single sentence from its first word to its last, whose
+    /// markers cite for all of it. For labelled claims (a sentence or two with the markers at
+    /// the end), as eval data gives them.
+    pub fn check_as_one(&self, answer: &Answer, chunks: &Chunks) -> Report {
+        self.check_split(answer, chunks, true)
+    }
+
+    fn check_split(&self, answer: &Answer, chunks: &Chunks, as_one: bool) -> Report {
         self.analyzer.begin();
         let resolver = Resolver::new(chunks.chunks.iter().map(|c| c.id.as_str()));
-        let split = sentence::split(&answer.text, &resolver);
+        let mut split = sentence::split(&answer.text, &resolver);
+        if as_one && let (Some(first), Some(last)) = (split.spans.first(), split.spans.last()) {
+            let whole = sentence::SentenceSpan {
+                span: first.span.start..last.span.end,
+                start: first.start,
+                end: last.end,
+                heading: false,
+            };
+            split.spans = vec![whole];
+        }
         let citations: Vec<ResolvedCitation> = answer
             .citations
             .iter()
