@@ -300,59 +300,6 @@ impl<'a> Scores<'a> {
     }
 }
 
-fn experiment(
-    _scores: &Scores<'_>,
-    index: &ChunkIndex,
-    sentence: &SentenceInput,
-    is_cited: &[bool],
-) -> f64 {
-    let variant = std::env::var("RAGCITE_EXPERIMENT").unwrap_or_default();
-    let param = |name: &str, default: f64| -> f64 {
-        std::env::var(name)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(default)
-    };
-    let in_cited = |w: &Word| {
-        index
-            .postings
-            .get(&w.id)
-            .is_some_and(|list| list.iter().any(|&c| is_cited[c as usize]))
-    };
-    let weight = |w: &Word| {
-        let mut weight = 1.0;
-        if w.name {
-            weight += param("W_NAME", 1.0);
-        }
-        if w.stem.chars().count() >= param("LONG", 7.0) as usize {
-            weight += param("W_LONG", 0.5);
-        }
-        weight
-    };
-    match variant.as_str() {
-        "pooled" => {
-            let found = sentence.words.iter().filter(|w| in_cited(w)).count();
-            found as f64 / sentence.words.len() as f64
-        }
-        "weighted" => {
-            let total: f64 = sentence.words.iter().map(weight).sum();
-            let found: f64 = sentence
-                .words
-                .iter()
-                .filter(|w| in_cited(w))
-                .map(weight)
-                .sum();
-            let mut score = found / total;
-            let missing_name = sentence.words.iter().any(|w| w.name && !in_cited(w));
-            if missing_name {
-                score *= param("NAME_PENALTY", 1.0);
-            }
-            score
-        }
-        _ => 0.0,
-    }
-}
-
 /// Per-chunk tallies gathered while sentences are judged.
 #[derive(Debug, Clone, Default)]
 struct ChunkTally {
@@ -406,14 +353,6 @@ pub fn assess(
                 _ => Some((c, score)),
             });
         let coverage = best_cited.map_or(0.0, |(_, s)| s);
-        let coverage = if std::env::var("RAGCITE_EXPERIMENT").is_ok()
-            && !sentence.cited.is_empty()
-            && !sentence.words.is_empty()
-        {
-            experiment(&scores, index, sentence, &is_cited)
-        } else {
-            coverage
-        };
         let missing_numbers = if sentence.cited.is_empty() {
             Vec::new()
         } else {

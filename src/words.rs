@@ -220,8 +220,6 @@ pub struct Word {
     pub surface: String,
     /// The stem's interned id (see [`Analyzer::stem_id`]).
     pub id: u32,
-    /// Whether it is written with a capital inside the text (not as its first word): a name.
-    pub name: bool,
 }
 
 /// Which chunk tokens are worth looking up: those that may share a stem with a wanted word.
@@ -343,10 +341,7 @@ impl Analyzer {
     pub fn content_words(&self, text: &str, numbers: &[Number]) -> Vec<Word> {
         let mut words: Vec<Word> = Vec::new();
         let mut seen: HashSet<u32> = HashSet::new();
-        let mut first = true;
         self.for_each_token(text, numbers, |token| {
-            let name = !first && token.chars().next().is_some_and(char::is_uppercase);
-            first = false;
             if let Some(id) = self.stem_id(token)
                 && seen.insert(id)
             {
@@ -360,7 +355,6 @@ impl Analyzer {
                     stem,
                     surface: lower(token),
                     id,
-                    name,
                 });
             }
         });
@@ -473,7 +467,6 @@ impl Analyzer {
             stem,
             surface: lower,
             id: 0,
-            name: false,
         })
     }
 
