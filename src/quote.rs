@@ -139,11 +139,15 @@ const BEFORE_OPENING: &[char] = &[
 /// mark follows. An opening mark without a closing one is skipped.
 pub fn quotations(sentence: &str) -> Vec<Quotation> {
     // Most sentences quote nothing: skip them without decoding when no opening mark occurs.
-    let may_quote = sentence.bytes().any(|b| b == b'"' || b == b'\'')
-        || (!sentence.is_ascii()
-            && sentence
-                .chars()
-                .any(|c| matches!(c, '“' | '„' | '«' | '「' | '『' | '‘')));
+    // A straight single quote opens only after white space or punctuation (`'word`), never
+    // inside a word (`it's`).
+    let bytes = sentence.as_bytes();
+    let may_quote = bytes.iter().enumerate().any(|(k, &b)| {
+        b == b'"' || (b == b'\'' && (k == 0 || !bytes[k - 1].is_ascii_alphanumeric()))
+    }) || (!sentence.is_ascii()
+        && sentence
+            .chars()
+            .any(|c| matches!(c, '“' | '„' | '«' | '「' | '『' | '‘')));
     if !may_quote {
         return Vec::new();
     }
