@@ -389,27 +389,32 @@ pub fn run(
     mut each: impl FnMut(&RecordOutcome) -> io::Result<()>,
 ) -> Result<(), BatchError> {
     let mut scanner = scanner;
+    let mut next = index.to_owned();
+    let mut window = read_window(&mut scanner, &mut next);
     loop {
-        let mut window: Vec<(usize, Scanned)> = Vec::with_capacity(WINDOW);
-        let mut stop: Option<ScanError> = None;
-        for item in scanner.by_ref().take(WINDOW) {
-            match item {
-                Ok(scanned) => {
-                    *index += 1;
-                    window.push((*index, scanned));
+        let (records, stop) = window;
+        let done = records.len() < WINDOW || stop.is_some();
+        // The next window is read while this one is checked, so that reading the file never
+        // leaves the cores idle.
+        let (following, outcomes) = rayon::join(
+            || {
+                if done {
+                    (Vec::new(), None)
+                } else {
+                    read_window(&mut scanner, &mut next)
                 }
-                Err(e) => {
-                    stop = Some(e);
-                    break;
-                }
-            }
-        }
-        let done = window.len() < WINDOW || stop.is_some();
-        let outcomes: Vec<RecordOutcome> = window
-            .into_par_iter()
-            .map(|(index, scanned)| check_one(index, file, scanned, fields, checker, limits))
-            .collect();
+            },
+            || {
+                records
+                    .into_par_iter()
+                    .map(|(index, scanned)| {
+                        check_one(index, file, scanned, fields, checker, limits)
+                    })
+                    .collect::<Vec<RecordOutcome>>()
+            },
+        );
         for outcome in &outcomes {
+            *index = outcome.index;
             partial.add(outcome);
             each(outcome).map_err(BatchError::Output)?;
         }
@@ -419,7 +424,26 @@ pub fn run(
         if done {
             return Ok(());
         }
+        window = following;
     }
+}
+
+/// Up to [`WINDOW`] records, numbered on from `index`, and the error that stopped the scan.
+fn read_window(
+    scanner: &mut RecordScanner<'_>,
+    index: &mut usize,
+) -> (Vec<(usize, Scanned)>, Option<ScanError>) {
+    let mut window = Vec::with_capacity(WINDOW);
+    for item in scanner.by_ref().take(WINDOW) {
+        match item {
+            Ok(scanned) => {
+                *index += 1;
+                window.push((*index, scanned));
+            }
+            Err(e) => return (window, Some(e)),
+        }
+    }
+    (window, None)
 }
 
 fn check_one(

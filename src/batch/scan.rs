@@ -53,7 +53,7 @@ enum Mode {
 
 /// Reads records from a byte stream.
 pub struct RecordScanner<'a> {
-    reader: Box<dyn BufRead + 'a>,
+    reader: Box<dyn BufRead + Send + 'a>,
     line: usize,
     mode: Mode,
     force_lines: bool,
@@ -68,7 +68,7 @@ pub struct RecordScanner<'a> {
 
 impl<'a> RecordScanner<'a> {
     /// `force_lines` reads the file as JSON Lines whatever it starts with (a `.jsonl` name).
-    pub fn new(reader: impl BufRead + 'a, force_lines: bool) -> Self {
+    pub fn new(reader: impl BufRead + Send + 'a, force_lines: bool) -> Self {
         RecordScanner {
             reader: Box::new(reader),
             line: 1,

@@ -404,7 +404,7 @@ fn batch(args: &BatchArgs) -> Result<ExitStatus> {
 }
 
 /// A transcript file, or standard input for `-`, buffered, with a progress bar when large.
-fn open_transcript(file: &str) -> io::Result<Box<dyn io::BufRead>> {
+fn open_transcript(file: &str) -> io::Result<Box<dyn io::BufRead + Send>> {
     if file == "-" {
         return Ok(Box::new(io::BufReader::new(io::stdin())));
     }
