@@ -176,9 +176,13 @@ fn bracket(text: &str, i: usize, resolver: &Resolver) -> Option<(Vec<String>, us
     let rest = &text[i..];
     let (inner, len) = enclosed(rest, '[', ']')?;
     let after = &rest[len..];
-    let line_start = text[..i].rfind('\n').map_or(0, |k| k + 1);
-    let starts_line = text[line_start..i].trim().is_empty();
-    if after.starts_with('(') || (after.starts_with(':') && starts_line) {
+    // Looking back to the line's start only when a colon follows keeps a line of many
+    // brackets linear.
+    let starts_line = || {
+        let line_start = text[..i].rfind('\n').map_or(0, |k| k + 1);
+        text[line_start..i].trim().is_empty()
+    };
+    if after.starts_with('(') || (after.starts_with(':') && starts_line()) {
         return None; // a Markdown link or a link reference definition
     }
     if text[..i].ends_with('!') {

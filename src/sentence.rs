@@ -51,6 +51,9 @@ const ABBREVIATIONS: &[&str] = &[
     "approx",
 ];
 
+/// Longest token (letters, digits and dots before a full stop) read as a possible abbreviation.
+const MAX_ABBREVIATION_CHARS: usize = 16;
+
 /// Characters that may close a sentence after its terminator (`"Done." Next`).
 const CLOSERS: &[char] = &[
     '"', '\'', '”', '’', ')', ']', '»', '*', '_', '`', '」', '』', '）',
@@ -152,12 +155,20 @@ fn trailing_markers(text: &str, from: usize, resolver: &Resolver) -> usize {
 /// capital initial. `etc.` ends one when a capitalised word follows.
 fn ends_sentence_at_full_stop(text: &str, line_start: usize, dot: usize) -> bool {
     let before = &text[line_start..dot];
+    // Abbreviations are short: looking back further than this would make a long dotted run
+    // (`ab.ab.ab.…`) quadratic, and a token that long is no abbreviation.
+    let mut token_chars = 0;
     let token_start = before
         .char_indices()
         .rev()
         .take_while(|(_, c)| c.is_alphanumeric() || *c == '.')
+        .inspect(|_| token_chars += 1)
+        .take(MAX_ABBREVIATION_CHARS + 1)
         .last()
         .map_or(before.len(), |(k, _)| k);
+    if token_chars > MAX_ABBREVIATION_CHARS {
+        return true;
+    }
     let token = before[token_start..].trim_start_matches('.');
     if token.is_empty() {
         return true;

@@ -64,6 +64,8 @@ pub struct RecordScanner<'a> {
     top_level_array: bool,
     /// Whether a JSON Lines file had any line, blank lines aside.
     seen_line: bool,
+    /// Records read from the array so far.
+    elements: usize,
 }
 
 impl<'a> RecordScanner<'a> {
@@ -78,6 +80,7 @@ impl<'a> RecordScanner<'a> {
             queue: VecDeque::new(),
             top_level_array: false,
             seen_line: false,
+            elements: 0,
         }
     }
 
@@ -362,28 +365,39 @@ impl<'a> RecordScanner<'a> {
     }
 
     fn array_element(&mut self) -> Result<Option<Scanned>, ScanError> {
-        let mut first = true;
-        loop {
-            match self.skip_space()? {
-                Some(b']') => {
-                    self.bump()?;
-                    self.mode = Mode::Done;
-                    if self.top_level_array && self.skip_space()?.is_some() {
-                        return Err(self.structure(
-                            "more content after the array of records (one array per file)",
-                        ));
-                    }
-                    return Ok(None);
+        // After a record, a comma then the next record, or the end of the array.
+        match (self.skip_space()?, self.elements > 0) {
+            (Some(b']'), _) => {
+                self.bump()?;
+                self.mode = Mode::Done;
+                if self.top_level_array && self.skip_space()?.is_some() {
+                    return Err(self.structure(
+                        "more content after the array of records (one array per file)",
+                    ));
                 }
-                Some(b',') if first => {
-                    self.bump()?;
-                    first = false;
-                    continue;
-                }
-                None => return Err(self.structure("the file ends inside the array of records")),
-                _ => break,
+                return Ok(None);
             }
+            (Some(b','), true) => {
+                self.bump()?;
+                match self.skip_space()? {
+                    Some(b']') => return Err(self.structure("a comma before `]`")),
+                    None => {
+                        return Err(self.structure("the file ends inside the array of records"));
+                    }
+                    _ => {}
+                }
+            }
+            (None, _) => return Err(self.structure("the file ends inside the array of records")),
+            (Some(b), true) => {
+                return Err(self.structure(format!(
+                    "expected `,` or `]` after a record, found `{}`",
+                    char::from(b).escape_default()
+                )));
+            }
+            (Some(b','), false) => return Err(self.structure("a comma before the first record")),
+            (Some(_), false) => {}
         }
+        self.elements += 1;
         let line = self.line;
         let mut bytes = Vec::new();
         let fits = self.value(Some(&mut bytes)).map_err(|e| match e {

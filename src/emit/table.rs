@@ -10,6 +10,24 @@ use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, batch_summary_lin
 use crate::batch::RecordOutcome;
 use crate::report::{ChunkStatus, QuoteCheck, SentenceResult, Verdict, preview};
 
+/// Text from the inputs made safe for a terminal: control characters (an escape sequence in an
+/// answer could retitle the terminal or erase lines of the report) become `\u{…}` escapes.
+/// Line breaks stay: cells use them for their lines.
+fn printable(text: &str) -> String {
+    if !text.chars().any(|c| c.is_control() && c != '\n') {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// Missing words shown per sentence before the rest are counted.
 const MISSING_WORDS_SHOWN: usize = 8;
 
@@ -164,10 +182,10 @@ impl Emitter for TableEmitter {
                 if s.cited.is_empty() {
                     "-".to_string()
                 } else {
-                    s.cited.join(", ")
+                    printable(&s.cited.join(", "))
                 },
-                preview(&s.sentence, budget),
-                problems(s),
+                printable(&preview(&s.sentence, budget)),
+                printable(&problems(s)),
             ]);
         }
         writeln!(out, "{sentences}")?;
@@ -177,12 +195,12 @@ impl Emitter for TableEmitter {
         let budget = self.text_budget(70);
         for c in &result.chunks {
             chunks.add_row([
-                c.id.clone(),
+                printable(&c.id),
                 self.paint_status(c.status),
                 c.times_cited.to_string(),
                 c.supported_sentences.to_string(),
                 format!("{:.2}", c.best_coverage),
-                preview(&c.preview, budget),
+                printable(&preview(&c.preview, budget)),
             ]);
         }
         if !result.chunks.is_empty() {
@@ -202,14 +220,14 @@ impl Emitter for TableEmitter {
                 let sentences: Vec<String> = c.sentences.iter().map(usize::to_string).collect();
                 citations.add_row([
                     c.index.to_string(),
-                    c.source.clone(),
-                    c.chunk.clone().unwrap_or_else(|| "-".to_string()),
+                    printable(&c.source),
+                    printable(c.chunk.as_deref().unwrap_or("-")),
                     if sentences.is_empty() {
                         "-".to_string()
                     } else {
                         sentences.join(", ")
                     },
-                    quote,
+                    printable(&quote),
                 ]);
             }
             writeln!(out, "{citations}")?;
@@ -221,7 +239,7 @@ impl Emitter for TableEmitter {
             } else {
                 "warning".to_string()
             };
-            writeln!(out, "{label}: {warning}")?;
+            writeln!(out, "{label}: {}", printable(warning))?;
         }
         let summary = summary_line(run.report, run.gate);
         if self.color {
@@ -381,7 +399,7 @@ impl BatchEmitter for BatchTableEmitter {
                 "first problem",
             ]);
             for row in &self.rows[..shown] {
-                table.add_row(row.cells.clone());
+                table.add_row(row.cells.iter().map(|cell| printable(cell)));
             }
             writeln!(out, "{table}")?;
             let hidden = end.aggregate.failing_records + end.aggregate.bad_records;

@@ -56,7 +56,15 @@ fn main() -> ExitCode {
         Ok(status) => status.into(),
         Err(err) if is_broken_pipe(&err) => ExitStatus::Success.into(),
         Err(err) => {
-            let message = format!("{err:#}").replace('\n', " ");
+            // One line, whatever the input put into the message.
+            let message: String = format!("{err:#}")
+                .chars()
+                .map(|c| match c {
+                    '\n' | '\r' | '\t' => " ".to_string(),
+                    c if c.is_control() => c.escape_unicode().to_string(),
+                    c => c.to_string(),
+                })
+                .collect();
             let _ = writeln!(io::stderr(), "ragcite: error: {message}");
             ExitStatus::Error.into()
         }
