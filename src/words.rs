@@ -225,12 +225,14 @@ pub struct Word {
 /// Which chunk tokens are worth looking up: those that may share a stem with a wanted word.
 #[derive(Debug, Clone)]
 pub struct WordFilter {
-    /// Whether tokens are screened by their first two letters (English only).
+    /// Whether tokens are screened by their first letters (English only).
     by_prefix: bool,
     /// Bit set of the first two letters (lower-cased ASCII) of the wanted words.
     prefixes: [u64; PREFIX_BITS / 64],
-    /// Whether a wanted word starts with a non-ASCII letter: then such tokens all pass.
-    non_ascii: bool,
+    /// Bit set of the first two letters of the wanted stems of two letters.
+    short: [u64; PREFIX_BITS / 64],
+    /// Bit set of the first three letters of the wanted words and stems (see [`key3`]).
+    long: Vec<u64>,
     /// The wanted stems.
     ids: rustc_hash::FxHashSet<u32>,
 }
@@ -239,12 +241,27 @@ pub struct WordFilter {
 /// own bit.
 const PREFIX_BITS: usize = 21 * 64;
 
+/// Size of the three-letter bit set (36 × 36 × 36 = 46,656 keys).
+const KEY3_BITS: usize = 729 * 64;
+
+fn has_bit(set: &[u64], key: usize) -> bool {
+    set.get(key / 64)
+        .is_some_and(|slot| slot & (1 << (key % 64)) != 0)
+}
+
+fn set_bit(set: &mut [u64], key: usize) {
+    if let Some(slot) = set.get_mut(key / 64) {
+        *slot |= 1 << (key % 64);
+    }
+}
+
 impl Default for WordFilter {
     fn default() -> Self {
         WordFilter {
             by_prefix: false,
             prefixes: [0; PREFIX_BITS / 64],
-            non_ascii: false,
+            short: [0; PREFIX_BITS / 64],
+            long: vec![0; KEY3_BITS / 64],
             ids: rustc_hash::FxHashSet::default(),
         }
     }
@@ -252,14 +269,22 @@ impl Default for WordFilter {
 
 impl WordFilter {
     /// Whether `token` (as written) may have a wanted stem.
+    ///
+    /// A token of three letters or more whose stem has three or more keeps its first three
+    /// letters up to [`key3`]'s classes; one whose stem has two letters starts with them.
     pub fn may_keep(&self, token: &str) -> bool {
         if !self.by_prefix {
             return true;
         }
-        match prefix_key(token.as_bytes()).and_then(|key| Some((self.prefixes.get(key / 64)?, key)))
-        {
-            Some((slot, key)) => slot & (1 << (key % 64)) != 0,
-            None => self.non_ascii,
+        let bytes = token.as_bytes();
+        // A token that does not start with ASCII letters or digits may lower-case or
+        // normalise into any word (the Kelvin sign is a `k`): it is always looked up.
+        let Some(two) = prefix_key(bytes) else {
+            return true;
+        };
+        match key3(bytes) {
+            Some(three) => has_bit(&self.long, three) || has_bit(&self.short, two),
+            None => has_bit(&self.prefixes, two),
         }
     }
 
@@ -284,6 +309,27 @@ fn prefix_key(word: &[u8]) -> Option<usize> {
         other => other,
     };
     Some(first * 36 + second)
+}
+
+/// The key of a word's first three characters, lower-cased, when all three are ASCII letters
+/// or digits; `None` otherwise. In the second and third place `e`, `i` and `y` are one letter:
+/// the English stemmer turns a final `y` into `i` (`cry` → `cri`), adds an `e` (`using` →
+/// `use`) and has the exceptional forms `skies` → `sky` and `dying` → `die`; everything else
+/// it does happens after the third letter of a stem of three letters or more.
+fn key3(word: &[u8]) -> Option<usize> {
+    let digit = |b: u8| match b.to_ascii_lowercase() {
+        c @ b'a'..=b'z' => Some(usize::from(c - b'a')),
+        c @ b'0'..=b'9' => Some(26 + usize::from(c - b'0')),
+        _ => None,
+    };
+    let vowel_class = |d: usize| match d {
+        4 | 24 => 8, // e, y → i
+        other => other,
+    };
+    let first = digit(*word.first()?)?;
+    let second = vowel_class(digit(*word.get(1)?)?);
+    let third = vowel_class(digit(*word.get(2)?)?);
+    Some((first * 36 + second) * 36 + third)
 }
 
 /// A token lower-cased as words are compared: Unicode NFC (decomposed accents and composed
@@ -410,10 +456,11 @@ impl Analyzer {
     /// A filter that lets through the tokens that may have the stem of one of `words`.
     ///
     /// The English (Porter2) stemmer only rewrites the ends of words and leaves words of two
-    /// letters alone, so a word's first two letters, lower-cased, are those of its stem: a
-    /// token whose first two letters no wanted word starts with cannot share a stem with any,
-    /// and need not be stemmed or looked up. Other languages' stemmers may rewrite the start
-    /// (German umlauts), so for them only the stems themselves are compared.
+    /// letters alone, so a word's first two letters, lower-cased, are those of its stem, and a
+    /// stem of three letters or more keeps the word's first three (up to `e`, `i` and `y`, see
+    /// [`key3`]): a token whose first letters match no wanted word cannot share a stem with
+    /// any, and need not be stemmed or looked up. Other languages' stemmers may rewrite the
+    /// start (German umlauts), so for them only the stems themselves are compared.
     pub fn word_filter<'w>(&self, words: impl Iterator<Item = &'w Word>) -> WordFilter {
         let mut filter = WordFilter {
             by_prefix: self.language == Language::English,
@@ -426,12 +473,17 @@ impl Analyzer {
                 filter.by_prefix = false;
             }
             // The stem's letters too, in case the stemmer rewrote the word's start.
+            let short_stem = word.stem.chars().nth(2).is_none();
             for text in [&word.surface, &word.stem] {
-                match prefix_key(text.as_bytes())
-                    .and_then(|key| filter.prefixes.get_mut(key / 64).map(|slot| (slot, key)))
-                {
-                    Some((slot, key)) => *slot |= 1 << (key % 64),
-                    None => filter.non_ascii = true,
+                let bytes = text.as_bytes();
+                if let Some(key) = prefix_key(bytes) {
+                    set_bit(&mut filter.prefixes, key);
+                    if short_stem {
+                        set_bit(&mut filter.short, key);
+                    }
+                }
+                if let Some(key) = key3(bytes) {
+                    set_bit(&mut filter.long, key);
                 }
             }
         }
@@ -623,19 +675,81 @@ mod tests {
     }
 
     #[test]
+    fn english_stems_of_three_letters_keep_the_first_three() {
+        // The chunk filter relies on it, for every ending the stemmer rewrites: random
+        // starts with each ending, compared with their stems.
+        let analyzer = Analyzer::new(Language::English);
+        let endings = [
+            "", "s", "es", "ies", "ied", "ss", "sses", "us", "ed", "edly", "ing", "ingly", "eed",
+            "eedly", "y", "ly", "li", "ely", "ily", "e", "l", "ll", "at", "ating", "bl", "bling",
+            "iz", "izing", "tional", "ational", "enci", "anci", "abli", "entli", "izer", "ization",
+            "ation", "ator", "alism", "aliti", "alli", "fulness", "ousli", "ousness", "iveness",
+            "iviti", "biliti", "bli", "logi", "fulli", "lessli", "alize", "icate", "iciti", "ical",
+            "ful", "ness", "ative", "al", "ance", "ence", "er", "ic", "able", "ible", "ant",
+            "ement", "ment", "ent", "ism", "ate", "iti", "ous", "ive", "ize", "ion", "sion",
+            "tion",
+        ];
+        let letters = b"abcdefghiklmnoprstuvwy";
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut checked = 0;
+        for _ in 0..400 {
+            let mut start = String::new();
+            for _ in 0..1 + seed % 4 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                start.push(char::from(letters[(seed % letters.len() as u64) as usize]));
+            }
+            for ending in endings {
+                let word = format!("{start}{ending}");
+                let stem = analyzer.stemmer.stem(&word).into_owned();
+                if stem.len() >= 3 {
+                    assert_eq!(
+                        key3(word.as_bytes()),
+                        key3(stem.as_bytes()),
+                        "{word} → {stem}"
+                    );
+                    checked += 1;
+                } else if stem.len() == 2 {
+                    assert_eq!(prefix_key(word.as_bytes()), prefix_key(stem.as_bytes()));
+                }
+            }
+        }
+        assert!(checked > 20_000, "{checked}");
+        for (word, stem) in [
+            ("skies", "sky"),
+            ("dying", "die"),
+            ("cry", "cri"),
+            ("using", "use"),
+        ] {
+            assert_eq!(analyzer.stemmer.stem(word), stem);
+            assert_eq!(key3(word.as_bytes()), key3(stem.as_bytes()));
+        }
+    }
+
+    #[test]
     fn the_word_filter_lets_through_what_may_match_and_nothing_panics() {
         let analyzer = Analyzer::new(Language::English);
-        let words = analyzer.content_words("Towers and 99problems zz9 école", &[]);
+        let words = analyzer.content_words("Towers and 99problems zz9 école cries", &[]);
         let filter = analyzer.word_filter(words.iter());
         assert!(filter.may_keep("tower"));
         assert!(filter.may_keep("TOWERING"));
-        assert!(filter.may_keep("99x"));
+        assert!(filter.may_keep("99pr"));
+        assert!(!filter.may_keep("99x"));
         assert!(filter.may_keep("zz"));
-        assert!(
-            filter.may_keep("éléphant"),
-            "non-ASCII passes when a wanted word is"
-        );
+        assert!(filter.may_keep("éléphant"), "non-ASCII starts always pass");
+        assert!(filter.may_keep("\u{212a}ilo"), "the Kelvin sign is a k");
         assert!(!filter.may_keep("bridge"));
+        assert!(
+            !filter.may_keep("toe"),
+            "three letters that no wanted word starts with"
+        );
+        assert!(filter.may_keep("cry"), "e, i and y are one letter");
+        assert!(filter.may_keep("cre"), "e, i and y are one letter");
+        assert!(
+            filter.may_keep("to"),
+            "a two-letter token passes on two letters"
+        );
         let german = Analyzer::new(Language::German);
         assert!(german.word_filter(words.iter()).may_keep("bridge"));
     }
