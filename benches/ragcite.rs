@@ -1,0 +1,357 @@
+//! The benchmark suite (divan): `check` at 1/4, 1/2 and all of the seed API's size limits (a
+//! 100,000-character answer and 500,000 characters of chunks), quote search in a 5 MB document,
+//! and `batch` throughput, all on generated text that looks like real prose.
+//!
+//! Run: `cargo bench --bench ragcite`. With `RAGCITE_BENCH_WRITE=DIR` it writes the inputs to
+//! DIR instead (answer-N.md and chunks-N.json for N = 4, 2, 1, document.txt with quote-found.txt
+//! and quote-missing.txt, batch.jsonl) and runs nothing, for `scripts/bench-process.sh`, which
+//! times whole processes on them.
+//!
+//! What "looks like real prose" means here: word frequencies follow Zipf's law over a
+//! vocabulary of 30,000 words whose most frequent hundred are English stop words (about 45% of
+//! the tokens, as in English), 3% of the tokens are numbers, and answer sentences copy a chunk
+//! sentence with a sixth of the words changed. On this text an answer sentence shares a
+//! content word with about a fifth of the chunks, as on real retrieved web text (the 500 kB
+//! samples of WiCE and AttributionBench pages: 18% and 20%).
+
+use std::hint::black_box;
+use std::io::Cursor;
+use std::sync::Arc;
+
+use divan::Bencher;
+use divan::counter::BytesCount;
+use ragcite::batch::{self, Aggregate, Fields, scan::RecordScanner};
+use ragcite::gate::Limits;
+use ragcite::quote::QuoteSearch;
+use ragcite::{Checker, Options, input};
+
+/// The seed API's limits, in characters.
+const ANSWER_CHARS: usize = 100_000;
+const CHUNK_CHARS: usize = 500_000;
+/// Characters per chunk, as retrievers cut them.
+const CHUNK_LEN: usize = 500;
+/// Size of the document quotes are searched in.
+const DOCUMENT_CHARS: usize = 5_000_000;
+/// Records in the generated batch file (each a 600-character answer and five chunks).
+const BATCH_RECORDS: usize = 2_000;
+/// Words in the vocabulary, stop words included.
+const VOCABULARY: usize = 30_000;
+
+fn main() {
+    if let Ok(dir) = std::env::var("RAGCITE_BENCH_WRITE") {
+        write_inputs(std::path::Path::new(&dir));
+        return;
+    }
+    divan::main();
+}
+
+/// `Checker::check` at 1/`fraction` of the limits, reading both inputs included.
+#[divan::bench(args = [4, 2, 1], sample_count = 30)]
+fn check(bencher: Bencher, fraction: usize) {
+    let inputs = CheckInputs::new(fraction);
+    let checker = Checker::new(Options::default());
+    bencher
+        .counter(BytesCount::new(inputs.answer.len() + inputs.chunks.len()))
+        .bench(|| {
+            let answer = input::read_answer(inputs.answer.as_bytes(), None).expect("answer");
+            let chunks = input::read_chunks(inputs.chunks.as_bytes(), true).expect("chunks");
+            black_box(checker.check(&answer, &chunks))
+        });
+}
+
+/// Preparing a 5 MB document for quote search (normalising it once).
+#[divan::bench(sample_count = 10)]
+fn quote_prepare(bencher: Bencher) {
+    let quotes = QuoteInputs::new();
+    bencher
+        .counter(BytesCount::new(quotes.document.len()))
+        .bench(|| QuoteSearch::new(black_box(&quotes.document)));
+}
+
+/// Finding a 40-word quote in a prepared 5 MB document: present near its end, or present with
+/// one word changed (the search then looks for the closest passage).
+#[divan::bench(args = ["found", "missing"], sample_count = 10)]
+fn quote_find(bencher: Bencher, which: &str) {
+    let quotes = QuoteInputs::new();
+    let search = QuoteSearch::new(&quotes.document);
+    let quote = if which == "found" {
+        &quotes.found
+    } else {
+        &quotes.missing
+    };
+    bencher.bench(|| black_box(search.find(black_box(quote))));
+}
+
+/// `batch` on a JSON Lines transcript in memory, as the command runs it (parallel windows).
+#[divan::bench(sample_count = 10)]
+fn batch_throughput(bencher: Bencher) {
+    let file = batch_file();
+    let checker = Checker::new(Options::default());
+    let fields = Fields::default();
+    let limits = Limits::default();
+    let name: Arc<str> = Arc::from("batch.jsonl");
+    bencher.counter(BytesCount::new(file.len())).bench(|| {
+        let scanner = RecordScanner::new(Cursor::new(file.as_bytes()), true);
+        let (mut index, mut partial) = (0, Aggregate::default());
+        let mut records = 0;
+        batch::run(
+            scanner,
+            &name,
+            &fields,
+            &checker,
+            &limits,
+            &mut index,
+            &mut partial,
+            |_| {
+                records += 1;
+                Ok(())
+            },
+        )
+        .expect("batch");
+        assert_eq!(records, BATCH_RECORDS);
+    });
+}
+
+fn write_inputs(dir: &std::path::Path) {
+    std::fs::create_dir_all(dir).expect("output directory");
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    };
+    for fraction in [4, 2, 1] {
+        let inputs = CheckInputs::new(fraction);
+        write(&format!("answer-{fraction}.md"), &inputs.answer);
+        write(&format!("chunks-{fraction}.json"), &inputs.chunks);
+    }
+    let quotes = QuoteInputs::new();
+    write("document.txt", &quotes.document);
+    write("quote-found.txt", &quotes.found);
+    write("quote-missing.txt", &quotes.missing);
+    write("batch.jsonl", &batch_file());
+    println!("wrote the benchmark inputs to {}", dir.display());
+}
+
+/// A small deterministic generator (xorshift), so that every run times the same input.
+struct Rng(u64);
+
+impl Rng {
+    fn new() -> Self {
+        Rng(0x5eed_1234_abcd_0001)
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    /// A rank in 0..n drawn with Zipf frequencies (probability about 1/rank).
+    fn zipf(&mut self, n: usize) -> usize {
+        let u = (self.next() % 1_000_000) as f64 / 1_000_000.0;
+        ((n as f64).powf(u) as usize).saturating_sub(1).min(n - 1)
+    }
+}
+
+/// The hundred most frequent English words, all of them stop words.
+const STOP: &str = "the of and to a in is that for it as was with be by on not he this are or \
+his from at which but have an they you were her she there been one all we their has would when \
+if so no will more can its who than other into some them these then two only could may about \
+our any my first also after over new most where up out such what even through those me made \
+before many because must between both each under while should being same us during very";
+
+/// Readable content words for the most frequent ranks; rarer ranks are made of syllables.
+const TOPIC: &str = "tower river city museum engineer company bridge station market council \
+harbour railway cathedral university library garden palace festival treaty province empire \
+kingdom republic parliament election mountain valley forest island coast desert glacier \
+volcano lake population economy industry export import harvest factory mine theatre opera \
+painting sculpture novel poem composer architect scientist physician general admiral bishop \
+merchant farmer soldier build design complete open close found destroy restore visit measure \
+record publish discover invent elect appoint govern trade ancient modern northern southern \
+eastern western large small famous historic central coastal royal public private national \
+regional year time people world state government system water history part number group";
+
+const ONSETS: &[&str] = &[
+    "b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "v", "w", "br", "cr",
+    "st", "tr", "pl", "gr", "sh", "ch",
+];
+const VOWELS: &[&str] = &["a", "e", "i", "o", "u", "ai", "ea", "ou"];
+const CODAS: &[&str] = &["", "", "n", "r", "l", "s", "t", "nd", "st", "m"];
+const SUFFIXES: &[&str] = &[
+    "", "", "", "s", "ed", "ing", "al", "ly", "er", "ment", "ion",
+];
+
+/// `VOCABULARY` words by rank: stop words first, then topic words, then made-up words (with
+/// English suffixes, a seventh of them capitalised as names).
+fn vocabulary() -> Vec<String> {
+    let mut words: Vec<String> = STOP.split_whitespace().map(str::to_string).collect();
+    words.extend(TOPIC.split_whitespace().map(str::to_string));
+    let mut rng = Rng(0x0cab_0ab1_e5ee_d5ed);
+    let mut seen: std::collections::HashSet<String> = words.iter().cloned().collect();
+    while words.len() < VOCABULARY {
+        let syllables = 1 + rng.below(3);
+        let mut word = String::new();
+        for _ in 0..syllables {
+            word.push_str(ONSETS[rng.below(ONSETS.len())]);
+            word.push_str(VOWELS[rng.below(VOWELS.len())]);
+            word.push_str(CODAS[rng.below(CODAS.len())]);
+        }
+        word.push_str(SUFFIXES[rng.below(SUFFIXES.len())]);
+        if rng.below(7) == 0 {
+            word[..1].make_ascii_uppercase();
+        }
+        if seen.insert(word.clone()) {
+            words.push(word);
+        }
+    }
+    words
+}
+
+fn sentence(rng: &mut Rng, vocabulary: &[String]) -> String {
+    let length = 12 + rng.below(16);
+    let mut words: Vec<String> = Vec::with_capacity(length);
+    for _ in 0..length {
+        let word = match rng.below(100) {
+            0 | 1 => format!("{}", 1800 + rng.below(225)),
+            2 => format!("{}.{}", rng.below(100), rng.below(10)),
+            _ => vocabulary[rng.zipf(vocabulary.len())].clone(),
+        };
+        words.push(word);
+    }
+    let mut text = words.join(" ");
+    text[..1].make_ascii_uppercase();
+    text
+}
+
+/// Sentences grouped into chunks of about `CHUNK_LEN` characters, up to `total` characters.
+fn chunk_sentences(rng: &mut Rng, vocabulary: &[String], total: usize) -> Vec<Vec<String>> {
+    let mut chunks: Vec<Vec<String>> = Vec::new();
+    let mut size = 0;
+    while size < total {
+        let mut sentences = Vec::new();
+        let mut len = 0;
+        while len < CHUNK_LEN {
+            let s = sentence(rng, vocabulary);
+            len += s.len() + 2;
+            sentences.push(s);
+        }
+        size += len;
+        chunks.push(sentences);
+    }
+    chunks
+}
+
+/// An answer sentence: a chunk sentence with a sixth of its words changed.
+fn altered(rng: &mut Rng, vocabulary: &[String], source: &str) -> String {
+    let mut words: Vec<String> = source.split(' ').map(str::to_string).collect();
+    for word in words.iter_mut() {
+        if rng.below(6) == 0 {
+            *word = vocabulary[rng.zipf(vocabulary.len())].clone();
+        }
+    }
+    words.join(" ")
+}
+
+struct CheckInputs {
+    answer: String,
+    chunks: String,
+}
+
+impl CheckInputs {
+    /// Inputs of 1/`fraction` of the limits: chunks as a JSON array, and an answer whose
+    /// sentences mostly copy a chunk sentence and cite it (sometimes the wrong chunk, an id
+    /// that does not exist, or nothing).
+    fn new(fraction: usize) -> Self {
+        let vocabulary = vocabulary();
+        let mut rng = Rng::new();
+        let chunks = chunk_sentences(&mut rng, &vocabulary, CHUNK_CHARS / fraction);
+        let items: Vec<serde_json::Value> = chunks
+            .iter()
+            .enumerate()
+            .map(|(k, sentences)| {
+                serde_json::json!({"id": format!("doc{}", k + 1), "text": sentences.join(". ") + "."})
+            })
+            .collect();
+        let total = ANSWER_CHARS / fraction;
+        let mut answer = String::with_capacity(total + 200);
+        while answer.len() < total {
+            let chunk = rng.below(chunks.len());
+            let source = &chunks[chunk][rng.below(chunks[chunk].len())];
+            answer.push_str(&altered(&mut rng, &vocabulary, source));
+            answer.push_str(&match rng.below(10) {
+                0 => String::new(),
+                1 => format!(" [{}]", 1 + rng.below(chunks.len())),
+                2 => " [9999]".to_string(),
+                _ => format!(" [doc{}]", chunk + 1),
+            });
+            answer.push_str(if rng.below(8) == 0 { ".\n\n" } else { ". " });
+        }
+        CheckInputs {
+            answer,
+            chunks: serde_json::Value::Array(items).to_string(),
+        }
+    }
+}
+
+struct QuoteInputs {
+    document: String,
+    found: String,
+    missing: String,
+}
+
+impl QuoteInputs {
+    /// A 5 MB document of paragraphs, a 40-word passage from near its end, and the same
+    /// passage with one word changed.
+    fn new() -> Self {
+        let vocabulary = vocabulary();
+        let mut rng = Rng::new();
+        let mut document = String::with_capacity(DOCUMENT_CHARS + 1_000);
+        while document.len() < DOCUMENT_CHARS {
+            for _ in 0..5 {
+                document.push_str(&sentence(&mut rng, &vocabulary));
+                document.push_str(". ");
+            }
+            document.push_str("\n\n");
+        }
+        let words: Vec<&str> = document.split_whitespace().collect();
+        let passage = &words[words.len() - 1_000..words.len() - 960];
+        let found = passage.join(" ");
+        let mut changed: Vec<&str> = passage.to_vec();
+        changed[20] = "zzyzx";
+        QuoteInputs {
+            found,
+            missing: changed.join(" "),
+            document,
+        }
+    }
+}
+
+/// A RAGAS-style JSON Lines transcript: each record a 600-character answer citing five
+/// 500-character contexts, in the plain `[n]` style.
+fn batch_file() -> String {
+    let vocabulary = vocabulary();
+    let mut rng = Rng::new();
+    let mut file = String::new();
+    for k in 0..BATCH_RECORDS {
+        let chunks = chunk_sentences(&mut rng, &vocabulary, 5 * CHUNK_LEN);
+        let contexts: Vec<String> = chunks.iter().map(|s| s.join(". ") + ".").collect();
+        let mut answer = String::new();
+        while answer.len() < 600 {
+            let chunk = rng.below(chunks.len());
+            let source = &chunks[chunk][rng.below(chunks[chunk].len())];
+            answer.push_str(&altered(&mut rng, &vocabulary, source));
+            answer.push_str(&format!(" [{}]. ", chunk + 1));
+        }
+        let record = serde_json::json!({
+            "id": format!("r{}", k + 1),
+            "response": answer.trim_end(),
+            "retrieved_contexts": contexts,
+        });
+        file.push_str(&record.to_string());
+        file.push('\n');
+    }
+    file
+}
