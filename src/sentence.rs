@@ -230,8 +230,6 @@ impl<'a> Cursor<'a> {
     }
 }
 
-static HTML_COMMENT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?s)<!--.*?(?:-->|\z)").unwrap());
 static HTML_TAG: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>\n]*)?/?>").unwrap());
 static LINK: LazyLock<Regex> = LazyLock::new(|| {
@@ -247,12 +245,27 @@ static LINK_DEFINITION: LazyLock<Regex> = LazyLock::new(|| {
 static FOOTNOTE_DEFINITION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^ {0,3}\[\^[^\]\n]+\]:").unwrap());
 static LINE_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[ \t]*(?:>[ \t]?)*[ \t]*(?:#{1,6}(?:[ \t]+|$)|(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)?").unwrap()
+    Regex::new(r"^[ \t]*(?:>[ \t]?)*[ \t]*(?:#{1,6}(?:[ \t]+|$)|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)?").unwrap()
 });
-static LIST_ITEM: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+").unwrap());
+static LIST_ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|[0-9]{1,9}[.)])[ \t]+").unwrap()
+});
 static FENCE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^ {0,3}(?:>[ \t]?)*[ \t]*(`{3,}|~{3,})").unwrap());
+
+/// Byte ranges of the HTML comments of `text`, `<!--` to `-->` or to the end of the text.
+/// (Written out rather than as a regex: compiling `(?s)<!--.*?` costs more than a small check.)
+fn html_comments(text: &str) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let start = from + text.get(from..)?.find("<!--")?;
+        let end = text[start + 4..]
+            .find("-->")
+            .map_or(text.len(), |k| start + 4 + k + 3);
+        from = end;
+        Some(start..end)
+    })
+}
 
 /// Blanks byte ranges to spaces, keeping line breaks, so offsets stay valid.
 struct Blanker {
@@ -276,12 +289,15 @@ fn neutralise_markdown(answer: &str) -> (String, Vec<usize>) {
     let mut out = Blanker {
         bytes: answer.as_bytes().to_vec(),
     };
-    for m in HTML_COMMENT.find_iter(answer) {
-        out.blank(m.range());
+    for comment in html_comments(answer) {
+        out.blank(comment);
     }
     let headings = blank_blocks(answer, &mut out);
     let partial = String::from_utf8(out.bytes.clone()).unwrap_or_default();
-    for caps in LINK.captures_iter(&partial) {
+    // Each regex is compiled on first use only, and is not used (nor compiled) when the text
+    // lacks what every match needs: compiling them costs more than checking a short answer.
+    let links = partial.contains("](").then(|| LINK.captures_iter(&partial));
+    for caps in links.into_iter().flatten() {
         let (open, label, target) = (caps.get(1), caps.get(2), caps.get(3));
         if let (Some(open), Some(label), Some(target)) = (open, label, target) {
             out.blank(open.range());
@@ -298,10 +314,12 @@ fn neutralise_markdown(answer: &str) -> (String, Vec<usize>) {
             }
         }
     }
-    for m in HTML_TAG.find_iter(&partial) {
+    let tags = partial.contains('<').then(|| HTML_TAG.find_iter(&partial));
+    for m in tags.into_iter().flatten() {
         out.blank(m.range());
     }
-    for m in URL.find_iter(&partial) {
+    let urls = partial.contains("://").then(|| URL.find_iter(&partial));
+    for m in urls.into_iter().flatten() {
         let url = m
             .as_str()
             .trim_end_matches(['.', ',', ';', ':', '!', '?', '\'']);
@@ -309,6 +327,15 @@ fn neutralise_markdown(answer: &str) -> (String, Vec<usize>) {
     }
     // Only whole characters were blanked, so the bytes are still UTF-8.
     (String::from_utf8(out.bytes).unwrap_or_default(), headings)
+}
+
+/// The fence (its backticks or tildes) that `line` opens or closes, if any; none at all
+/// when the text has no three backticks or tildes in a row (`fences` false).
+fn fence_at(fences: bool, line: &str) -> Option<regex::Match<'_>> {
+    if !fences {
+        return None;
+    }
+    FENCE.captures(line).and_then(|c| c.get(1))
 }
 
 /// Line-level Markdown: fenced and indented code, footnote and link definitions, line prefixes.
@@ -321,6 +348,7 @@ fn blank_blocks(answer: &str, out: &mut Blanker) -> Vec<usize> {
     let mut in_list = false;
     let mut in_footnote = false;
     let mut offset = 0;
+    let fences = answer.contains("```") || answer.contains("~~~");
     for raw_line in answer.split_inclusive('\n') {
         let line = raw_line.trim_end_matches(['\n', '\r']);
         let range = offset..offset + line.len();
@@ -328,7 +356,7 @@ fn blank_blocks(answer: &str, out: &mut Blanker) -> Vec<usize> {
         let visible = std::str::from_utf8(&out.bytes[range.clone()]).unwrap_or("");
         let blank_line = visible.trim().is_empty();
         if let Some((ch, len)) = fence {
-            if let Some(m) = FENCE.captures(line).and_then(|c| c.get(1))
+            if let Some(m) = fence_at(fences, line)
                 && m.as_str().as_bytes()[0] == ch
                 && m.len() >= len
                 && line[m.end()..].trim().is_empty()
@@ -338,7 +366,7 @@ fn blank_blocks(answer: &str, out: &mut Blanker) -> Vec<usize> {
             out.blank(range);
             continue;
         }
-        if let Some(m) = FENCE.captures(line).and_then(|c| c.get(1)) {
+        if let Some(m) = fence_at(fences, line) {
             fence = Some((m.as_str().as_bytes()[0], m.len()));
             out.blank(range);
             continue;
@@ -361,13 +389,14 @@ fn blank_blocks(answer: &str, out: &mut Blanker) -> Vec<usize> {
             previous_blank = true;
             continue;
         }
-        if FOOTNOTE_DEFINITION.is_match(line) {
+        let definition = line.trim_start_matches(' ').starts_with('[');
+        if definition && FOOTNOTE_DEFINITION.is_match(line) {
             out.blank(range);
             in_footnote = true;
             previous_blank = false;
             continue;
         }
-        if LINK_DEFINITION.is_match(line) {
+        if definition && LINK_DEFINITION.is_match(line) {
             out.blank(range);
             previous_blank = false;
             continue;
@@ -480,6 +509,16 @@ mod tests {
             sentences("首都です。[1]次です。"),
             ["首都です。[1]", "次です。"]
         );
+    }
+
+    #[test]
+    fn html_comments_end_at_their_close_or_at_the_end() {
+        let text = "a <!-- b --> c <!---> d <!-- e";
+        let found: Vec<&str> = html_comments(text).map(|r| &text[r]).collect();
+        assert_eq!(found, ["<!-- b -->", "<!---> d <!-- e"]);
+        assert_eq!(html_comments("no comment -->").count(), 0);
+        let ranges: Vec<_> = html_comments("é<!--é-->é").collect();
+        assert_eq!(ranges, std::iter::once(2..11).collect::<Vec<_>>());
     }
 
     #[test]
