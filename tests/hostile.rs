@@ -243,32 +243,37 @@ fn an_answer_without_white_space_takes_linear_time() {
     for bytes in [small, large] {
         let name = format!("word-{bytes}.txt");
         fs::write(dir.path().join(&name), "a".repeat(bytes)).unwrap();
-        let out = run_in(
-            dir.path(),
-            &[
-                "check",
-                &name,
-                "chunks.json",
-                "--format",
-                "json",
-                "--isolated",
-            ],
-            None,
-        );
-        report(
-            &format!("answer of {} without white space", megabytes(bytes)),
-            &out,
-        );
-        assert_clean(&out, &[0, 1, 2]);
-        if out.code == Some(2) {
-            assert_input_error(&out, &name, "");
-        } else {
-            let doc = out.json();
-            let sentences = doc["result"]["sentences"].as_array().unwrap();
-            assert_eq!(sentences.len(), 1);
-            assert_eq!(sentences[0]["span"]["end"], bytes);
+        // The faster of two runs, so that another process's load does not decide.
+        let mut fastest = f64::MAX;
+        for _ in 0..2 {
+            let out = run_in(
+                dir.path(),
+                &[
+                    "check",
+                    &name,
+                    "chunks.json",
+                    "--format",
+                    "json",
+                    "--isolated",
+                ],
+                None,
+            );
+            report(
+                &format!("answer of {} without white space", megabytes(bytes)),
+                &out,
+            );
+            assert_clean(&out, &[0, 1, 2]);
+            if out.code == Some(2) {
+                assert_input_error(&out, &name, "");
+            } else {
+                let doc = out.json();
+                let sentences = doc["result"]["sentences"].as_array().unwrap();
+                assert_eq!(sentences.len(), 1);
+                assert_eq!(sentences[0]["span"]["end"], bytes);
+            }
+            fastest = fastest.min(out.secs());
         }
-        times.push(out.secs());
+        times.push(fastest);
     }
     let ratio = times[1] / times[0].max(0.001);
     println!(
@@ -389,21 +394,26 @@ fn time_ratio(label: &str, make: impl Fn(usize) -> String, small: usize, large: 
         let name = format!("answer-{n}.md");
         let text = make(n);
         fs::write(dir.path().join(&name), &text).unwrap();
-        let out = run_in(
-            dir.path(),
-            &[
-                "check",
-                &name,
-                "chunks.json",
-                "--format",
-                "json",
-                "--isolated",
-            ],
-            None,
-        );
-        report(&format!("{label} x {n} ({})", megabytes(text.len())), &out);
-        assert_clean(&out, &[0, 1]);
-        times.push(out.secs());
+        // The fastest of three runs, so that another process's load does not decide.
+        let mut fastest = f64::MAX;
+        for _ in 0..3 {
+            let out = run_in(
+                dir.path(),
+                &[
+                    "check",
+                    &name,
+                    "chunks.json",
+                    "--format",
+                    "json",
+                    "--isolated",
+                ],
+                None,
+            );
+            report(&format!("{label} x {n} ({})", megabytes(text.len())), &out);
+            assert_clean(&out, &[0, 1]);
+            fastest = fastest.min(out.secs());
+        }
+        times.push(fastest);
     }
     let ratio = times[1] / times[0].max(0.001);
     println!(
@@ -439,25 +449,30 @@ fn a_one_line_paragraph_of_cited_sentences_takes_linear_time() {
     let mut times = Vec::new();
     for (name, text) in [("one-line.md", &one_line), ("per-line.md", &per_line)] {
         fs::write(dir.path().join(name), text).unwrap();
-        let out = run_in(
-            dir.path(),
-            &[
-                "check",
-                name,
-                "chunks.json",
-                "--format",
-                "json",
-                "--isolated",
-            ],
-            None,
-        );
-        report(
-            &format!("{n} cited sentences, {name} ({})", megabytes(text.len())),
-            &out,
-        );
-        assert_clean(&out, &[0, 1]);
-        assert_eq!(out.json()["result"]["counts"]["sentences"], n);
-        times.push(out.secs());
+        // The faster of two runs, so that another process's load does not decide.
+        let mut fastest = f64::MAX;
+        for _ in 0..2 {
+            let out = run_in(
+                dir.path(),
+                &[
+                    "check",
+                    name,
+                    "chunks.json",
+                    "--format",
+                    "json",
+                    "--isolated",
+                ],
+                None,
+            );
+            report(
+                &format!("{n} cited sentences, {name} ({})", megabytes(text.len())),
+                &out,
+            );
+            assert_clean(&out, &[0, 1]);
+            assert_eq!(out.json()["result"]["counts"]["sentences"], n);
+            fastest = fastest.min(out.secs());
+        }
+        times.push(fastest);
     }
     let ratio = times[0] / times[1].max(0.001);
     println!("[hostile] one line took {ratio:.1}x the time of one sentence per line");
