@@ -34,7 +34,7 @@ pub use input::{Answer, AnswerFormat, Chunk, ChunkFormat, Chunks};
 pub use report::{CheckResult, ChunkStatus, Counts, Report, Verdict};
 pub use words::Language;
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use input::{CitationTarget, NativeCitation};
 use marker::Resolver;
@@ -182,7 +182,7 @@ impl Checker {
         let mut text = String::with_capacity(prose.len());
         let mut copied = 0;
         let mut labels: Vec<String> = Vec::new();
-        let mut seen_labels: HashSet<&str> = HashSet::new();
+        let mut seen_labels: FxHashSet<&str> = FxHashSet::default();
         for m in &found {
             text.push_str(&prose[copied..m.span.start]);
             text.extend(std::iter::repeat_n(' ', m.span.len()));
@@ -207,7 +207,7 @@ impl Checker {
             }
         }
         let mut cited = Vec::new();
-        let mut seen_chunks = HashSet::new();
+        let mut seen_chunks = FxHashSet::default();
         let mut unknown = Vec::new();
         for (label, chunk) in targets {
             match chunk {

@@ -1,7 +1,7 @@
 //! Marker stage: finds citation markers in a sentence (`[1]`, `[1-3]`, `[doc2]`, `[^1]`, `^1`,
 //! `【4†source】`, `(source: x)`, ...) and resolves their labels to chunks.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::ops::Range;
 
 /// A citation marker in the text and the labels it names, in order.
@@ -49,8 +49,8 @@ const MAX_RANGE: u64 = 1000;
 /// 3. a bare number `n`: the n-th chunk.
 #[derive(Debug, Clone, Default)]
 pub struct Resolver {
-    by_id: HashMap<String, usize>,
-    by_trailing_number: HashMap<String, Vec<usize>>,
+    by_id: FxHashMap<String, usize>,
+    by_trailing_number: FxHashMap<String, Vec<usize>>,
     count: usize,
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::input::Chunk;
 use crate::quote::{Quotation, QuoteMatch, QuoteSearch};
@@ -57,7 +57,7 @@ impl ChunkIndex {
             for &id in &ids {
                 index.postings.entry(id).or_default().push(position);
             }
-            let values: HashSet<NumberValue> = found.into_iter().map(|n| n.value).collect();
+            let values: FxHashSet<NumberValue> = found.into_iter().map(|n| n.value).collect();
             for value in values {
                 index.numbers.entry(value).or_default().push(position);
             }
@@ -269,7 +269,7 @@ impl<'a> Scores<'a> {
     /// the cited chunks, so that a number is looked up by whichever list is shorter.
     fn missing_numbers(&self, is_cited: &[bool]) -> Vec<String> {
         let cited = &self.sentence.cited;
-        let mut seen = HashSet::new();
+        let mut seen = FxHashSet::default();
         self.sentence
             .numbers
             .iter()

@@ -4,14 +4,12 @@
 mod number;
 
 use std::cell::RefCell;
-use std::collections::HashSet;
-
-use rustc_hash::FxHashMap;
 use std::fmt;
 use std::str::FromStr;
 
 pub use number::{Number, NumberValue, numbers};
 use rust_stemmers::{Algorithm, Stemmer};
+use rustc_hash::{FxHashMap, FxHashSet};
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
@@ -234,7 +232,7 @@ pub struct WordFilter {
     /// Bit set of the first three letters of the wanted words and stems (see [`key3`]).
     long: Vec<u64>,
     /// The wanted stems.
-    ids: rustc_hash::FxHashSet<u32>,
+    ids: FxHashSet<u32>,
 }
 
 /// Size of the prefix bit set: every key of two letters or digits (36 × 36 = 1296) has its
@@ -262,7 +260,7 @@ impl Default for WordFilter {
             prefixes: [0; PREFIX_BITS / 64],
             short: [0; PREFIX_BITS / 64],
             long: vec![0; KEY3_BITS / 64],
-            ids: rustc_hash::FxHashSet::default(),
+            ids: FxHashSet::default(),
         }
     }
 }
@@ -350,7 +348,7 @@ fn lower(token: &str) -> String {
 pub struct Analyzer {
     language: Language,
     stemmer: Stemmer,
-    stop: HashSet<String>,
+    stop: FxHashSet<String>,
 }
 
 impl fmt::Debug for Analyzer {
@@ -386,7 +384,7 @@ impl Analyzer {
     /// words of digits only and stop words are dropped.
     pub fn content_words(&self, text: &str, numbers: &[Number]) -> Vec<Word> {
         let mut words: Vec<Word> = Vec::new();
-        let mut seen: HashSet<u32> = HashSet::new();
+        let mut seen: FxHashSet<u32> = FxHashSet::default();
         self.for_each_token(text, numbers, |token| {
             if let Some(id) = self.stem_id(token)
                 && seen.insert(id)
