@@ -2,6 +2,7 @@
 //! removed, Snowball-stemmed) and its numbers. The same analysis runs on both sides.
 
 mod number;
+mod porter2;
 
 use std::cell::RefCell;
 use std::fmt;
@@ -509,7 +510,11 @@ impl Analyzer {
         if lower.chars().all(|c| c.is_ascii_digit()) || self.stop.contains(&lower) {
             return None;
         }
-        let stem = self.stemmer.stem(&lower).into_owned();
+        let ascii_stem = match self.language {
+            Language::English => porter2::stem_ascii(&lower),
+            _ => None,
+        };
+        let stem = ascii_stem.unwrap_or_else(|| self.stemmer.stem(&lower).into_owned());
         // A contraction such as "o'clock" stems to itself; a stem emptied by the stemmer would
         // match anything, so fall back to the word.
         let stem = if stem.is_empty() { lower.clone() } else { stem };
