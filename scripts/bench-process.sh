@@ -28,7 +28,7 @@ times_ms() {
     times+=($(((end - start) / 1000)))
   done
   printf '%s\n' "${times[@]}" | sort -n |
-    awk '{a[NR]=$1} END {printf "%.2f %.2f", a[1]/1000, a[int((NR+1)/2)]/1000}'
+    awk '{a[NR]=$1} END {printf "%.2f %.2f\n", a[1]/1000, a[int((NR+1)/2)]/1000}'
 }
 
 row() { # label, then the command
