@@ -20,6 +20,7 @@ use std::fs;
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -29,6 +30,16 @@ use serde_json::Value;
 // ---------------------------------------------------------------------------------------------
 
 /// The binary under test: `RAGCITE_BIN`, or the one Cargo built with the tests.
+/// Held by the tests that compare times, so that they never run at the same time as each
+/// other (each also takes the fastest of several runs against other load).
+static TIMED: Mutex<()> = Mutex::new(());
+
+fn timed() -> std::sync::MutexGuard<'static, ()> {
+    TIMED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 fn binary() -> PathBuf {
     match std::env::var_os("RAGCITE_BIN") {
         Some(path) => fs::canonicalize(&path).unwrap_or_else(|_| PathBuf::from(path)),
@@ -235,6 +246,7 @@ fn tempdir() -> tempfile::TempDir {
 /// linearly with the size.
 #[test]
 fn an_answer_without_white_space_takes_linear_time() {
+    let _serial = timed();
     let dir = tempdir();
     write_chunks(dir.path());
     let small = size(5_000_000, 500_000);
@@ -387,6 +399,7 @@ fn a_line_of_100000_markers_is_one_sentence() {
 /// Times `check` on answers of `small` and `large` repetitions of a pattern and returns the
 /// ratio of the times.
 fn time_ratio(label: &str, make: impl Fn(usize) -> String, small: usize, large: usize) -> f64 {
+    let _serial = timed();
     let dir = tempdir();
     write_chunks(dir.path());
     let mut times = Vec::new();
@@ -440,6 +453,7 @@ fn markers_on_one_line_take_linear_time() {
 /// work is the same but for the look-back, so the times should be close.
 #[test]
 fn a_one_line_paragraph_of_cited_sentences_takes_linear_time() {
+    let _serial = timed();
     let dir = tempdir();
     write_chunks(dir.path());
     let sentence = format!("The tower is tall.{}[1]", " ".repeat(60));
@@ -449,9 +463,9 @@ fn a_one_line_paragraph_of_cited_sentences_takes_linear_time() {
     let mut times = Vec::new();
     for (name, text) in [("one-line.md", &one_line), ("per-line.md", &per_line)] {
         fs::write(dir.path().join(name), text).unwrap();
-        // The faster of two runs, so that another process's load does not decide.
+        // The fastest of three runs, so that another process's load does not decide.
         let mut fastest = f64::MAX;
-        for _ in 0..2 {
+        for _ in 0..3 {
             let out = run_in(
                 dir.path(),
                 &[
