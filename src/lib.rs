@@ -38,13 +38,17 @@ use rustc_hash::FxHashSet;
 
 use input::{CitationTarget, NativeCitation};
 use marker::Resolver;
-use support::{ChunkIndex, ResolvedCitation, SentenceInput};
+use support::{ChunkIndex, ChunkText, ResolvedCitation, SentenceInput};
 use words::Analyzer;
 
 /// The default support threshold.
 pub const DEFAULT_THRESHOLD: f64 = 0.5;
 /// The smallest and largest thresholds accepted.
 pub const THRESHOLD_RANGE: (f64, f64) = (0.1, 1.0);
+
+/// Chunk text from which a check reads the chunks on a second thread: below it, starting the
+/// thread costs more than it saves.
+const PARALLEL_CHUNK_BYTES: usize = 64 * 1024;
 
 /// How a check is made.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -116,26 +120,50 @@ impl Checker {
             .map(|(k, c)| resolve_citation(k, c, &chunks.chunks, &resolver))
             .collect();
         let attached = attach_citations(&split.spans, &citations);
-        let sentences = split
-            .spans
-            .into_iter()
-            .zip(attached)
-            .map(|(position, native)| {
-                self.read_sentence(
-                    &answer.text,
-                    &split.prose,
-                    position,
-                    native,
-                    &citations,
-                    &resolver,
-                )
+        let read_sentences = || {
+            split
+                .spans
+                .into_iter()
+                .zip(attached)
+                .map(|(position, native)| {
+                    self.read_sentence(
+                        &answer.text,
+                        &split.prose,
+                        position,
+                        native,
+                        &citations,
+                        &resolver,
+                    )
+                })
+                .collect::<Vec<SentenceInput>>()
+        };
+        let read_chunks = || {
+            chunks
+                .chunks
+                .iter()
+                .map(|c| ChunkText::read(&c.text, &self.analyzer))
+                .collect::<Vec<ChunkText>>()
+        };
+        // The chunks' numbers and tokens are read on a second thread while this one reads the
+        // sentences (which use this thread's interner), when there is enough chunk text.
+        let chunk_bytes: usize = chunks.chunks.iter().map(|c| c.text.len()).sum();
+        let (sentences, chunk_texts) = if chunk_bytes >= PARALLEL_CHUNK_BYTES {
+            std::thread::scope(|scope| {
+                let other = scope.spawn(read_chunks);
+                let sentences = read_sentences();
+                let texts = other
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (sentences, texts)
             })
-            .collect::<Vec<SentenceInput>>();
+        } else {
+            (read_sentences(), read_chunks())
+        };
         // Chunks are indexed for the sentences' words only: every score is about them.
         let wanted = self
             .analyzer
             .word_filter(sentences.iter().flat_map(|s| s.words.iter()));
-        let index = ChunkIndex::build(&chunks.chunks, &self.analyzer, &wanted);
+        let index = ChunkIndex::build(chunk_texts, &self.analyzer, &wanted);
         let mut result = support::assess(
             sentences,
             &citations,

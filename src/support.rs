@@ -23,6 +23,23 @@ const SUGGESTION_MARGIN: f64 = 0.2;
 /// Length of a chunk's preview, in characters.
 const PREVIEW_CHARS: usize = 80;
 
+/// What indexing needs from a chunk's text: its numbers and its word tokens, as written. Read
+/// without the thread's interner, so that it can be read on another thread.
+#[derive(Debug)]
+pub struct ChunkText<'a> {
+    numbers: Vec<Number>,
+    tokens: Vec<&'a str>,
+}
+
+impl<'a> ChunkText<'a> {
+    pub fn read(text: &'a str, analyzer: &Analyzer) -> Self {
+        let numbers = numbers(text);
+        let mut tokens = Vec::new();
+        analyzer.for_each_token(text, &numbers, |token| tokens.push(token));
+        ChunkText { numbers, tokens }
+    }
+}
+
 /// The chunks' content words and numbers, indexed once: for each stem and each number value,
 /// the chunks (positions, ascending) that hold it. Scoring a sentence walks the lists of its
 /// own words only, never every chunk's words.
@@ -37,17 +54,17 @@ pub struct ChunkIndex {
 impl ChunkIndex {
     /// Indexes the chunks' content words that `wanted` lets through (the sentences' words:
     /// nothing else is ever looked up) and their numbers.
-    pub fn build(chunks: &[Chunk], analyzer: &Analyzer, wanted: &WordFilter) -> Self {
+    pub fn build(chunks: Vec<ChunkText<'_>>, analyzer: &Analyzer, wanted: &WordFilter) -> Self {
         let mut index = ChunkIndex {
             len: chunks.len(),
             ..ChunkIndex::default()
         };
         let mut ids: Vec<u32> = Vec::new();
-        for (position, chunk) in chunks.iter().enumerate() {
+        for (position, chunk) in chunks.into_iter().enumerate() {
             let position = position as u32;
-            let found = numbers(&chunk.text);
+            let found = chunk.numbers;
             ids.clear();
-            analyzer.for_each_stem_id(&chunk.text, &found, wanted, |id| {
+            analyzer.for_each_stem_id(chunk.tokens, wanted, |id| {
                 if wanted.keeps(id) {
                     ids.push(id);
                 }

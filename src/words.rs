@@ -428,27 +428,26 @@ impl Analyzer {
         INTERNER.with(|cell| self.lookup(&mut cell.borrow_mut(), token))
     }
 
-    /// Calls `f` with the stem id of every content word of `text` (repeats included), outside
-    /// the number spans: [`Analyzer::stem_id`] for a whole text, taking the thread's interner
-    /// once rather than once a token.
+    /// Calls `f` with the stem id of every content word among `tokens` (as
+    /// [`Analyzer::for_each_token`] cuts them; repeats included): [`Analyzer::stem_id`] for a
+    /// whole text, taking the thread's interner once rather than once a token.
     ///
     /// Tokens that `filter` rules out are skipped without being looked up.
-    pub fn for_each_stem_id(
+    pub fn for_each_stem_id<'t>(
         &self,
-        text: &str,
-        numbers: &[Number],
+        tokens: impl IntoIterator<Item = &'t str>,
         filter: &WordFilter,
         mut f: impl FnMut(u32),
     ) {
         INTERNER.with(|cell| {
             let mut interner = cell.borrow_mut();
-            self.for_each_token(text, numbers, |token| {
+            for token in tokens {
                 if filter.may_keep(token)
                     && let Some(id) = self.lookup(&mut interner, token)
                 {
                     f(id);
                 }
-            });
+            }
         });
     }
 
@@ -526,7 +525,12 @@ impl Analyzer {
     }
 
     /// Calls `f` with every token of `text` outside the number spans, as written.
-    pub fn for_each_token(&self, text: &str, numbers: &[Number], mut f: impl FnMut(&str)) {
+    pub fn for_each_token<'t>(
+        &self,
+        text: &'t str,
+        numbers: &[Number],
+        mut f: impl FnMut(&'t str),
+    ) {
         // Numbers are not words: tokenise the stretches between them.
         let mut from = 0;
         for number in numbers {
@@ -540,7 +544,7 @@ impl Analyzer {
 
     /// Tokens of a stretch without numbers. ASCII, most of any text, is classified byte by
     /// byte without decoding.
-    fn tokens_in(&self, text: &str, f: &mut impl FnMut(&str)) {
+    fn tokens_in<'t>(&self, text: &'t str, f: &mut impl FnMut(&'t str)) {
         let joins = self.language.joins_apostrophes();
         let bytes = text.as_bytes();
         let next_is_letter = |at: usize| text[at..].chars().next().is_some_and(char::is_alphabetic);
