@@ -251,42 +251,27 @@ fn an_answer_without_white_space_takes_linear_time() {
     write_chunks(dir.path());
     let small = size(5_000_000, 500_000);
     let large = size(50_000_000, 5_000_000);
-    let mut times = Vec::new();
-    for bytes in [small, large] {
+    let names = [small, large].map(|bytes| {
         let name = format!("word-{bytes}.txt");
         fs::write(dir.path().join(&name), "a".repeat(bytes)).unwrap();
-        // The faster of two runs, so that another process's load does not decide.
-        let mut fastest = f64::MAX;
-        for _ in 0..2 {
-            let out = run_in(
-                dir.path(),
-                &[
-                    "check",
-                    &name,
-                    "chunks.json",
-                    "--format",
-                    "json",
-                    "--isolated",
-                ],
-                None,
-            );
-            report(
-                &format!("answer of {} without white space", megabytes(bytes)),
-                &out,
-            );
-            assert_clean(&out, &[0, 1, 2]);
-            if out.code == Some(2) {
-                assert_input_error(&out, &name, "");
-            } else {
-                let doc = out.json();
-                let sentences = doc["result"]["sentences"].as_array().unwrap();
-                assert_eq!(sentences.len(), 1);
-                assert_eq!(sentences[0]["span"]["end"], bytes);
-            }
-            fastest = fastest.min(out.secs());
+        name
+    });
+    let times = fastest_times(dir.path(), &names, 2, |k, out| {
+        let bytes = [small, large][k];
+        report(
+            &format!("answer of {} without white space", megabytes(bytes)),
+            out,
+        );
+        assert_clean(out, &[0, 1, 2]);
+        if out.code == Some(2) {
+            assert_input_error(out, &names[k], "");
+        } else {
+            let doc = out.json();
+            let sentences = doc["result"]["sentences"].as_array().unwrap();
+            assert_eq!(sentences.len(), 1);
+            assert_eq!(sentences[0]["span"]["end"], bytes);
         }
-        times.push(fastest);
-    }
+    });
     let ratio = times[1] / times[0].max(0.001);
     println!(
         "[hostile] no white space: {} in {:.2} s, {} in {:.2} s: {ratio:.1}x for 10x the size",
@@ -396,38 +381,53 @@ fn a_line_of_100000_markers_is_one_sentence() {
     assert_eq!(sentences[0]["checkWorthy"], serde_json::json!([]));
 }
 
+/// Checks each of the answers `names` (in `dir`, against its chunks.json) `rounds` times,
+/// taking turns so that load from elsewhere on the machine falls on all of them alike, and
+/// returns the fastest time of each. `inspect` sees every outcome with its answer's index.
+fn fastest_times(
+    dir: &Path,
+    names: &[String],
+    rounds: usize,
+    inspect: impl Fn(usize, &Outcome),
+) -> Vec<f64> {
+    let mut fastest = vec![f64::MAX; names.len()];
+    for _ in 0..rounds {
+        for (k, name) in names.iter().enumerate() {
+            let args = [
+                "check",
+                name,
+                "chunks.json",
+                "--format",
+                "json",
+                "--isolated",
+            ];
+            let out = run_in(dir, &args, None);
+            inspect(k, &out);
+            fastest[k] = fastest[k].min(out.secs());
+        }
+    }
+    fastest
+}
+
 /// Times `check` on answers of `small` and `large` repetitions of a pattern and returns the
 /// ratio of the times.
 fn time_ratio(label: &str, make: impl Fn(usize) -> String, small: usize, large: usize) -> f64 {
     let _serial = timed();
     let dir = tempdir();
     write_chunks(dir.path());
-    let mut times = Vec::new();
-    for n in [small, large] {
-        let name = format!("answer-{n}.md");
-        let text = make(n);
-        fs::write(dir.path().join(&name), &text).unwrap();
-        // The fastest of three runs, so that another process's load does not decide.
-        let mut fastest = f64::MAX;
-        for _ in 0..3 {
-            let out = run_in(
-                dir.path(),
-                &[
-                    "check",
-                    &name,
-                    "chunks.json",
-                    "--format",
-                    "json",
-                    "--isolated",
-                ],
-                None,
-            );
-            report(&format!("{label} x {n} ({})", megabytes(text.len())), &out);
-            assert_clean(&out, &[0, 1]);
-            fastest = fastest.min(out.secs());
-        }
-        times.push(fastest);
+    let texts = [small, large].map(&make);
+    let names = [small, large].map(|n| format!("answer-{n}.md"));
+    for (name, text) in names.iter().zip(&texts) {
+        fs::write(dir.path().join(name), text).unwrap();
     }
+    let times = fastest_times(dir.path(), &names, 3, |k, out| {
+        let n = [small, large][k];
+        report(
+            &format!("{label} x {n} ({})", megabytes(texts[k].len())),
+            out,
+        );
+        assert_clean(out, &[0, 1]);
+    });
     let ratio = times[1] / times[0].max(0.001);
     println!(
         "[hostile] {label}: {}x the input took {ratio:.1}x the time",
@@ -460,34 +460,22 @@ fn a_one_line_paragraph_of_cited_sentences_takes_linear_time() {
     let n = 30_000;
     let one_line = format!("{}\n", format!("{sentence} ").repeat(n));
     let per_line = format!("{sentence}\n").repeat(n);
-    let mut times = Vec::new();
-    for (name, text) in [("one-line.md", &one_line), ("per-line.md", &per_line)] {
+    let names = ["one-line.md", "per-line.md"].map(String::from);
+    for (name, text) in names.iter().zip([&one_line, &per_line]) {
         fs::write(dir.path().join(name), text).unwrap();
-        // The fastest of three runs, so that another process's load does not decide.
-        let mut fastest = f64::MAX;
-        for _ in 0..3 {
-            let out = run_in(
-                dir.path(),
-                &[
-                    "check",
-                    name,
-                    "chunks.json",
-                    "--format",
-                    "json",
-                    "--isolated",
-                ],
-                None,
-            );
-            report(
-                &format!("{n} cited sentences, {name} ({})", megabytes(text.len())),
-                &out,
-            );
-            assert_clean(&out, &[0, 1]);
-            assert_eq!(out.json()["result"]["counts"]["sentences"], n);
-            fastest = fastest.min(out.secs());
-        }
-        times.push(fastest);
     }
+    let times = fastest_times(dir.path(), &names, 3, |k, out| {
+        report(
+            &format!(
+                "{n} cited sentences, {} ({})",
+                names[k],
+                megabytes(one_line.len())
+            ),
+            out,
+        );
+        assert_clean(out, &[0, 1]);
+        assert_eq!(out.json()["result"]["counts"]["sentences"], n);
+    });
     let ratio = times[0] / times[1].max(0.001);
     println!("[hostile] one line took {ratio:.1}x the time of one sentence per line");
     assert!(
