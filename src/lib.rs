@@ -38,7 +38,7 @@ use rustc_hash::FxHashSet;
 
 use input::{CitationTarget, NativeCitation};
 use marker::Resolver;
-use support::{ChunkIndex, ChunkText, ResolvedCitation, SentenceInput};
+use support::{ChunkIndex, ChunkTexts, ChunkWords, ResolvedCitation, SentenceInput};
 use words::Analyzer;
 
 /// The default support threshold.
@@ -46,9 +46,11 @@ pub const DEFAULT_THRESHOLD: f64 = 0.5;
 /// The smallest and largest thresholds accepted.
 pub const THRESHOLD_RANGE: (f64, f64) = (0.1, 1.0);
 
-/// Chunk text from which a check reads the chunks on a second thread: below it, starting the
-/// thread costs more than it saves.
+/// Chunk text and answer text from which a check reads the chunks on a second thread: below
+/// them, starting the thread costs more than it saves, or the answer's few words screen out
+/// most chunk tokens more cheaply (see [`ChunkWords`]).
 const PARALLEL_CHUNK_BYTES: usize = 64 * 1024;
+const PARALLEL_ANSWER_BYTES: usize = 8 * 1024;
 
 /// How a check is made.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -137,33 +139,29 @@ impl Checker {
                 })
                 .collect::<Vec<SentenceInput>>()
         };
-        let read_chunks = || {
-            chunks
-                .chunks
-                .iter()
-                .map(|c| ChunkText::read(&c.text, &self.analyzer))
-                .collect::<Vec<ChunkText>>()
-        };
-        // The chunks' numbers and tokens are read on a second thread while this one reads the
-        // sentences (which use this thread's interner), when there is enough chunk text.
+        let read_chunks = || ChunkTexts::read(&chunks.chunks, &self.analyzer);
+        // A long answer's chunks are read on a second thread while this one reads the
+        // sentences (whose words go through this thread's interner); a short answer's chunks
+        // are read while indexing, screened by its few words.
         let chunk_bytes: usize = chunks.chunks.iter().map(|c| c.text.len()).sum();
-        let (sentences, chunk_texts) = if chunk_bytes >= PARALLEL_CHUNK_BYTES {
-            std::thread::scope(|scope| {
-                let other = scope.spawn(read_chunks);
-                let sentences = read_sentences();
-                let texts = other
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (sentences, texts)
-            })
-        } else {
-            (read_sentences(), read_chunks())
-        };
+        let (sentences, chunk_words) =
+            if chunk_bytes >= PARALLEL_CHUNK_BYTES && answer.text.len() >= PARALLEL_ANSWER_BYTES {
+                std::thread::scope(|scope| {
+                    let other = scope.spawn(read_chunks);
+                    let sentences = read_sentences();
+                    let texts = other
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                    (sentences, ChunkWords::Read(texts))
+                })
+            } else {
+                (read_sentences(), ChunkWords::Streamed(&chunks.chunks))
+            };
         // Chunks are indexed for the sentences' words only: every score is about them.
         let wanted = self
             .analyzer
             .word_filter(sentences.iter().flat_map(|s| s.words.iter()));
-        let index = ChunkIndex::build(chunk_texts, &self.analyzer, &wanted);
+        let index = ChunkIndex::build(chunk_words, &self.analyzer, &wanted);
         let mut result = support::assess(
             sentences,
             &citations,

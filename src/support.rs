@@ -23,20 +23,48 @@ const SUGGESTION_MARGIN: f64 = 0.2;
 /// Length of a chunk's preview, in characters.
 const PREVIEW_CHARS: usize = 80;
 
-/// What indexing needs from a chunk's text: its numbers and its word tokens, as written. Read
-/// without the thread's interner, so that it can be read on another thread.
+/// How the chunks' words reach the index.
 #[derive(Debug)]
-pub struct ChunkText<'a> {
-    numbers: Vec<Number>,
-    tokens: Vec<&'a str>,
+pub enum ChunkWords<'a> {
+    /// Read while indexing, each token screened by the word filter before it is looked up:
+    /// best when the sentences have few words, since most tokens are then never hashed.
+    Streamed(&'a [Chunk]),
+    /// Read beforehand, on another thread while the sentences are read: best for long
+    /// answers, whose words let most tokens through anyway.
+    Read(ChunkTexts<'a>),
 }
 
-impl<'a> ChunkText<'a> {
-    pub fn read(text: &'a str, analyzer: &Analyzer) -> Self {
-        let numbers = numbers(text);
-        let mut tokens = Vec::new();
-        analyzer.for_each_token(text, &numbers, |token| tokens.push(token));
-        ChunkText { numbers, tokens }
+/// What indexing needs from the chunks' texts: their distinct tokens as written, and for each
+/// chunk its numbers and which of those tokens it holds. Read without the thread's interner,
+/// so that it can be read on another thread; each distinct token is then looked up once.
+#[derive(Debug, Default)]
+pub struct ChunkTexts<'a> {
+    /// Distinct tokens of all chunks, in order of first appearance.
+    tokens: Vec<&'a str>,
+    /// For each chunk, its numbers and the positions in `tokens` of its tokens, each once.
+    chunks: Vec<(Vec<Number>, Vec<u32>)>,
+}
+
+impl<'a> ChunkTexts<'a> {
+    pub fn read(chunks: &'a [Chunk], analyzer: &Analyzer) -> Self {
+        let mut texts = ChunkTexts::default();
+        let mut positions: FxHashMap<&'a str, u32> = FxHashMap::default();
+        for chunk in chunks {
+            let numbers = numbers(&chunk.text);
+            let mut held = Vec::new();
+            analyzer.for_each_token(&chunk.text, &numbers, |token| {
+                let next = texts.tokens.len() as u32;
+                let position = *positions.entry(token).or_insert(next);
+                if position == next {
+                    texts.tokens.push(token);
+                }
+                held.push(position);
+            });
+            held.sort_unstable();
+            held.dedup();
+            texts.chunks.push((numbers, held));
+        }
+        texts
     }
 }
 
@@ -54,35 +82,55 @@ pub struct ChunkIndex {
 impl ChunkIndex {
     /// Indexes the chunks' content words that `wanted` lets through (the sentences' words:
     /// nothing else is ever looked up) and their numbers.
-    pub fn build(chunks: Vec<ChunkText<'_>>, analyzer: &Analyzer, wanted: &WordFilter) -> Self {
-        let mut index = ChunkIndex {
-            len: chunks.len(),
-            ..ChunkIndex::default()
-        };
+    pub fn build(words: ChunkWords<'_>, analyzer: &Analyzer, wanted: &WordFilter) -> Self {
+        let mut index = ChunkIndex::default();
         let mut ids: Vec<u32> = Vec::new();
-        for (position, chunk) in chunks.into_iter().enumerate() {
-            let position = position as u32;
-            let found = chunk.numbers;
-            ids.clear();
-            analyzer.for_each_stem_id(chunk.tokens, wanted, |id| {
-                if wanted.keeps(id) {
-                    ids.push(id);
+        match words {
+            ChunkWords::Streamed(chunks) => {
+                for chunk in chunks {
+                    let found = numbers(&chunk.text);
+                    ids.clear();
+                    analyzer.for_each_stem_id(&chunk.text, &found, wanted, |id| {
+                        if wanted.keeps(id) {
+                            ids.push(id);
+                        }
+                    });
+                    index.add_chunk(&mut ids, found);
                 }
-            });
-            ids.sort_unstable();
-            ids.dedup();
-            for &id in &ids {
-                index.postings.entry(id).or_default().push(position);
             }
-            let values: FxHashSet<NumberValue> = found.into_iter().map(|n| n.value).collect();
-            for value in values {
-                index.numbers.entry(value).or_default().push(position);
+            ChunkWords::Read(texts) => {
+                // The wanted stem of each distinct token, if it has one.
+                let stems: Vec<Option<u32>> = analyzer
+                    .stem_ids(texts.tokens, wanted)
+                    .into_iter()
+                    .map(|id| id.filter(|&id| wanted.keeps(id)))
+                    .collect();
+                for (found, held) in texts.chunks {
+                    ids.clear();
+                    ids.extend(held.iter().filter_map(|&token| stems[token as usize]));
+                    index.add_chunk(&mut ids, found);
+                }
             }
         }
         for list in index.numbers.values_mut() {
             list.sort_unstable();
         }
         index
+    }
+
+    /// Adds the next chunk, with the stem ids of its words (repeats allowed) and its numbers.
+    fn add_chunk(&mut self, ids: &mut Vec<u32>, found: Vec<Number>) {
+        let position = self.len as u32;
+        self.len += 1;
+        ids.sort_unstable();
+        ids.dedup();
+        for &id in ids.iter() {
+            self.postings.entry(id).or_default().push(position);
+        }
+        let values: FxHashSet<NumberValue> = found.into_iter().map(|n| n.value).collect();
+        for value in values {
+            self.numbers.entry(value).or_default().push(position);
+        }
     }
 
     fn holds_word(&self, stem_id: u32, chunk: usize) -> bool {

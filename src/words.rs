@@ -428,27 +428,50 @@ impl Analyzer {
         INTERNER.with(|cell| self.lookup(&mut cell.borrow_mut(), token))
     }
 
-    /// Calls `f` with the stem id of every content word among `tokens` (as
-    /// [`Analyzer::for_each_token`] cuts them; repeats included): [`Analyzer::stem_id`] for a
-    /// whole text, taking the thread's interner once rather than once a token.
-    ///
-    /// Tokens that `filter` rules out are skipped without being looked up.
-    pub fn for_each_stem_id<'t>(
+    /// Calls `f` with the stem id of every content word of `text` (repeats included), outside
+    /// the number spans: [`Analyzer::stem_id`] for a whole text, taking the thread's interner
+    /// once rather than once a token. Tokens that `filter` rules out are skipped without being
+    /// looked up.
+    pub fn for_each_stem_id(
         &self,
-        tokens: impl IntoIterator<Item = &'t str>,
+        text: &str,
+        numbers: &[Number],
         filter: &WordFilter,
         mut f: impl FnMut(u32),
     ) {
         INTERNER.with(|cell| {
             let mut interner = cell.borrow_mut();
-            for token in tokens {
+            self.for_each_token(text, numbers, |token| {
                 if filter.may_keep(token)
                     && let Some(id) = self.lookup(&mut interner, token)
                 {
                     f(id);
                 }
-            }
+            });
         });
+    }
+
+    /// The stem id of each of `tokens` (as [`Analyzer::for_each_token`] cuts them) that is a
+    /// content word: [`Analyzer::stem_id`] for many tokens, taking the thread's interner once
+    /// rather than once a token. Tokens that `filter` rules out are `None` without being
+    /// looked up.
+    pub fn stem_ids<'t>(
+        &self,
+        tokens: impl IntoIterator<Item = &'t str>,
+        filter: &WordFilter,
+    ) -> Vec<Option<u32>> {
+        INTERNER.with(|cell| {
+            let mut interner = cell.borrow_mut();
+            tokens
+                .into_iter()
+                .map(|token| {
+                    filter
+                        .may_keep(token)
+                        .then(|| self.lookup(&mut interner, token))
+                        .flatten()
+                })
+                .collect()
+        })
     }
 
     /// A filter that lets through the tokens that may have the stem of one of `words`.
