@@ -52,6 +52,12 @@ pub const THRESHOLD_RANGE: (f64, f64) = (0.1, 1.0);
 const PARALLEL_CHUNK_BYTES: usize = 64 * 1024;
 const PARALLEL_ANSWER_BYTES: usize = 8 * 1024;
 
+/// Whether a check reads the chunks on a second thread while it reads the sentences.
+fn in_parallel(answer: &Answer, chunks: &Chunks) -> bool {
+    let chunk_bytes: usize = chunks.chunks.iter().map(|c| c.text.len()).sum();
+    chunk_bytes >= PARALLEL_CHUNK_BYTES && answer.text.len() >= PARALLEL_ANSWER_BYTES
+}
+
 /// How a check is made.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Options {
@@ -92,17 +98,25 @@ impl Checker {
 
     /// Checks every sentence of `answer` against `chunks`.
     pub fn check(&self, answer: &Answer, chunks: &Chunks) -> Report {
-        self.check_split(answer, chunks, false)
+        self.check_split(answer, chunks, false, in_parallel(answer, chunks))
     }
 
     /// Checks `answer` as one unit: a single sentence from its first word to its last, whose
     /// markers cite for all of it. For labelled claims (a sentence or two with the markers at
     /// the end), as eval data gives them.
     pub fn check_as_one(&self, answer: &Answer, chunks: &Chunks) -> Report {
-        self.check_split(answer, chunks, true)
+        self.check_split(answer, chunks, true, in_parallel(answer, chunks))
     }
 
-    fn check_split(&self, answer: &Answer, chunks: &Chunks, as_one: bool) -> Report {
+    /// `parallel`: whether the chunks are read on a second thread (see [`in_parallel`]); the
+    /// result is the same either way.
+    fn check_split(
+        &self,
+        answer: &Answer,
+        chunks: &Chunks,
+        as_one: bool,
+        parallel: bool,
+    ) -> Report {
         self.analyzer.begin();
         let resolver = Resolver::new(chunks.chunks.iter().map(|c| c.id.as_str()));
         let mut split = sentence::split(&answer.text, &resolver);
@@ -143,20 +157,18 @@ impl Checker {
         // A long answer's chunks are read on a second thread while this one reads the
         // sentences (whose words go through this thread's interner); a short answer's chunks
         // are read while indexing, screened by its few words.
-        let chunk_bytes: usize = chunks.chunks.iter().map(|c| c.text.len()).sum();
-        let (sentences, chunk_words) =
-            if chunk_bytes >= PARALLEL_CHUNK_BYTES && answer.text.len() >= PARALLEL_ANSWER_BYTES {
-                std::thread::scope(|scope| {
-                    let other = scope.spawn(read_chunks);
-                    let sentences = read_sentences();
-                    let texts = other
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                    (sentences, ChunkWords::Read(texts))
-                })
-            } else {
-                (read_sentences(), ChunkWords::Streamed(&chunks.chunks))
-            };
+        let (sentences, chunk_words) = if parallel {
+            std::thread::scope(|scope| {
+                let other = scope.spawn(read_chunks);
+                let sentences = read_sentences();
+                let texts = other
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (sentences, ChunkWords::Read(texts))
+            })
+        } else {
+            (read_sentences(), ChunkWords::Streamed(&chunks.chunks))
+        };
         // Chunks are indexed for the sentences' words only: every score is about them.
         let wanted = self
             .analyzer
@@ -333,4 +345,78 @@ fn attach_citations(
             attached
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An answer and chunks large enough for the second thread: sentences that share words
+    /// with some chunks, cite some of them, and carry numbers and unknown markers.
+    fn large_inputs() -> (Answer, Chunks) {
+        let bases = [
+            "tower", "river", "bridge", "station", "market", "Tower", "rivers", "built", "1889",
+            "3.5",
+        ];
+        let words: Vec<String> = (0..400)
+            .map(|k| match k % 4 {
+                0 => bases[k % bases.len()].to_string(),
+                _ => format!("w{k}"),
+            })
+            .collect();
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut sentence = |len: usize| {
+            let mut s: Vec<&str> = (0..len)
+                .map(|_| words[next(words.len())].as_str())
+                .collect();
+            s.insert(0, "The");
+            s.join(" ")
+        };
+        let chunks: Vec<serde_json::Value> = (0..600)
+            .map(|k| serde_json::json!({"id": format!("c{k}"), "text": format!("{}. {}.", sentence(20), sentence(20))}))
+            .collect();
+        let mut answer = String::new();
+        for k in 0..600 {
+            answer.push_str(&format!(
+                "{} [c{}] [x{}]. ",
+                sentence(8),
+                (k * 7) % 300,
+                k % 5
+            ));
+        }
+        let chunks = serde_json::Value::Array(chunks).to_string();
+        (
+            input::read_answer(answer.as_bytes(), None).expect("answer"),
+            input::read_chunks(chunks.as_bytes(), true).expect("chunks"),
+        )
+    }
+
+    #[test]
+    fn reading_the_chunks_on_a_second_thread_gives_the_same_result() {
+        let (answer, chunks) = large_inputs();
+        assert!(
+            in_parallel(&answer, &chunks),
+            "the inputs take the parallel path"
+        );
+        let checker = Checker::new(Options::default());
+        let json = |parallel| {
+            let report = checker.check_split(&answer, &chunks, false, parallel);
+            serde_json::to_string(&report.result).expect("json")
+        };
+        let (parallel, streamed) = (json(true), json(false));
+        assert!(
+            parallel.contains("\"verdict\":\"supported\""),
+            "{parallel:.300}"
+        );
+        assert_eq!(parallel, streamed);
+        // And on a thread whose stems were interned by other checks first.
+        let _ = checker.check(&answer, &chunks);
+        assert_eq!(json(false), streamed);
+    }
 }
