@@ -1,6 +1,8 @@
 //! Support stage: indexes the chunks' words once, scores every sentence against the chunks
 //! through that index, and decides verdicts, suggested citations and chunk statuses.
 
+pub mod score;
+
 use std::collections::{HashMap, HashSet};
 
 use rustc_hash::FxHashMap;
@@ -12,7 +14,7 @@ use crate::report::{
     SentenceResult, Span, Verdict, preview,
 };
 use crate::sentence::SentenceSpan;
-use crate::words::{Analyzer, Number, NumberValue, Word, WordFilter, numbers};
+use crate::words::{Analyzer, Number, NumberValue, Word, WordFilter, numbers, spelled_numbers};
 
 /// Allowance for floating-point error when a score is compared with the threshold.
 const EPSILON: f64 = 1e-9;
@@ -31,6 +33,8 @@ pub struct ChunkIndex {
     /// Interned stem id → the chunks holding it.
     postings: FxHashMap<u32, Vec<u32>>,
     numbers: FxHashMap<NumberValue, Vec<u32>>,
+    /// Where the wanted stems stand in each chunk, for phrase evidence.
+    positions: score::Positions,
     len: usize,
 }
 
@@ -47,17 +51,35 @@ impl ChunkIndex {
             let position = position as u32;
             let found = numbers(&chunk.text);
             ids.clear();
-            analyzer.for_each_stem_id(&chunk.text, &found, wanted, |id| {
-                if wanted.keeps(id) {
-                    ids.push(id);
-                }
-            });
+            let positions = &mut index.positions;
+            let mut negations: Vec<u32> = Vec::new();
+            analyzer.for_each_stem_position(
+                &chunk.text,
+                &found,
+                wanted,
+                |id, at| {
+                    if wanted.keeps(id) {
+                        ids.push(id);
+                        positions.add(id, position, at);
+                    }
+                },
+                |at| negations.push(at),
+            );
+            if !negations.is_empty() {
+                index
+                    .positions
+                    .set_negations(position, std::mem::take(&mut negations));
+            }
             ids.sort_unstable();
             ids.dedup();
             for &id in &ids {
                 index.postings.entry(id).or_default().push(position);
             }
-            let values: HashSet<NumberValue> = found.into_iter().map(|n| n.value).collect();
+            let mut values: HashSet<NumberValue> = found.into_iter().map(|n| n.value).collect();
+            // A chunk that writes `six albums` holds the 6 of a sentence.
+            if analyzer.language() == crate::Language::English {
+                values.extend(spelled_numbers(&chunk.text));
+            }
             for value in values {
                 index.numbers.entry(value).or_default().push(position);
             }
@@ -256,6 +278,46 @@ impl<'a> Scores<'a> {
         best
     }
 
+    /// Support of the sentence by one chunk (see [`score`]), as used for suggestions and chunk
+    /// statuses: for a sentence without content words, 1 when the chunk holds all its numbers.
+    fn support(&self, chunk: usize) -> f64 {
+        if self.sentence.words.is_empty() || self.shared[chunk] == 0 {
+            return self.against(chunk);
+        }
+        score::support(
+            &self.sentence.words,
+            chunk as u32,
+            |id| self.index.holds_word(id, chunk),
+            |id| self.index.holds_word(id, chunk),
+            &self.index.positions,
+        )
+    }
+
+    /// Support for the verdict: a sentence without content words has support 1, so that its
+    /// numbers alone decide.
+    fn cited_support(&self, chunk: usize) -> f64 {
+        if self.sentence.words.is_empty() {
+            return 1.0;
+        }
+        if self.shared[chunk] == 0 {
+            return 0.0;
+        }
+        // A name is missing when no cited chunk names it: a sentence may take its names from
+        // several of the chunks it cites.
+        score::support(
+            &self.sentence.words,
+            chunk as u32,
+            |id| self.index.holds_word(id, chunk),
+            |id| {
+                self.sentence
+                    .cited
+                    .iter()
+                    .any(|&c| self.index.holds_word(id, c))
+            },
+            &self.index.positions,
+        )
+    }
+
     fn missing_words(&self, chunk: usize) -> Vec<String> {
         self.sentence
             .words
@@ -353,6 +415,12 @@ pub fn assess(
                 _ => Some((c, score)),
             });
         let coverage = best_cited.map_or(0.0, |(_, s)| s);
+        // Verdicts are decided on support, the best among the cited chunks.
+        let support = sentence
+            .cited
+            .iter()
+            .map(|&c| scores.cited_support(c))
+            .fold(0.0, f64::max);
         let missing_numbers = if sentence.cited.is_empty() {
             Vec::new()
         } else {
@@ -386,24 +454,25 @@ pub fn assess(
         } else if !has_claim_words && !misquoted {
             // A quotation that is not in its chunk is a claim about the chunk, words or not.
             Verdict::NoClaim
-        } else if sentence.cited.is_empty() || !reaches(coverage, threshold / 2.0) {
+        } else if sentence.cited.is_empty() || !reaches(support, threshold / 2.0) {
             Verdict::UnsupportedCitation
         } else if misquoted {
             Verdict::Misquote
         } else if !missing_numbers.is_empty() {
             Verdict::NumberMismatch
-        } else if !reaches(coverage, threshold) {
+        } else if !reaches(support, threshold) {
             Verdict::WeakSupport
         } else {
             Verdict::Supported
         };
 
         let best = if has_claim_words { scores.best() } else { None };
-        let suggested = best.filter(|&(chunk, score)| {
+        let suggested = best.filter(|&(chunk, _)| {
+            let score = scores.support(chunk);
             verdict.is_claim()
                 && !is_cited[chunk]
                 && reaches(score, threshold)
-                && reaches(score, coverage + SUGGESTION_MARGIN)
+                && reaches(score, support + SUGGESTION_MARGIN)
         });
 
         for &c in &sentence.cited {
@@ -412,10 +481,15 @@ pub fn assess(
         if verdict.is_claim() {
             for &chunk in &scores.touched {
                 let chunk = chunk as usize;
-                let score = scores.against(chunk);
                 let tally = &mut tallies[chunk];
-                tally.best_coverage = tally.best_coverage.max(score);
-                if reaches(score, threshold) {
+                tally.best_coverage = tally.best_coverage.max(scores.against(chunk));
+                // A cited chunk is judged as the verdict judged it (names from any cited chunk).
+                let support = if is_cited[chunk] {
+                    scores.cited_support(chunk)
+                } else {
+                    scores.support(chunk)
+                };
+                if reaches(support, threshold) {
                     tally.supported_sentences += 1;
                     if is_cited[chunk] {
                         tally.supports_a_citing_sentence = true;
@@ -440,6 +514,7 @@ pub fn assess(
                 .collect(),
             verdict,
             coverage,
+            support,
             check_worthy: sentence.numbers.iter().map(|n| n.text.clone()).collect(),
             missing_numbers,
             best_chunk: best.map(|(c, _)| chunks[c].id.clone()),
@@ -578,18 +653,21 @@ mod tests {
 
     #[test]
     fn weak_support_between_half_the_threshold_and_the_threshold() {
-        // Content words: eiffel, tower, paris, attracts, tourists, daily: 3 of 6 found = 0.5.
-        let result = check(
-            "The Eiffel Tower in Paris attracts tourists daily [1].",
-            TOWER,
-        );
+        // Content words: eiffel, tower, paris, attracts, tourists, daily: 3 of 6 found, so
+        // coverage 0.5; 2 of their 5 neighbouring pairs stand together in the chunk, so support
+        // is 0.7 × 0.5 + 0.3 × 0.4 = 0.47.
+        let sentence = "The Eiffel Tower in Paris attracts tourists daily [1].";
+        let result = check(sentence, TOWER);
         assert_eq!(result.sentences[0].coverage, 0.5);
-        assert_eq!(verdicts(&result), [Verdict::Supported], "0.5 reaches 0.5");
-        let strict = check_at(
-            "The Eiffel Tower in Paris attracts tourists daily [1].",
-            TOWER,
-            0.9,
+        assert_eq!(result.sentences[0].support, 0.47);
+        assert_eq!(verdicts(&result), [Verdict::WeakSupport]);
+        let reached = check_at(sentence, TOWER, 0.47);
+        assert_eq!(
+            verdicts(&reached),
+            [Verdict::Supported],
+            "0.47 reaches 0.47"
         );
+        let strict = check_at(sentence, TOWER, 0.9);
         assert_eq!(verdicts(&strict), [Verdict::WeakSupport]);
         assert_eq!(
             strict.sentences[0].missing_words,
@@ -598,11 +676,15 @@ mod tests {
     }
 
     #[test]
-    fn coverage_exactly_half_the_threshold_is_weak_not_unsupported() {
-        // 1 of 4 content words found: 0.25, exactly half of 0.5.
-        let result = check("The tower attracts crowds daily [1].", TOWER);
+    fn support_exactly_half_the_threshold_is_weak_not_unsupported() {
+        // 1 of 4 content words found and no pair: support 0.7 × 0.25 = 0.175, half of 0.35.
+        let sentence = "The tower attracts crowds daily [1].";
+        let result = check_at(sentence, TOWER, 0.35);
         assert_eq!(result.sentences[0].coverage, 0.25);
+        assert_eq!(result.sentences[0].support, 0.175);
         assert_eq!(verdicts(&result), [Verdict::WeakSupport]);
+        let stricter = check_at(sentence, TOWER, 0.36);
+        assert_eq!(verdicts(&stricter), [Verdict::UnsupportedCitation]);
     }
 
     #[test]

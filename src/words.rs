@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 use std::fmt;
 use std::str::FromStr;
 
-pub use number::{Number, NumberValue, numbers};
+pub use number::{Number, NumberValue, numbers, spelled_numbers};
 use rust_stemmers::{Algorithm, Stemmer};
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
@@ -220,6 +220,29 @@ pub struct Word {
     pub surface: String,
     /// The stem's interned id (see [`Analyzer::stem_id`]).
     pub id: u32,
+    /// A general English word (`also`, `important`, `provide`): evidence of little weight.
+    pub general: bool,
+    /// Written with a capital, and not as the text's first word: a name, most likely.
+    pub name: bool,
+    /// Within [`NEGATION_REACH`] words after a negation (`not`, `never`, `didn't`) somewhere
+    /// in the text (English only).
+    pub negated: bool,
+}
+
+/// How many words after a negation it reaches: `not` in `was not completed` and `did not
+/// fully complete` negates `completed` and `complete`.
+pub const NEGATION_REACH: u32 = 3;
+
+/// Whether an English token negates what follows: `not`, `no`, `never`, `without`, `nor`,
+/// `cannot`, and contractions ending in `n't`.
+pub fn is_negation(token: &str) -> bool {
+    let lower = token.to_ascii_lowercase();
+    matches!(
+        lower.as_str(),
+        "not" | "no" | "never" | "without" | "nor" | "cannot" | "neither" | "none"
+    ) || lower.ends_with("n't")
+        || token.ends_with("n\u{2019}t")
+        || token.ends_with("N\u{2019}T")
 }
 
 /// Which chunk tokens are worth looking up: those that may share a stem with a wanted word.
@@ -340,20 +363,48 @@ impl Analyzer {
     /// words of digits only and stop words are dropped.
     pub fn content_words(&self, text: &str, numbers: &[Number]) -> Vec<Word> {
         let mut words: Vec<Word> = Vec::new();
-        let mut seen: HashSet<u32> = HashSet::new();
+        // Each stem's place in `words`.
+        let mut seen: FxHashMap<u32, usize> = FxHashMap::default();
+        let mut first = true;
+        let english = self.language == Language::English;
+        // Position of the token and of the last negation before it.
+        let mut position = 0u32;
+        let mut last_negation: Option<u32> = None;
         self.for_each_token(text, numbers, |token| {
-            if let Some(id) = self.stem_id(token)
-                && seen.insert(id)
+            let at_start = std::mem::take(&mut first);
+            position += 1;
+            // `not only ... but also` negates nothing.
+            if english && last_negation == Some(position - 1) && token.eq_ignore_ascii_case("only")
             {
+                last_negation = None;
+            }
+            let negated = last_negation.is_some_and(|q| position - q <= NEGATION_REACH);
+            // `never` and `without` are content words and negations both.
+            if english && is_negation(token) {
+                last_negation = Some(position);
+            }
+            let Some(id) = self.stem_id(token) else {
+                return;
+            };
+            if let Some(&k) = seen.get(&id) {
+                words[k].negated |= negated;
+            } else {
+                seen.insert(id, words.len());
                 let stem = INTERNER.with(|cell| {
                     cell.borrow()
                         .names
                         .get(id as usize)
                         .map_or_else(String::new, |s| s.to_string())
                 });
+                let surface = lower(token);
+                let name = !at_start && token.chars().next().is_some_and(char::is_uppercase);
                 words.push(Word {
+                    name,
+                    negated,
                     stem,
-                    surface: lower(token),
+                    general: self.language == Language::English
+                        && crate::support::score::is_general_word(&surface),
+                    surface,
                     id,
                 });
             }
@@ -403,6 +454,35 @@ impl Analyzer {
                 {
                     f(id);
                 }
+            });
+        });
+    }
+
+    /// [`Analyzer::for_each_stem_id`] with each word's position: the number of tokens of
+    /// `text` before it (stop words and filtered tokens included), so that distances between
+    /// words are counted in words as written.
+    pub fn for_each_stem_position(
+        &self,
+        text: &str,
+        numbers: &[Number],
+        filter: &WordFilter,
+        mut f: impl FnMut(u32, u32),
+        mut negation: impl FnMut(u32),
+    ) {
+        let english = self.language == Language::English;
+        INTERNER.with(|cell| {
+            let mut interner = cell.borrow_mut();
+            let mut position = 0u32;
+            self.for_each_token(text, numbers, |token| {
+                if english && is_negation(token) {
+                    negation(position);
+                }
+                if filter.may_keep(token)
+                    && let Some(id) = self.lookup(&mut interner, token)
+                {
+                    f(id, position);
+                }
+                position = position.saturating_add(1);
             });
         });
     }
@@ -467,6 +547,9 @@ impl Analyzer {
             stem,
             surface: lower,
             id: 0,
+            general: false,
+            name: false,
+            negated: false,
         })
     }
 

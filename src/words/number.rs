@@ -221,7 +221,10 @@ fn scale_like<'w>(
     words: impl Iterator<Item = (&'w str, i64, bool)>,
 ) -> Option<(usize, i64)> {
     let rest = &text[j..];
-    let spaced = rest.strip_prefix(' ').map(|r| (r, 1));
+    // A scale word may follow after a space, a no-break space or a narrow no-break space.
+    let spaced = [' ', '\u{00A0}', '\u{202F}']
+        .into_iter()
+        .find_map(|space| rest.strip_prefix(space).map(|r| (r, space.len_utf8())));
     for (word, power, attached) in words {
         let candidates = std::iter::once((rest, 0)).chain(if attached { None } else { spaced });
         for (after, skip) in candidates {
@@ -255,9 +258,165 @@ fn scale_at(text: &str, j: usize) -> Option<(usize, i64)> {
     scale_like(text, j, SCALES.iter().copied())
 }
 
+/// Number words and their values: cardinals, and ordinals other than `second` (a unit of time
+/// as often as a rank).
+const NUMBER_WORDS: &[(&str, u64)] = &[
+    ("zero", 0),
+    ("one", 1),
+    ("two", 2),
+    ("three", 3),
+    ("four", 4),
+    ("five", 5),
+    ("six", 6),
+    ("seven", 7),
+    ("eight", 8),
+    ("nine", 9),
+    ("ten", 10),
+    ("eleven", 11),
+    ("twelve", 12),
+    ("thirteen", 13),
+    ("fourteen", 14),
+    ("fifteen", 15),
+    ("sixteen", 16),
+    ("seventeen", 17),
+    ("eighteen", 18),
+    ("nineteen", 19),
+    ("twenty", 20),
+    ("thirty", 30),
+    ("forty", 40),
+    ("fifty", 50),
+    ("sixty", 60),
+    ("seventy", 70),
+    ("eighty", 80),
+    ("ninety", 90),
+    ("first", 1),
+    ("third", 3),
+    ("fourth", 4),
+    ("fifth", 5),
+    ("sixth", 6),
+    ("seventh", 7),
+    ("eighth", 8),
+    ("ninth", 9),
+    ("tenth", 10),
+    ("eleventh", 11),
+    ("twelfth", 12),
+    ("dozen", 12),
+];
+
+/// Multipliers written as words: `hundred` multiplies the group before it, the others close it.
+const MULTIPLIER_WORDS: &[(&str, u64)] = &[
+    ("hundred", 100),
+    ("thousand", 1_000),
+    ("million", 1_000_000),
+    ("billion", 1_000_000_000),
+    ("trillion", 1_000_000_000_000),
+];
+
+/// Values of the English numbers written in words in `text` (`six` = 6, `twenty-five` = 25,
+/// `one hundred` = 100, `four billion` = 4,000,000,000, `a hundred` = 100), in order.
+///
+/// Only chunks are read this way: a chunk that writes `six studio albums` holds the `6` of a
+/// sentence. Sentences keep their digits only, so that `one of the ...` is never a claim about
+/// the number 1.
+pub fn spelled_numbers(text: &str) -> Vec<NumberValue> {
+    let mut found = Vec::new();
+    // The number being read: closed groups (`total`) and the open group (`group`).
+    let mut total: u64 = 0;
+    let mut group: Option<u64> = None;
+    let mut reading = false;
+    let mut flush = |total: &mut u64, group: &mut Option<u64>, reading: &mut bool| {
+        if *reading {
+            let value = total.saturating_add(group.unwrap_or(0));
+            found.push(NumberValue::from_parts(&value.to_string(), "", 0));
+        }
+        *total = 0;
+        *group = None;
+        *reading = false;
+    };
+    let mut previous_article = false;
+    for word in text.split(|c: char| !c.is_ascii_alphabetic()) {
+        if word.is_empty() {
+            continue;
+        }
+        let lower = word.to_ascii_lowercase();
+        if let Some(&(_, value)) = NUMBER_WORDS.iter().find(|(w, _)| *w == lower) {
+            // `twenty five`: a unit after a ten joins it; any other run of two starts anew.
+            let joins = matches!(group, Some(g) if g % 100 >= 20 && g % 10 == 0 && value < 10);
+            if reading && !joins && group.is_some_and(|g| g % 100 != 0) {
+                flush(&mut total, &mut group, &mut reading);
+            }
+            group = Some(group.unwrap_or(0) + value);
+            reading = true;
+        } else if let Some(&(_, multiplier)) = MULTIPLIER_WORDS.iter().find(|(w, _)| *w == lower) {
+            let base = match group {
+                Some(g) => g,
+                None if reading || previous_article => 1,
+                // A bare `million` (`millions of people`) is no number.
+                None => {
+                    previous_article = false;
+                    continue;
+                }
+            };
+            if multiplier == 100 {
+                group = Some(base.saturating_mul(100));
+            } else {
+                total = total.saturating_add(base.saturating_mul(multiplier));
+                group = None;
+            }
+            reading = true;
+        } else if lower == "and" && reading {
+            // `one hundred and five`
+        } else {
+            flush(&mut total, &mut group, &mut reading);
+        }
+        previous_article = lower == "a";
+    }
+    flush(&mut total, &mut group, &mut reading);
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn spelled(text: &str) -> Vec<String> {
+        spelled_numbers(text)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn numbers_written_in_words() {
+        let value = |n: &str| NumberValue::from_parts(n, "", 0).to_string();
+        assert_eq!(spelled("They released six studio albums"), [value("6")]);
+        assert_eq!(
+            spelled("twenty-five or twenty five"),
+            [value("25"), value("25")]
+        );
+        assert_eq!(spelled("With one hundred members"), [value("100")]);
+        assert_eq!(
+            spelled("almost four billion years ago"),
+            [value("4000000000")]
+        );
+        assert_eq!(spelled("a hundred and five days"), [value("105")]);
+        assert_eq!(
+            spelled("number one hit, the third album"),
+            [value("1"), value("3")]
+        );
+        assert_eq!(
+            spelled("millions of people, a second time, someone"),
+            Vec::<String>::new()
+        );
+        assert_eq!(spelled("two three"), [value("2"), value("3")]);
+    }
+
+    #[test]
+    fn a_scale_word_after_a_no_break_space() {
+        let found = numbers("sales exceeded 1.73\u{a0}million copies");
+        assert_eq!(found[0].value, NumberValue::from_parts("173", "", 4));
+        assert_eq!(found[0].text, "1.73\u{a0}million");
+    }
 
     fn values(text: &str) -> Vec<(String, String)> {
         numbers(text)

@@ -1,0 +1,254 @@
+//! Support score: how well one chunk backs one sentence, sharper than `coverage`. Part of the
+//! support stage; it reads the chunk index's postings and word positions only.
+//!
+//! `support` = (1 − PHRASE_WEIGHT) × weighted word recall + PHRASE_WEIGHT × phrase recall:
+//! - weighted word recall: the share of the sentence's content words the chunk holds, a general
+//!   English word (`also`, `important`, `provide`; see `general_words.txt`) counting
+//!   GENERAL_WEIGHT of an ordinary word;
+//! - phrase recall: the share of the sentence's neighbouring content-word pairs that stand
+//!   within PHRASE_WINDOW words of each other somewhere in the chunk.
+
+use std::sync::OnceLock;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::words::{NEGATION_REACH, Word};
+
+/// Weight of a general word against an ordinary content word.
+pub(crate) const GENERAL_WEIGHT: f64 = 0.5;
+/// Share of the score that phrase recall makes.
+pub(crate) const PHRASE_WEIGHT: f64 = 0.3;
+/// What each name of the sentence missing from the chunk multiplies the score by.
+pub(crate) const MISSING_NAME_FACTOR: f64 = 0.8;
+/// What a negation the chunk does not share multiplies the score by.
+pub(crate) const NEGATION_FACTOR: f64 = 0.6;
+/// Two words stand together when at most this many words separate their positions.
+pub(crate) const PHRASE_WINDOW: u32 = 3;
+
+/// Whether `word` (lower-cased) is a general English word.
+pub(crate) fn is_general_word(word: &str) -> bool {
+    static GENERAL: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
+    GENERAL
+        .get_or_init(|| {
+            include_str!("general_words.txt")
+                .lines()
+                .filter(|line| !line.starts_with('#'))
+                .flat_map(str::split_whitespace)
+                .collect()
+        })
+        .contains(word)
+}
+
+/// Where each wanted stem stands in each chunk: token positions, ascending.
+#[derive(Debug, Default)]
+pub(crate) struct Positions {
+    map: FxHashMap<(u32, u32), Vec<u32>>,
+    /// Positions of the negations of each chunk that has any, ascending.
+    negations: FxHashMap<u32, Vec<u32>>,
+}
+
+impl Positions {
+    pub(crate) fn set_negations(&mut self, chunk: u32, positions: Vec<u32>) {
+        self.negations.insert(chunk, positions);
+    }
+
+    /// Whether some occurrence of `stem` in `chunk` stands within NEGATION_REACH words after
+    /// a negation.
+    fn negated(&self, stem: u32, chunk: u32) -> bool {
+        let Some(negations) = self.negations.get(&chunk) else {
+            return false;
+        };
+        self.of(stem, chunk).iter().any(|&p| {
+            // The last negation before p.
+            let before = negations.partition_point(|&q| q < p);
+            before > 0 && p - negations[before - 1] <= NEGATION_REACH
+        })
+    }
+
+    /// Records `stem` at `position` of `chunk`; positions of one chunk come in order.
+    pub(crate) fn add(&mut self, stem: u32, chunk: u32, position: u32) {
+        self.map.entry((stem, chunk)).or_default().push(position);
+    }
+
+    fn of(&self, stem: u32, chunk: u32) -> &[u32] {
+        self.map.get(&(stem, chunk)).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `a` and `b` stand within `window` words of each other somewhere in `chunk`.
+    fn near(&self, a: u32, b: u32, chunk: u32, window: u32) -> bool {
+        let (xs, ys) = (self.of(a, chunk), self.of(b, chunk));
+        let (mut i, mut j) = (0, 0);
+        while i < xs.len() && j < ys.len() {
+            if xs[i].abs_diff(ys[j]) <= window {
+                return true;
+            }
+            if xs[i] < ys[j] {
+                i += 1;
+            } else {
+                j += 1;
+            }
+        }
+        false
+    }
+}
+
+/// Each name of the sentence that no cited chunk holds multiplies the score by
+/// MISSING_NAME_FACTOR: a swapped name (`China` for `Russia`) keeps every other word.
+fn name_factor(words: &[Word], named: impl Fn(u32) -> bool) -> f64 {
+    let missing = words.iter().filter(|w| w.name && !named(w.id)).count();
+    MISSING_NAME_FACTOR.powi(missing.min(8) as i32)
+}
+
+/// A word the sentence negates (`was not built`) that the chunk holds but never negates
+/// multiplies the score by NEGATION_FACTOR, once: the sentence says the opposite of the chunk.
+fn negation_factor(words: &[Word], chunk: u32, held: &[bool], positions: &Positions) -> f64 {
+    let contradicted = words
+        .iter()
+        .zip(held)
+        .any(|(w, h)| *h && w.negated && !positions.negated(w.id, chunk));
+    if contradicted { NEGATION_FACTOR } else { 1.0 }
+}
+
+/// The support of `chunk` for a sentence of `words` (at least one), given which of its stems
+/// the chunk holds (`holds`) and which its cited chunks together hold (`named`, for names).
+pub(crate) fn support(
+    words: &[Word],
+    chunk: u32,
+    holds: impl Fn(u32) -> bool,
+    named: impl Fn(u32) -> bool,
+    positions: &Positions,
+) -> f64 {
+    let weight = |w: &Word| if w.general { GENERAL_WEIGHT } else { 1.0 };
+    let held: Vec<bool> = words.iter().map(|w| holds(w.id)).collect();
+    let total: f64 = words.iter().map(weight).sum();
+    let found: f64 = words
+        .iter()
+        .zip(&held)
+        .filter(|(_, h)| **h)
+        .map(|(w, _)| weight(w))
+        .sum();
+    let recall = if total > 0.0 { found / total } else { 0.0 };
+    if words.len() < 2 {
+        return recall
+            * name_factor(words, named)
+            * negation_factor(words, chunk, &held, positions);
+    }
+    let pairs = words.len() - 1;
+    let together = (0..pairs)
+        .filter(|&k| {
+            held[k]
+                && held[k + 1]
+                && positions.near(words[k].id, words[k + 1].id, chunk, PHRASE_WINDOW)
+        })
+        .count();
+    let phrase = together as f64 / pairs as f64;
+    let score = (1.0 - PHRASE_WEIGHT) * recall + PHRASE_WEIGHT * phrase;
+    score * name_factor(words, named) * negation_factor(words, chunk, &held, positions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{SentenceResult, Verdict};
+    use crate::{Checker, Options, input};
+
+    fn check(answer: &str, chunks: &str) -> Vec<SentenceResult> {
+        let answer = input::read_answer(answer.as_bytes(), None).unwrap();
+        let chunks = input::read_chunks(chunks.as_bytes(), false).unwrap();
+        Checker::new(Options::default())
+            .check(&answer, &chunks)
+            .result
+            .sentences
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-3
+    }
+
+    #[test]
+    fn general_words_count_half() {
+        // tower (found) and important (general, missing): recall 1 / 1.5; the pair is not
+        // found together.
+        let s = &check("The tower is important [1].", r#"["The tower is tall."]"#)[0];
+        assert_eq!(s.coverage, 0.5);
+        assert!(close(s.support, 0.7 * (1.0 / 1.5)), "{}", s.support);
+        assert!(is_general_word("also") && is_general_word("important"));
+        assert!(!is_general_word("tower"));
+    }
+
+    #[test]
+    fn word_pairs_found_together_count_for_more() {
+        let chunks = r#"["Alpha beta gamma.",
+            "Gamma one two three four five beta six seven eight nine ten alpha."]"#;
+        let together = &check("Alpha beta gamma [1].", chunks)[0];
+        let apart = &check("Alpha beta gamma [2].", chunks)[0];
+        assert_eq!((together.coverage, apart.coverage), (1.0, 1.0));
+        assert!(close(together.support, 1.0));
+        assert!(close(apart.support, 0.7), "{}", apart.support);
+    }
+
+    #[test]
+    fn a_pair_within_the_window_stands_together() {
+        let mut positions = Positions::default();
+        for (stem, at) in [(1, 0), (2, 4), (3, 9)] {
+            positions.add(stem, 0, at);
+        }
+        assert!(positions.near(1, 2, 0, PHRASE_WINDOW + 1));
+        assert!(!positions.near(1, 2, 0, PHRASE_WINDOW));
+        assert!(!positions.near(2, 3, 0, PHRASE_WINDOW));
+        assert!(!positions.near(1, 2, 1, 10), "another chunk");
+    }
+
+    #[test]
+    fn a_name_the_chunk_lacks_lowers_support() {
+        let chunks = r#"["The treaty was signed in London."]"#;
+        // treaty and signed found, paris not: recall 2/3, one pair of two together.
+        let plain = 0.7 * (2.0 / 3.0) + 0.3 * 0.5;
+        let lower = &check("The treaty was signed in paris [1].", chunks)[0];
+        let name = &check("The treaty was signed in Paris [1].", chunks)[0];
+        assert!(close(lower.support, plain), "{}", lower.support);
+        assert!(close(name.support, plain * MISSING_NAME_FACTOR));
+        assert_eq!(name.coverage, lower.coverage);
+        // The first word is capitalised as any sentence's is: not a name.
+        let first = &check("Treaty signed in London [1].", chunks)[0];
+        assert!(close(first.support, 1.0), "{}", first.support);
+    }
+
+    #[test]
+    fn a_negation_the_chunk_does_not_share_lowers_support() {
+        let chunks = r#"["The bridge was completed in spring.",
+            "The bridge was not completed in spring."]"#;
+        let contradicted = &check("The bridge was not completed in spring [1].", chunks)[0];
+        assert!(close(contradicted.support, NEGATION_FACTOR));
+        assert_eq!(contradicted.coverage, 1.0);
+        let shared = &check("The bridge was not completed in spring [2].", chunks)[0];
+        assert!(close(shared.support, 1.0));
+        let contraction = &check("The bridge wasn't completed in spring [1].", chunks)[0];
+        assert!(close(contraction.support, NEGATION_FACTOR));
+        let not_only = &check("The bridge was not only completed in spring [1].", chunks)[0];
+        assert!(close(not_only.support, 1.0), "{}", not_only.support);
+    }
+
+    #[test]
+    fn verdicts_follow_support_not_coverage() {
+        // Most words found (coverage 0.75 would be supported), but a negation the chunk does
+        // not share and a name it lacks: support decides.
+        let swapped = &check(
+            "The bridge was not completed in Rome by Caesar [1].",
+            r#"["The bridge was completed in Rome."]"#,
+        )[0];
+        assert_eq!(swapped.coverage, 0.75);
+        assert!(swapped.support < 0.5, "{}", swapped.support);
+        assert_eq!(swapped.verdict, Verdict::WeakSupport);
+    }
+
+    #[test]
+    fn numbers_written_in_words_in_a_chunk_match_digits() {
+        let s = &check(
+            "The band released 6 studio albums [1].",
+            r#"["The band has released six studio albums."]"#,
+        )[0];
+        assert_eq!(s.verdict, Verdict::Supported);
+        assert!(s.missing_numbers.is_empty());
+    }
+}
