@@ -51,7 +51,8 @@ impl ChunkIndex {
             let position = position as u32;
             let found = numbers(&chunk.text);
             ids.clear();
-            let positions = &mut index.positions;
+            // Each wanted word with its position, and the negations, for phrase evidence.
+            let mut at_positions: Vec<(u32, u32)> = Vec::new();
             let mut negations: Vec<u32> = Vec::new();
             analyzer.for_each_stem_position(
                 &chunk.text,
@@ -60,16 +61,12 @@ impl ChunkIndex {
                 |id, at| {
                     if wanted.keeps(id) {
                         ids.push(id);
-                        positions.add(id, position, at);
+                        at_positions.push((id, at));
                     }
                 },
                 |at| negations.push(at),
             );
-            if !negations.is_empty() {
-                index
-                    .positions
-                    .set_negations(position, std::mem::take(&mut negations));
-            }
+            index.positions.push_chunk(at_positions, negations);
             ids.sort_unstable();
             ids.dedup();
             for &id in &ids {

@@ -236,13 +236,20 @@ pub const NEGATION_REACH: u32 = 3;
 /// Whether an English token negates what follows: `not`, `no`, `never`, `without`, `nor`,
 /// `cannot`, and contractions ending in `n't`.
 pub fn is_negation(token: &str) -> bool {
-    let lower = token.to_ascii_lowercase();
-    matches!(
-        lower.as_str(),
-        "not" | "no" | "never" | "without" | "nor" | "cannot" | "neither" | "none"
-    ) || lower.ends_with("n't")
-        || token.ends_with("n\u{2019}t")
-        || token.ends_with("N\u{2019}T")
+    // Runs on every token of every chunk: no allocation.
+    const WORDS: [&str; 8] = [
+        "not", "no", "never", "without", "nor", "cannot", "neither", "none",
+    ];
+    let bytes = token.as_bytes();
+    let contraction = |apostrophe: &[u8]| {
+        bytes.len() > apostrophe.len() + 2
+            && bytes[..bytes.len() - 1].ends_with(apostrophe)
+            && bytes[bytes.len() - 1].eq_ignore_ascii_case(&b't')
+            && bytes[bytes.len() - 2 - apostrophe.len()].eq_ignore_ascii_case(&b'n')
+    };
+    WORDS.iter().any(|w| w.eq_ignore_ascii_case(token))
+        || contraction(b"'")
+        || contraction("\u{2019}".as_bytes())
 }
 
 /// Which chunk tokens are worth looking up: those that may share a stem with a wanted word.

@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 use crate::words::{NEGATION_REACH, Word};
 
@@ -39,53 +39,66 @@ pub(crate) fn is_general_word(word: &str) -> bool {
         .contains(word)
 }
 
-/// Where each wanted stem stands in each chunk: token positions, ascending.
+/// Where each wanted stem stands in each chunk, and where the chunk's negations stand.
 #[derive(Debug, Default)]
 pub(crate) struct Positions {
-    map: FxHashMap<(u32, u32), Vec<u32>>,
-    /// Positions of the negations of each chunk that has any, ascending.
-    negations: FxHashMap<u32, Vec<u32>>,
+    /// Per chunk: (stem, position) of each wanted word, sorted.
+    words: Vec<Vec<(u32, u32)>>,
+    /// Per chunk: positions of its negations, ascending.
+    negations: Vec<Vec<u32>>,
 }
 
 impl Positions {
-    pub(crate) fn set_negations(&mut self, chunk: u32, positions: Vec<u32>) {
-        self.negations.insert(chunk, positions);
+    /// Records one chunk's words (stem, position) and negation positions, in order of the
+    /// chunks. Sorting once per chunk keeps building free of a hash lookup per word.
+    pub(crate) fn push_chunk(&mut self, mut words: Vec<(u32, u32)>, negations: Vec<u32>) {
+        words.sort_unstable();
+        self.words.push(words);
+        self.negations.push(negations);
+    }
+
+    /// Positions of `stem` in `chunk`, ascending.
+    fn of(&self, stem: u32, chunk: u32) -> impl Iterator<Item = u32> + '_ {
+        let words = self
+            .words
+            .get(chunk as usize)
+            .map_or(&[][..], Vec::as_slice);
+        let start = words.partition_point(|&(s, _)| s < stem);
+        words[start..]
+            .iter()
+            .take_while(move |&&(s, _)| s == stem)
+            .map(|&(_, p)| p)
     }
 
     /// Whether some occurrence of `stem` in `chunk` stands within NEGATION_REACH words after
     /// a negation.
     fn negated(&self, stem: u32, chunk: u32) -> bool {
-        let Some(negations) = self.negations.get(&chunk) else {
+        let negations = self
+            .negations
+            .get(chunk as usize)
+            .map_or(&[][..], Vec::as_slice);
+        if negations.is_empty() {
             return false;
-        };
-        self.of(stem, chunk).iter().any(|&p| {
+        }
+        self.of(stem, chunk).any(|p| {
             // The last negation before p.
             let before = negations.partition_point(|&q| q < p);
             before > 0 && p - negations[before - 1] <= NEGATION_REACH
         })
     }
 
-    /// Records `stem` at `position` of `chunk`; positions of one chunk come in order.
-    pub(crate) fn add(&mut self, stem: u32, chunk: u32, position: u32) {
-        self.map.entry((stem, chunk)).or_default().push(position);
-    }
-
-    fn of(&self, stem: u32, chunk: u32) -> &[u32] {
-        self.map.get(&(stem, chunk)).map_or(&[], Vec::as_slice)
-    }
-
     /// Whether `a` and `b` stand within `window` words of each other somewhere in `chunk`.
     fn near(&self, a: u32, b: u32, chunk: u32, window: u32) -> bool {
-        let (xs, ys) = (self.of(a, chunk), self.of(b, chunk));
-        let (mut i, mut j) = (0, 0);
-        while i < xs.len() && j < ys.len() {
-            if xs[i].abs_diff(ys[j]) <= window {
+        let mut xs = self.of(a, chunk).peekable();
+        let mut ys = self.of(b, chunk).peekable();
+        while let (Some(&x), Some(&y)) = (xs.peek(), ys.peek()) {
+            if x.abs_diff(y) <= window {
                 return true;
             }
-            if xs[i] < ys[j] {
-                i += 1;
+            if x < y {
+                xs.next();
             } else {
-                j += 1;
+                ys.next();
             }
         }
         false
@@ -190,9 +203,7 @@ mod tests {
     #[test]
     fn a_pair_within_the_window_stands_together() {
         let mut positions = Positions::default();
-        for (stem, at) in [(1, 0), (2, 4), (3, 9)] {
-            positions.add(stem, 0, at);
-        }
+        positions.push_chunk(vec![(3, 9), (1, 0), (2, 4)], Vec::new());
         assert!(positions.near(1, 2, 0, PHRASE_WINDOW + 1));
         assert!(!positions.near(1, 2, 0, PHRASE_WINDOW));
         assert!(!positions.near(2, 3, 0, PHRASE_WINDOW));

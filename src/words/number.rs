@@ -312,6 +312,60 @@ const MULTIPLIER_WORDS: &[(&str, u64)] = &[
     ("trillion", 1_000_000_000_000),
 ];
 
+/// What a word means to a number written in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Spelled {
+    Number(u64),
+    Multiplier(u64),
+    /// `and`, as in `one hundred and five`.
+    And,
+    /// `a`, as in `a hundred`.
+    Article,
+}
+
+/// The first letters of the number words (`a`, `b`illion, `d`ozen, `e`ight, ...), one bit each.
+const NUMBER_INITIALS: u32 = {
+    let mut bits = 0u32;
+    let initials = b"abdefhmnostz";
+    let mut k = 0;
+    while k < initials.len() {
+        bits |= 1 << (initials[k] - b'a');
+        k += 1;
+    }
+    bits
+};
+
+/// The bit of an ASCII letter's lower case.
+fn initial_bit(letter: u8) -> u32 {
+    1 << (letter.to_ascii_lowercase().wrapping_sub(b'a') % 32)
+}
+
+/// A word of up to 16 ASCII letters as one lower-cased integer; `None` for longer words, which
+/// are never number words.
+fn word_key(word: &[u8]) -> Option<u128> {
+    let mut buffer = [0u8; 16];
+    buffer.get_mut(..word.len())?.copy_from_slice(word);
+    buffer.make_ascii_lowercase();
+    Some(u128::from_le_bytes(buffer))
+}
+
+/// The number words, by key.
+fn spelled_table() -> &'static rustc_hash::FxHashMap<u128, Spelled> {
+    static TABLE: std::sync::OnceLock<rustc_hash::FxHashMap<u128, Spelled>> =
+        std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let numbers = NUMBER_WORDS.iter().map(|&(w, v)| (w, Spelled::Number(v)));
+        let multipliers = MULTIPLIER_WORDS
+            .iter()
+            .map(|&(w, v)| (w, Spelled::Multiplier(v)));
+        numbers
+            .chain(multipliers)
+            .chain([("and", Spelled::And), ("a", Spelled::Article)])
+            .filter_map(|(w, meaning)| Some((word_key(w.as_bytes())?, meaning)))
+            .collect()
+    })
+}
+
 /// Values of the English numbers written in words in `text` (`six` = 6, `twenty-five` = 25,
 /// `one hundred` = 100, `four billion` = 4,000,000,000, `a hundred` = 100), in order.
 ///
@@ -334,12 +388,17 @@ pub fn spelled_numbers(text: &str) -> Vec<NumberValue> {
         *reading = false;
     };
     let mut previous_article = false;
-    for word in text.split(|c: char| !c.is_ascii_alphabetic()) {
+    let table = spelled_table();
+    for word in text.as_bytes().split(|b| !b.is_ascii_alphabetic()) {
         if word.is_empty() {
             continue;
         }
-        let lower = word.to_ascii_lowercase();
-        if let Some(&(_, value)) = NUMBER_WORDS.iter().find(|(w, _)| *w == lower) {
+        // Every word of every chunk passes here: most are ruled out by their length or first
+        // letter; the others cost one integer key and one hash lookup.
+        let entry = (word.len() <= 9 && NUMBER_INITIALS & initial_bit(word[0]) != 0)
+            .then(|| word_key(word).and_then(|key| table.get(&key)).copied())
+            .flatten();
+        if let Some(Spelled::Number(value)) = entry {
             // `twenty five`: a unit after a ten joins it; any other run of two starts anew.
             let joins = matches!(group, Some(g) if g % 100 >= 20 && g % 10 == 0 && value < 10);
             if reading && !joins && group.is_some_and(|g| g % 100 != 0) {
@@ -347,7 +406,7 @@ pub fn spelled_numbers(text: &str) -> Vec<NumberValue> {
             }
             group = Some(group.unwrap_or(0) + value);
             reading = true;
-        } else if let Some(&(_, multiplier)) = MULTIPLIER_WORDS.iter().find(|(w, _)| *w == lower) {
+        } else if let Some(Spelled::Multiplier(multiplier)) = entry {
             let base = match group {
                 Some(g) => g,
                 None if reading || previous_article => 1,
@@ -364,12 +423,12 @@ pub fn spelled_numbers(text: &str) -> Vec<NumberValue> {
                 group = None;
             }
             reading = true;
-        } else if lower == "and" && reading {
+        } else if entry == Some(Spelled::And) && reading {
             // `one hundred and five`
         } else {
             flush(&mut total, &mut group, &mut reading);
         }
-        previous_article = lower == "a";
+        previous_article = entry == Some(Spelled::Article);
     }
     flush(&mut total, &mut group, &mut reading);
     found
@@ -409,6 +468,20 @@ mod tests {
             Vec::<String>::new()
         );
         assert_eq!(spelled("two three"), [value("2"), value("3")]);
+    }
+
+    #[test]
+    fn every_number_word_passes_the_first_letter_screen() {
+        for (word, _) in NUMBER_WORDS.iter().chain(MULTIPLIER_WORDS) {
+            assert!(word.len() <= 9, "{word}");
+            assert_ne!(
+                NUMBER_INITIALS & initial_bit(word.as_bytes()[0]),
+                0,
+                "{word}"
+            );
+        }
+        assert_ne!(NUMBER_INITIALS & initial_bit(b'A'), 0);
+        assert_eq!(NUMBER_INITIALS & initial_bit(b'c'), 0);
     }
 
     #[test]
