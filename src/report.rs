@@ -81,7 +81,7 @@ impl Verdict {
     pub fn explanation(self) -> &'static str {
         match self {
             Verdict::Supported => {
-                "A sentence is supported when the support of its best cited chunk reaches the threshold and every number of the sentence appears in a cited chunk. Support is lexical: the share of the sentence's content words (stemmed, stop words removed) the chunk holds, general words such as `also` or `provide` counting half, mixed 70/30 with the share of its neighbouring word pairs that stand together in the chunk; each name the chunk lacks multiplies it by 0.8, and a negated word the chunk states without negation by 0.6. Lexical overlap is not entailment: a reworded claim can look unsupported, and a subtly changed one can still look supported."
+                "A sentence is supported when the support of its best cited chunk reaches the threshold and every number of the sentence appears in a cited chunk. Support is lexical: the share of the sentence's content words (stemmed, stop words removed) the chunk holds, general words such as `also` or `provide` counting half, mixed 70/30 with the share of its neighbouring word pairs that stand together in the chunk; each name or number no cited chunk holds multiplies it by 0.8, and a negated word the chunk states without negation by 0.6. Lexical overlap is not entailment: a reworded claim can look unsupported, and a subtly changed one can still look supported."
             }
             Verdict::NumberMismatch => {
                 "A number of the sentence (compared by value: 1,083 = 1083, 7 million = 7,000,000, 3.5% = 3.5) is in none of the chunks the sentence cites, while the words match well enough (support at least half the threshold). Numbers drift when a model rounds, converts or invents them. Check the figure against the chunk, or cite the chunk that holds it."
@@ -181,10 +181,11 @@ pub struct SentenceResult {
     /// nothing; 1 when it has no content words).
     #[serde(serialize_with = "rounded")]
     pub coverage: f64,
-    /// How well its best cited chunk supports it, the score verdicts are decided on: word
-    /// recall with general words weighing less, mixed with the share of its neighbouring word
-    /// pairs that stand together in the chunk (0 when it cites nothing; 1 when it has no
-    /// content words). Added in schema 1.2.
+    /// How well its cited chunks support it, the score verdicts are decided on: word recall
+    /// of the best cited chunk with general words weighing less, mixed with the share of its
+    /// neighbouring word pairs that stand together there, lowered for each name or number no
+    /// cited chunk holds and for a contradicted negation (0 when it cites nothing; 1 when it
+    /// has no content words and its numbers are found). Added in schema 1.2.
     #[serde(serialize_with = "rounded")]
     pub support: f64,
     /// The numbers of the sentence as written: what must be found in a cited chunk.

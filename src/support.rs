@@ -315,6 +315,16 @@ impl<'a> Scores<'a> {
         )
     }
 
+    /// How many distinct numbers of the sentence `chunk` lacks.
+    fn numbers_missing_from(&self, chunk: usize) -> usize {
+        let mut seen = HashSet::new();
+        self.sentence
+            .numbers
+            .iter()
+            .filter(|n| seen.insert(&n.value) && !self.index.holds_number(&n.value, chunk))
+            .count()
+    }
+
     fn missing_words(&self, chunk: usize) -> Vec<String> {
         self.sentence
             .words
@@ -423,6 +433,11 @@ pub fn assess(
         } else {
             scores.missing_numbers(&is_cited)
         };
+        // A number no cited chunk holds counts against support as a missing name does. The
+        // verdict's rule 4 looks at the words' support (before this factor): a sentence whose
+        // words match and whose number does not is a number-mismatch, not unsupported.
+        let words_support = support;
+        let support = support * score::missing_items_factor(missing_numbers.len());
         let has_claim_words = !sentence.words.is_empty() || !sentence.numbers.is_empty();
         let mut quotes: Vec<QuoteCheck> = Vec::new();
         if !sentence.cited.is_empty() {
@@ -451,7 +466,7 @@ pub fn assess(
         } else if !has_claim_words && !misquoted {
             // A quotation that is not in its chunk is a claim about the chunk, words or not.
             Verdict::NoClaim
-        } else if sentence.cited.is_empty() || !reaches(support, threshold / 2.0) {
+        } else if sentence.cited.is_empty() || !reaches(words_support, threshold / 2.0) {
             Verdict::UnsupportedCitation
         } else if misquoted {
             Verdict::Misquote
@@ -465,7 +480,8 @@ pub fn assess(
 
         let best = if has_claim_words { scores.best() } else { None };
         let suggested = best.filter(|&(chunk, _)| {
-            let score = scores.support(chunk);
+            let score = scores.support(chunk)
+                * score::missing_items_factor(scores.numbers_missing_from(chunk));
             verdict.is_claim()
                 && !is_cited[chunk]
                 && reaches(score, threshold)

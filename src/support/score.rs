@@ -6,7 +6,11 @@
 //!   English word (`also`, `important`, `provide`; see `general_words.txt`) counting
 //!   GENERAL_WEIGHT of an ordinary word;
 //! - phrase recall: the share of the sentence's neighbouring content-word pairs that stand
-//!   within PHRASE_WINDOW words of each other somewhere in the chunk.
+//!   within PHRASE_WINDOW words of each other somewhere in the chunk;
+//!
+//! then multiplied by MISSING_ITEM_FACTOR for each name and each number of the sentence that no
+//! cited chunk holds (numbers: in `assess`), and by NEGATION_FACTOR when the chunk states plainly
+//! a word the sentence negates.
 
 use std::sync::OnceLock;
 
@@ -18,8 +22,8 @@ use crate::words::{NEGATION_REACH, Word};
 pub(crate) const GENERAL_WEIGHT: f64 = 0.5;
 /// Share of the score that phrase recall makes.
 pub(crate) const PHRASE_WEIGHT: f64 = 0.3;
-/// What each name of the sentence missing from the chunk multiplies the score by.
-pub(crate) const MISSING_NAME_FACTOR: f64 = 0.8;
+/// What each name or number of the sentence that no cited chunk holds multiplies the score by.
+pub(crate) const MISSING_ITEM_FACTOR: f64 = 0.8;
 /// What a negation the chunk does not share multiplies the score by.
 pub(crate) const NEGATION_FACTOR: f64 = 0.6;
 /// Two words stand together when at most this many words separate their positions.
@@ -106,10 +110,14 @@ impl Positions {
 }
 
 /// Each name of the sentence that no cited chunk holds multiplies the score by
-/// MISSING_NAME_FACTOR: a swapped name (`China` for `Russia`) keeps every other word.
+/// MISSING_ITEM_FACTOR: a swapped name (`China` for `Russia`) keeps every other word.
 fn name_factor(words: &[Word], named: impl Fn(u32) -> bool) -> f64 {
-    let missing = words.iter().filter(|w| w.name && !named(w.id)).count();
-    MISSING_NAME_FACTOR.powi(missing.min(8) as i32)
+    missing_items_factor(words.iter().filter(|w| w.name && !named(w.id)).count())
+}
+
+/// What `missing` must-match items (names, numbers) multiply support by.
+pub(crate) fn missing_items_factor(missing: usize) -> f64 {
+    MISSING_ITEM_FACTOR.powi(missing.min(16) as i32)
 }
 
 /// A word the sentence negates (`was not built`) that the chunk holds but never negates
@@ -218,7 +226,7 @@ mod tests {
         let lower = &check("The treaty was signed in paris [1].", chunks)[0];
         let name = &check("The treaty was signed in Paris [1].", chunks)[0];
         assert!(close(lower.support, plain), "{}", lower.support);
-        assert!(close(name.support, plain * MISSING_NAME_FACTOR));
+        assert!(close(name.support, plain * MISSING_ITEM_FACTOR));
         assert_eq!(name.coverage, lower.coverage);
         // The first word is capitalised as any sentence's is: not a name.
         let first = &check("Treaty signed in London [1].", chunks)[0];
@@ -251,6 +259,19 @@ mod tests {
         assert_eq!(swapped.coverage, 0.75);
         assert!(swapped.support < 0.5, "{}", swapped.support);
         assert_eq!(swapped.verdict, Verdict::WeakSupport);
+    }
+
+    #[test]
+    fn a_number_no_cited_chunk_holds_lowers_support() {
+        let chunks = r#"["The tower was finished in 1889.", "The tower was finished in 1888."]"#;
+        let found = &check("The tower was finished in 1889 [1].", chunks)[0];
+        let missing = &check("The tower was finished in 1888 [1].", chunks)[0];
+        assert!(close(found.support, 1.0));
+        assert!(close(missing.support, MISSING_ITEM_FACTOR));
+        assert_eq!(missing.verdict, Verdict::NumberMismatch);
+        // The cited chunks are pooled for numbers.
+        let pooled = &check("The tower was finished in 1888 [1][2].", chunks)[0];
+        assert!(close(pooled.support, 1.0));
     }
 
     #[test]
