@@ -200,11 +200,21 @@ struct Scores<'a> {
     sentence: &'a SentenceInput,
     /// Shared words per chunk; only `touched` entries are non-zero.
     shared: &'a mut Vec<u32>,
+    /// Per chunk, which of the sentence's words it holds (bit k for word k; sentences of up to
+    /// 64 content words); only `touched` entries are non-zero.
+    held: &'a mut Vec<u64>,
+    /// The sentence's words as bit masks, for sentences of up to 64 content words.
+    masks: Option<score::WordMasks>,
     touched: Vec<u32>,
 }
 
 impl<'a> Scores<'a> {
-    fn new(index: &'a ChunkIndex, sentence: &'a SentenceInput, shared: &'a mut Vec<u32>) -> Self {
+    fn new(
+        index: &'a ChunkIndex,
+        sentence: &'a SentenceInput,
+        shared: &'a mut Vec<u32>,
+        held: &'a mut Vec<u64>,
+    ) -> Self {
         let mut touched = Vec::new();
         if sentence.words.is_empty() {
             // Numbers alone decide: a chunk scores 1 when it holds every number, else 0.
@@ -223,16 +233,18 @@ impl<'a> Scores<'a> {
                 }
             }
         } else {
-            for word in &sentence.words {
+            for (k, word) in sentence.words.iter().enumerate() {
                 let Some(list) = index.postings.get(&word.id) else {
                     continue;
                 };
+                let bit = if k < 64 { 1u64 << k } else { 0 };
                 for &chunk in list {
                     let slot = &mut shared[chunk as usize];
                     if *slot == 0 {
                         touched.push(chunk);
                     }
                     *slot += 1;
+                    held[chunk as usize] |= bit;
                 }
             }
         }
@@ -240,6 +252,8 @@ impl<'a> Scores<'a> {
             index,
             sentence,
             shared,
+            held,
+            masks: score::WordMasks::new(&sentence.words),
             touched,
         }
     }
@@ -284,8 +298,8 @@ impl<'a> Scores<'a> {
         score::support(
             &self.sentence.words,
             chunk as u32,
-            |id| self.index.holds_word(id, chunk),
-            |id| self.index.holds_word(id, chunk),
+            |k| self.holds(k, chunk),
+            |k| self.holds(k, chunk),
             &self.index.positions,
         )
     }
@@ -304,13 +318,8 @@ impl<'a> Scores<'a> {
         score::support(
             &self.sentence.words,
             chunk as u32,
-            |id| self.index.holds_word(id, chunk),
-            |id| {
-                self.sentence
-                    .cited
-                    .iter()
-                    .any(|&c| self.index.holds_word(id, c))
-            },
+            |k| self.holds(k, chunk),
+            |k| self.sentence.cited.iter().any(|&c| self.holds(k, c)),
             &self.index.positions,
         )
     }
@@ -365,6 +374,47 @@ impl<'a> Scores<'a> {
     fn clear(self) {
         for chunk in self.touched {
             self.shared[chunk as usize] = 0;
+            self.held[chunk as usize] = 0;
+        }
+    }
+
+    /// Whether `chunk` holds the sentence's word `k`.
+    fn holds(&self, k: usize, chunk: usize) -> bool {
+        if self.sentence.words.len() <= 64 {
+            self.held[chunk] & (1 << k) != 0
+        } else {
+            self.index.holds_word(self.sentence.words[k].id, chunk)
+        }
+    }
+
+    /// Whether the support of `chunk` reaches `threshold`: [`Scores::cited_support`] for a
+    /// chunk the sentence cites, else [`Scores::support`], most often decided without positions.
+    fn support_reaches(&self, chunk: usize, threshold: f64, cited: bool) -> bool {
+        if self.sentence.words.is_empty() || self.shared[chunk] == 0 {
+            let score = if cited {
+                self.cited_support(chunk)
+            } else {
+                self.support(chunk)
+            };
+            return score >= threshold - EPSILON;
+        }
+        if !cited && let Some(masks) = &self.masks {
+            return masks.reaches(
+                &self.sentence.words,
+                chunk as u32,
+                self.held[chunk],
+                &self.index.positions,
+                threshold - EPSILON,
+            );
+        }
+        let holds = |k: usize| self.holds(k, chunk);
+        let cited_holds = |k: usize| self.sentence.cited.iter().any(|&c| self.holds(k, c));
+        let positions = &self.index.positions;
+        let (words, limit) = (&self.sentence.words, threshold - EPSILON);
+        if cited {
+            score::support_reaches(words, chunk as u32, holds, cited_holds, positions, limit)
+        } else {
+            score::support_reaches(words, chunk as u32, holds, holds, positions, limit)
         }
     }
 }
@@ -398,6 +448,7 @@ pub fn assess(
         .collect();
     let mut citation_sentences: Vec<Vec<usize>> = vec![Vec::new(); citations.len()];
     let mut shared = vec![0u32; index.len];
+    let mut held = vec![0u64; index.len];
     let mut tallies = vec![ChunkTally::default(); chunks.len()];
     let mut unknown_markers: Vec<String> = Vec::new();
     let mut seen_unknown: HashSet<String> = HashSet::new();
@@ -407,7 +458,7 @@ pub fn assess(
     let reaches = |score: f64, limit: f64| score >= limit - EPSILON;
 
     for (k, sentence) in sentences.iter().enumerate() {
-        let scores = Scores::new(index, sentence, &mut shared);
+        let scores = Scores::new(index, sentence, &mut shared, &mut held);
         for &c in &sentence.cited {
             is_cited[c] = true;
         }
@@ -497,12 +548,7 @@ pub fn assess(
                 let tally = &mut tallies[chunk];
                 tally.best_coverage = tally.best_coverage.max(scores.against(chunk));
                 // A cited chunk is judged as the verdict judged it (names from any cited chunk).
-                let support = if is_cited[chunk] {
-                    scores.cited_support(chunk)
-                } else {
-                    scores.support(chunk)
-                };
-                if reaches(support, threshold) {
+                if scores.support_reaches(chunk, threshold, is_cited[chunk]) {
                     tally.supported_sentences += 1;
                     if is_cited[chunk] {
                         tally.supports_a_citing_sentence = true;

@@ -111,8 +111,12 @@ impl Positions {
 
 /// Each name of the sentence that no cited chunk holds multiplies the score by
 /// MISSING_ITEM_FACTOR: a swapped name (`China` for `Russia`) keeps every other word.
-fn name_factor(words: &[Word], named: impl Fn(u32) -> bool) -> f64 {
-    missing_items_factor(words.iter().filter(|w| w.name && !named(w.id)).count())
+fn name_factor(words: &[Word], named: &impl Fn(usize) -> bool) -> f64 {
+    missing_items_factor(
+        (0..words.len())
+            .filter(|&k| words[k].name && !named(k))
+            .count(),
+    )
 }
 
 /// What `missing` must-match items (names, numbers) multiply support by.
@@ -122,49 +126,195 @@ pub(crate) fn missing_items_factor(missing: usize) -> f64 {
 
 /// A word the sentence negates (`was not built`) that the chunk holds but never negates
 /// multiplies the score by NEGATION_FACTOR, once: the sentence says the opposite of the chunk.
-fn negation_factor(words: &[Word], chunk: u32, held: &[bool], positions: &Positions) -> f64 {
-    let contradicted = words
-        .iter()
-        .zip(held)
-        .any(|(w, h)| *h && w.negated && !positions.negated(w.id, chunk));
+fn negation_factor(
+    words: &[Word],
+    chunk: u32,
+    held: &impl Fn(usize) -> bool,
+    positions: &Positions,
+) -> f64 {
+    let contradicted = (0..words.len())
+        .any(|k| words[k].negated && held(k) && !positions.negated(words[k].id, chunk));
     if contradicted { NEGATION_FACTOR } else { 1.0 }
 }
 
-/// The support of `chunk` for a sentence of `words` (at least one), given which of its stems
-/// the chunk holds (`holds`) and which its cited chunks together hold (`named`, for names).
+/// The support of `chunk` for a sentence of `words` (at least one), given which of its words
+/// (by index) the chunk holds (`held`) and which names its cited chunks together hold
+/// (`named`).
 pub(crate) fn support(
     words: &[Word],
     chunk: u32,
-    holds: impl Fn(u32) -> bool,
-    named: impl Fn(u32) -> bool,
+    held: impl Fn(usize) -> bool,
+    named: impl Fn(usize) -> bool,
     positions: &Positions,
 ) -> f64 {
-    let weight = |w: &Word| if w.general { GENERAL_WEIGHT } else { 1.0 };
-    let held: Vec<bool> = words.iter().map(|w| holds(w.id)).collect();
-    let total: f64 = words.iter().map(weight).sum();
-    let found: f64 = words
-        .iter()
-        .zip(&held)
-        .filter(|(_, h)| **h)
-        .map(|(w, _)| weight(w))
-        .sum();
-    let recall = if total > 0.0 { found / total } else { 0.0 };
-    if words.len() < 2 {
-        return recall
-            * name_factor(words, named)
-            * negation_factor(words, chunk, &held, positions);
-    }
-    let pairs = words.len() - 1;
-    let together = (0..pairs)
-        .filter(|&k| {
-            held[k]
-                && held[k + 1]
-                && positions.near(words[k].id, words[k + 1].id, chunk, PHRASE_WINDOW)
-        })
+    let recall = weighted_recall(words, &held);
+    let together = if words.len() < 2 {
+        0
+    } else {
+        (0..words.len() - 1)
+            .filter(|&k| {
+                held(k)
+                    && held(k + 1)
+                    && positions.near(words[k].id, words[k + 1].id, chunk, PHRASE_WINDOW)
+            })
+            .count()
+    };
+    // The same order of operations as `support_reaches`, so that both agree to the last bit.
+    let scale = name_factor(words, &named) * negation_factor(words, chunk, &held, positions);
+    scale * mix(words, recall, together)
+}
+
+/// Whether [`support`] reaches `limit`, deciding as soon as the pairs counted so far, or those
+/// left, settle it: chunk statuses ask this of every chunk a sentence touches, and most are
+/// decided without looking at positions.
+pub(crate) fn support_reaches(
+    words: &[Word],
+    chunk: u32,
+    held: impl Fn(usize) -> bool,
+    named: impl Fn(usize) -> bool,
+    positions: &Positions,
+    limit: f64,
+) -> bool {
+    let recall = weighted_recall(words, &held);
+    let scale = name_factor(words, &named);
+    // Positions are read for the negation only when the sentence negates a word it shares.
+    let scale = if scale * mix(words, recall, words.len()) < limit {
+        return false;
+    } else {
+        scale * negation_factor(words, chunk, &held, positions)
+    };
+    let both = |k: usize| held(k) && held(k + 1);
+    let mut left = (0..words.len().saturating_sub(1))
+        .filter(|&k| both(k))
         .count();
-    let phrase = together as f64 / pairs as f64;
-    let score = (1.0 - PHRASE_WEIGHT) * recall + PHRASE_WEIGHT * phrase;
-    score * name_factor(words, named) * negation_factor(words, chunk, &held, positions)
+    let mut together = 0;
+    for k in 0..words.len().saturating_sub(1) {
+        if scale * mix(words, recall, together) >= limit {
+            return true;
+        }
+        if scale * mix(words, recall, together + left) < limit {
+            return false;
+        }
+        if both(k) {
+            left -= 1;
+            if positions.near(words[k].id, words[k + 1].id, chunk, PHRASE_WINDOW) {
+                together += 1;
+            }
+        }
+    }
+    scale * mix(words, recall, together) >= limit
+}
+
+/// A sentence of up to 64 content words as bit masks (bit k for word k), so that a chunk's
+/// support can be bounded, and mostly decided, with a few bit operations: chunk statuses ask
+/// for every chunk a sentence touches.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WordMasks {
+    len: usize,
+    general: u64,
+    names: u64,
+    negated: u64,
+    total: f64,
+}
+
+impl WordMasks {
+    /// `None` for sentences of more than 64 content words.
+    pub(crate) fn new(words: &[Word]) -> Option<Self> {
+        if words.len() > 64 {
+            return None;
+        }
+        let mask = |keep: fn(&Word) -> bool| {
+            words
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| keep(w))
+                .fold(0u64, |m, (k, _)| m | 1 << k)
+        };
+        Some(WordMasks {
+            len: words.len(),
+            general: mask(|w| w.general),
+            names: mask(|w| w.name),
+            negated: mask(|w| w.negated),
+            total: words.iter().map(weight).sum(),
+        })
+    }
+
+    /// Whether the support of a chunk holding the words of `held` (its own words counting for
+    /// names) reaches `limit`: the same value as [`support`], decided pair by pair only while
+    /// the bound leaves it open.
+    pub(crate) fn reaches(
+        &self,
+        words: &[Word],
+        chunk: u32,
+        held: u64,
+        positions: &Positions,
+        limit: f64,
+    ) -> bool {
+        // Sums of ones and halves are exact, so these equal `support`'s to the last bit.
+        let found = f64::from((held & !self.general).count_ones())
+            + GENERAL_WEIGHT * f64::from((held & self.general).count_ones());
+        let recall = if self.total > 0.0 {
+            found / self.total
+        } else {
+            0.0
+        };
+        let names = missing_items_factor((self.names & !held).count_ones() as usize);
+        let mut pairs = if self.len < 2 {
+            0
+        } else {
+            held & (held >> 1) & (u64::MAX >> (65 - self.len))
+        };
+        let mut left = pairs.count_ones() as usize;
+        if names * mix(words, recall, left) < limit {
+            return false;
+        }
+        let holds = |k: usize| held & (1 << k) != 0;
+        let negation = if self.negated & held == 0 {
+            1.0
+        } else {
+            negation_factor(words, chunk, &holds, positions)
+        };
+        let scale = names * negation;
+        let mut together = 0;
+        while pairs != 0 {
+            if scale * mix(words, recall, together) >= limit {
+                return true;
+            }
+            if scale * mix(words, recall, together + left) < limit {
+                return false;
+            }
+            let k = pairs.trailing_zeros() as usize;
+            pairs &= pairs - 1;
+            left -= 1;
+            if positions.near(words[k].id, words[k + 1].id, chunk, PHRASE_WINDOW) {
+                together += 1;
+            }
+        }
+        scale * mix(words, recall, together) >= limit
+    }
+}
+
+fn weight(word: &Word) -> f64 {
+    if word.general { GENERAL_WEIGHT } else { 1.0 }
+}
+
+fn weighted_recall(words: &[Word], held: &impl Fn(usize) -> bool) -> f64 {
+    let total: f64 = words.iter().map(weight).sum();
+    let found: f64 = (0..words.len())
+        .filter(|&k| held(k))
+        .map(|k| weight(&words[k]))
+        .sum();
+    if total > 0.0 { found / total } else { 0.0 }
+}
+
+/// Word recall mixed with phrase recall (`together` of the `words.len() − 1` pairs); a
+/// sentence of one word has no pairs and its support is its recall.
+pub(crate) fn mix(words: &[Word], recall: f64, together: usize) -> f64 {
+    if words.len() < 2 {
+        return recall;
+    }
+    let phrase = together as f64 / (words.len() - 1) as f64;
+    (1.0 - PHRASE_WEIGHT) * recall + PHRASE_WEIGHT * phrase
 }
 
 #[cfg(test)]
@@ -231,6 +381,67 @@ mod tests {
         // The first word is capitalised as any sentence's is: not a name.
         let first = &check("Treaty signed in London [1].", chunks)[0];
         assert!(close(first.support, 1.0), "{}", first.support);
+    }
+
+    #[test]
+    fn support_reaches_agrees_with_support() {
+        let words: Vec<Word> = ["alpha", "beta", "gamma", "delta", "epsilon"]
+            .iter()
+            .enumerate()
+            .map(|(k, w)| Word {
+                stem: w.to_string(),
+                surface: w.to_string(),
+                id: k as u32,
+                general: k == 4,
+                name: k == 2,
+                negated: k == 1,
+            })
+            .collect();
+        let mut positions = Positions::default();
+        positions.push_chunk(vec![(0, 0), (1, 1), (2, 9), (3, 10), (4, 30)], vec![5]);
+        for mask in 0u32..32 {
+            let held = |k: usize| mask & (1 << k) != 0;
+            let named = |k: usize| k != 2 || held(k);
+            let exact = support(&words, 0, held, named, &positions);
+            for limit in [0.1, 0.3, 0.45, 0.5, 0.6, 0.75, 0.9, 1.0] {
+                assert_eq!(
+                    support_reaches(&words, 0, held, named, &positions, limit),
+                    exact >= limit,
+                    "mask {mask:05b}, limit {limit}, support {exact}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn word_masks_agree_with_support() {
+        let words: Vec<Word> = (0..6)
+            .map(|k| Word {
+                stem: format!("w{k}"),
+                surface: format!("w{k}"),
+                id: k,
+                general: k % 3 == 0,
+                name: k == 2,
+                negated: k == 4,
+            })
+            .collect();
+        let masks = WordMasks::new(&words).unwrap();
+        let mut positions = Positions::default();
+        positions.push_chunk(
+            vec![(0, 0), (1, 2), (2, 9), (3, 10), (4, 30), (5, 33), (5, 12)],
+            vec![28],
+        );
+        for held in 0u64..64 {
+            let holds = |k: usize| held & (1 << k) != 0;
+            let exact = support(&words, 0, holds, holds, &positions);
+            for limit in [0.1, 0.25, 0.35, 0.5, 0.55, 0.7, 0.8, 1.0] {
+                assert_eq!(
+                    masks.reaches(&words, 0, held, &positions, limit),
+                    exact >= limit,
+                    "held {held:06b}, limit {limit}, support {exact}"
+                );
+            }
+        }
     }
 
     #[test]
