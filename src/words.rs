@@ -227,6 +227,42 @@ pub struct Word {
     /// Within [`NEGATION_REACH`] words after a negation (`not`, `never`, `didn't`) somewhere
     /// in the text (English only).
     pub negated: bool,
+    /// Stem ids of its antonyms (`increase` → `decrease`, `reduce`), with the antonyms as
+    /// written in the table (English only; see `support/antonyms.txt`).
+    pub antonyms: Vec<(u32, &'static str)>,
+}
+
+/// The antonym table: for the stem of each word of `support/antonyms.txt`, the words of
+/// opposite meaning.
+fn antonym_table() -> &'static FxHashMap<String, Vec<&'static str>> {
+    static TABLE: std::sync::OnceLock<FxHashMap<String, Vec<&'static str>>> =
+        std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let stemmer = Stemmer::create(Algorithm::English);
+        let mut table: FxHashMap<String, Vec<&'static str>> = FxHashMap::default();
+        for line in include_str!("support/antonyms.txt").lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut sides = line.split('|').map(str::split_whitespace);
+            let (Some(left), Some(right)) = (sides.next(), sides.next()) else {
+                continue;
+            };
+            let (left, right): (Vec<&str>, Vec<&str>) = (left.collect(), right.collect());
+            for (from, to) in [(&left, &right), (&right, &left)] {
+                for word in from.iter() {
+                    let entry = table.entry(stemmer.stem(word).into_owned()).or_default();
+                    for other in to.iter() {
+                        if !entry.contains(other) {
+                            entry.push(other);
+                        }
+                    }
+                }
+            }
+        }
+        table
+    })
 }
 
 /// How many words after a negation it reaches: `not` in `was not completed` and `did not
@@ -405,9 +441,22 @@ impl Analyzer {
                 });
                 let surface = lower(token);
                 let name = !at_start && token.chars().next().is_some_and(char::is_uppercase);
+                let antonyms = if english {
+                    antonym_table()
+                        .get(stem.as_str())
+                        .map(|list| {
+                            list.iter()
+                                .filter_map(|&a| Some((self.stem_id(a)?, a)))
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                } else {
+                    Vec::new()
+                };
                 words.push(Word {
                     name,
                     negated,
+                    antonyms,
                     stem,
                     general: self.language == Language::English
                         && crate::support::score::is_general_word(&surface),
@@ -508,6 +557,16 @@ impl Analyzer {
         };
         for word in words {
             filter.ids.insert(word.id);
+            // Chunks are indexed for the antonyms too, so that a swapped word can be seen.
+            for &(id, antonym) in &word.antonyms {
+                filter.ids.insert(id);
+                match prefix_key(antonym.as_bytes())
+                    .and_then(|key| filter.prefixes.get_mut(key / 64).map(|slot| (slot, key)))
+                {
+                    Some((slot, key)) => *slot |= 1 << (key % 64),
+                    None => filter.non_ascii = true,
+                }
+            }
             // A stem shorter than two letters (`aed` → `a`) can come from words of any start.
             if word.stem.chars().nth(1).is_none() {
                 filter.by_prefix = false;
@@ -557,6 +616,7 @@ impl Analyzer {
             general: false,
             name: false,
             negated: false,
+            antonyms: Vec::new(),
         })
     }
 

@@ -10,7 +10,8 @@
 //!
 //! then multiplied by MISSING_ITEM_FACTOR for each name and each number of the sentence that no
 //! cited chunk holds (numbers: in `assess`), and by NEGATION_FACTOR when the chunk states plainly
-//! a word the sentence negates.
+//! a word the sentence negates, or holds the opposite of a word of the sentence where that word
+//! would stand (`antonyms.txt`).
 
 use std::sync::OnceLock;
 
@@ -124,16 +125,32 @@ pub(crate) fn missing_items_factor(missing: usize) -> f64 {
     MISSING_ITEM_FACTOR.powi(missing.min(16) as i32)
 }
 
-/// A word the sentence negates (`was not built`) that the chunk holds but never negates
-/// multiplies the score by NEGATION_FACTOR, once: the sentence says the opposite of the chunk.
+/// The sentence says the opposite of the chunk, and the score is multiplied by
+/// NEGATION_FACTOR, once, when a word the sentence negates (`was not built`) is in the chunk but
+/// never negated there, or when a word of the sentence is missing from the chunk while the chunk
+/// holds one of its antonyms that the sentence does not use (`increased` for `decreased`).
 fn negation_factor(
     words: &[Word],
     chunk: u32,
     held: &impl Fn(usize) -> bool,
     positions: &Positions,
 ) -> f64 {
-    let contradicted = (0..words.len())
-        .any(|k| words[k].negated && held(k) && !positions.negated(words[k].id, chunk));
+    let negated = |k: usize| words[k].negated && held(k) && !positions.negated(words[k].id, chunk);
+    // The antonym must stand where the word would: within PHRASE_WINDOW words of one of the
+    // word's neighbours in the sentence (`profits rose` against `profits fell`). In a long
+    // chunk an antonym somewhere else says nothing.
+    let beside = |a: u32, k: usize| {
+        let neighbour = |j: usize| held(j) && positions.near(words[j].id, a, chunk, PHRASE_WINDOW);
+        (k > 0 && neighbour(k - 1)) || (k + 1 < words.len() && neighbour(k + 1))
+    };
+    let swapped = |k: usize| {
+        !held(k)
+            && words[k]
+                .antonyms
+                .iter()
+                .any(|&(a, _)| !words.iter().any(|w| w.id == a) && beside(a, k))
+    };
+    let contradicted = (0..words.len()).any(|k| negated(k) || swapped(k));
     if contradicted { NEGATION_FACTOR } else { 1.0 }
 }
 
@@ -214,6 +231,8 @@ pub(crate) struct WordMasks {
     general: u64,
     names: u64,
     negated: u64,
+    /// Words with antonyms.
+    antonymous: u64,
     total: f64,
 }
 
@@ -235,6 +254,7 @@ impl WordMasks {
             general: mask(|w| w.general),
             names: mask(|w| w.name),
             negated: mask(|w| w.negated),
+            antonymous: mask(|w| !w.antonyms.is_empty()),
             total: words.iter().map(weight).sum(),
         })
     }
@@ -269,7 +289,7 @@ impl WordMasks {
             return false;
         }
         let holds = |k: usize| held & (1 << k) != 0;
-        let negation = if self.negated & held == 0 {
+        let negation = if self.negated & held == 0 && self.antonymous & !held == 0 {
             1.0
         } else {
             negation_factor(words, chunk, &holds, positions)
@@ -395,6 +415,7 @@ mod tests {
                 general: k == 4,
                 name: k == 2,
                 negated: k == 1,
+                antonyms: Vec::new(),
             })
             .collect();
         let mut positions = Positions::default();
@@ -423,12 +444,22 @@ mod tests {
                 general: k % 3 == 0,
                 name: k == 2,
                 negated: k == 4,
+                antonyms: if k == 5 { vec![(9, "x")] } else { Vec::new() },
             })
             .collect();
         let masks = WordMasks::new(&words).unwrap();
         let mut positions = Positions::default();
         positions.push_chunk(
-            vec![(0, 0), (1, 2), (2, 9), (3, 10), (4, 30), (5, 33), (5, 12)],
+            vec![
+                (0, 0),
+                (1, 2),
+                (2, 9),
+                (3, 10),
+                (4, 30),
+                (5, 33),
+                (5, 12),
+                (9, 40),
+            ],
             vec![28],
         );
         for held in 0u64..64 {
@@ -457,6 +488,28 @@ mod tests {
         assert!(close(contraction.support, NEGATION_FACTOR));
         let not_only = &check("The bridge was not only completed in spring [1].", chunks)[0];
         assert!(close(not_only.support, 1.0), "{}", not_only.support);
+    }
+
+    #[test]
+    fn an_antonym_where_the_word_would_stand_lowers_support() {
+        let chunks = r#"["Quarterly profits fell sharply in the spring.",
+            "Quarterly profits were reported in spring; many months later the old rents fell."]"#;
+        // quarterly, profits, rose (missing), sharply, spring: recall 4/5; of the 4 pairs,
+        // quarterly-profits and sharply-spring stand together.
+        let plain = 0.7 * 0.8 + 0.3 * 0.5;
+        let swapped = &check("Quarterly profits rose sharply in the spring [1].", chunks)[0];
+        assert!(
+            close(swapped.support, plain * NEGATION_FACTOR),
+            "{}",
+            swapped.support
+        );
+        // `fell` far from the words around `rose`: no contradiction.
+        let elsewhere = &check("Quarterly profits rose in spring [2].", chunks)[0];
+        assert!(elsewhere.support > 0.6, "{}", elsewhere.support);
+        // A sentence that uses both words contradicts nothing.
+        let both = &check("Quarterly profits rose and fell sharply [1].", chunks)[0];
+        assert_eq!(both.missing_words, ["rose"]);
+        assert!(both.support > 0.6, "{}", both.support);
     }
 
     #[test]
