@@ -33,7 +33,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;check'= {
             cand --format 'Output format'
             cand --answer-format 'Read the answer as this format instead of recognising it [default: auto]'
-            cand --threshold 'Support threshold: share of a sentence''s content words its cited chunk must hold'
+            cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)'
             cand --lang 'Language of the stemmer and stop words'
             cand --max-uncited 'Most uncited claims allowed'
             cand --max-number-mismatch 'Most number mismatches allowed'
@@ -53,7 +53,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;batch'= {
             cand --format 'Output format'
             cand --field 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable'
-            cand --threshold 'Support threshold: share of a sentence''s content words its cited chunk must hold'
+            cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)'
             cand --lang 'Language of the stemmer and stop words'
             cand --max-uncited 'Most uncited claims allowed'
             cand --max-number-mismatch 'Most number mismatches allowed'
@@ -77,7 +77,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --version 'Print version'
         }
         &'ragcite;eval'= {
-            cand --threshold 'Support threshold: share of a sentence''s content words its cited chunk must hold'
+            cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)'
             cand --lang 'Language of the stemmer and stop words'
             cand --group-by 'The record field whose value groups the results'
             cand --format 'Output format'

@@ -48,7 +48,7 @@ anthropic\t'Anthropic Messages, with citations'
 cohere\t'Cohere Chat v2, with citations'
 gemini\t'Gemini generateContent, with grounding metadata'
 citation-list\t'{"answer": ..., "citations": [{"source", "quote"}]}'"
-complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l threshold -d 'Support threshold: share of a sentence\'s content words its cited chunk must hold' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
 da\t'Danish'
 de\t'German'
@@ -89,7 +89,7 @@ github\t'GitHub Actions workflow annotations'
 gitlab\t'GitLab Code Quality report'
 junit\t'JUnit XML, one test case per record'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l field -d 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l threshold -d 'Support threshold: share of a sentence\'s content words its cited chunk must hold' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
 da\t'Danish'
 de\t'German'
@@ -128,7 +128,7 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l all -d 'List e
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l isolated -d 'Ignore every configuration file'
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -s V -l version -d 'Print version'
-complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l threshold -d 'Support threshold: share of a sentence\'s content words its cited chunk must hold' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
 da\t'Danish'
 de\t'German'

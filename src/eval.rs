@@ -407,7 +407,7 @@ fn unit(sentences: &[crate::report::SentenceResult], label: bool) -> Judged {
     }
     let score = claims
         .iter()
-        .map(|s| s.coverage)
+        .map(|s| s.support)
         .fold(f64::INFINITY, f64::min);
     let blocked = claims.iter().any(|s| {
         s.cited.is_empty() || !s.missing_numbers.is_empty() || s.quotes.iter().any(|q| !q.found())

@@ -61,7 +61,8 @@ fn in_parallel(answer: &Answer, chunks: &Chunks) -> bool {
 /// How a check is made.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Options {
-    /// Share of a sentence's content words a cited chunk must hold (0.1 to 1).
+    /// The `support` a sentence's best cited chunk must reach (0.1 to 1); see
+    /// [`support::score`].
     pub threshold: f64,
     /// Stemmer and stop words.
     pub language: Language,

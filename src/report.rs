@@ -18,15 +18,15 @@ pub enum Verdict {
     /// No marker, and three or more content words or a number.
     UncitedClaim,
     /// Markers that resolve to no chunk, or cited chunks that share less than half the
-    /// threshold of the sentence's content words.
+    /// threshold of support.
     UnsupportedCitation,
     /// A quotation of the sentence is not in the chunks it cites.
     Misquote,
     /// A number of the sentence is in none of the chunks it cites.
     NumberMismatch,
-    /// Coverage between half the threshold and the threshold.
+    /// Support between half the threshold and the threshold.
     WeakSupport,
-    /// Coverage at or above the threshold, every number found.
+    /// Support at or above the threshold, every number found.
     Supported,
 }
 
@@ -81,16 +81,16 @@ impl Verdict {
     pub fn explanation(self) -> &'static str {
         match self {
             Verdict::Supported => {
-                "A sentence is supported when its best cited chunk holds at least the threshold's share of the sentence's content words (stemmed, stop words removed) and every number of the sentence appears in a cited chunk. Lexical overlap is not entailment: a negated or reworded claim can still look supported."
+                "A sentence is supported when the support of its best cited chunk reaches the threshold and every number of the sentence appears in a cited chunk. Support is lexical: the share of the sentence's content words (stemmed, stop words removed) the chunk holds, general words such as `also` or `provide` counting half, mixed 70/30 with the share of its neighbouring word pairs that stand together in the chunk; each name or number no cited chunk holds multiplies it by 0.8, and a negated word the chunk states without negation, or a word the chunk replaces by its opposite (`rose` for `fell`), by 0.6. Lexical overlap is not entailment: a reworded claim can look unsupported, and a subtly changed one can still look supported."
             }
             Verdict::NumberMismatch => {
-                "A number of the sentence (compared by value: 1,083 = 1083, 7 million = 7,000,000, 3.5% = 3.5) is in none of the chunks the sentence cites, while the words match well enough (coverage at least half the threshold). Numbers drift when a model rounds, converts or invents them. Check the figure against the chunk, or cite the chunk that holds it."
+                "A number of the sentence (compared by value: 1,083 = 1083, 7 million = 7,000,000, 3.5% = 3.5) is in none of the chunks the sentence cites, while the words match well enough (support at least half the threshold). Numbers drift when a model rounds, converts or invents them. Check the figure against the chunk, or cite the chunk that holds it."
             }
             Verdict::WeakSupport => {
-                "The best cited chunk holds at least half the threshold's share of the sentence's content words, but less than the threshold. The sentence may add something the chunk does not say, or paraphrase it. Read the missing words the report lists."
+                "The support of the best cited chunk is at least half the threshold, but less than the threshold. The sentence may add something the chunk does not say, or paraphrase it. Read the missing words the report lists."
             }
             Verdict::UnsupportedCitation => {
-                "The sentence's markers resolve to no chunk (see unknown markers), or the chunks they name share less than half the threshold's share of its content words. A suggested citation is shown when another chunk covers the sentence clearly better."
+                "The sentence's markers resolve to no chunk (see unknown markers), or the support of the chunks they name is less than half the threshold. A suggested citation is shown when another chunk supports the sentence clearly better."
             }
             Verdict::Misquote => {
                 "The sentence quotes (“…”, \"…\", '…', «…», „…“, 「…」, 『…』, ‘…’, three or more words), or the provider attached the text it cites (Anthropic cited_text, a citation list's quote), and that text is not in the cited chunk. Matching is exact after normalisation (Unicode NFKC, dashes, curly quotes, white space, case, soft hyphens, words hyphenated across a line break); an ellipsis splits the quote into fragments that must appear in order. The report shows the closest passage of the chunk and how many words differ: that is where the quote drifted."
@@ -181,6 +181,13 @@ pub struct SentenceResult {
     /// nothing; 1 when it has no content words).
     #[serde(serialize_with = "rounded")]
     pub coverage: f64,
+    /// How well its cited chunks support it, the score verdicts are decided on: word recall
+    /// of the best cited chunk with general words weighing less, mixed with the share of its
+    /// neighbouring word pairs that stand together there, lowered for each name or number no
+    /// cited chunk holds and for a contradicted negation (0 when it cites nothing; 1 when it
+    /// has no content words and its numbers are found). Added in schema 1.2.
+    #[serde(serialize_with = "rounded")]
+    pub support: f64,
     /// The numbers of the sentence as written: what must be found in a cited chunk.
     pub check_worthy: Vec<String>,
     /// Numbers of the sentence found in none of its cited chunks.
@@ -218,7 +225,7 @@ pub struct ChunkResult {
     pub preview: String,
     /// Number of sentences that cite it.
     pub times_cited: usize,
-    /// Number of claim sentences, cited or not, whose coverage against it reaches the threshold.
+    /// Number of claim sentences, cited or not, whose support from it reaches the threshold.
     pub supported_sentences: usize,
     /// Its best coverage over the claim sentences.
     #[serde(serialize_with = "rounded")]

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
 
-pub use number::{Number, NumberValue, numbers};
+pub use number::{Number, NumberValue, numbers, spelled_numbers};
 use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::{FxHashMap, FxHashSet};
 use unicode_normalization::UnicodeNormalization;
@@ -219,6 +219,72 @@ pub struct Word {
     pub surface: String,
     /// The stem's interned id (see [`Analyzer::stem_id`]).
     pub id: u32,
+    /// A general English word (`also`, `important`, `provide`): evidence of little weight.
+    pub general: bool,
+    /// Written with a capital, and not as the text's first word: a name, most likely.
+    pub name: bool,
+    /// Within [`NEGATION_REACH`] words after a negation (`not`, `never`, `didn't`) somewhere
+    /// in the text (English only).
+    pub negated: bool,
+    /// Stem ids of its antonyms (`increase` → `decrease`, `reduce`), with the antonyms as
+    /// written in the table (English only; see `support/antonyms.txt`).
+    pub antonyms: Vec<(u32, &'static str)>,
+}
+
+/// The antonym table: for the stem of each word of `support/antonyms.txt`, the words of
+/// opposite meaning.
+fn antonym_table() -> &'static FxHashMap<String, Vec<&'static str>> {
+    static TABLE: std::sync::OnceLock<FxHashMap<String, Vec<&'static str>>> =
+        std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let stemmer = Stemmer::create(Algorithm::English);
+        let mut table: FxHashMap<String, Vec<&'static str>> = FxHashMap::default();
+        for line in include_str!("support/antonyms.txt").lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut sides = line.split('|').map(str::split_whitespace);
+            let (Some(left), Some(right)) = (sides.next(), sides.next()) else {
+                continue;
+            };
+            let (left, right): (Vec<&str>, Vec<&str>) = (left.collect(), right.collect());
+            for (from, to) in [(&left, &right), (&right, &left)] {
+                for word in from.iter() {
+                    let entry = table.entry(stemmer.stem(word).into_owned()).or_default();
+                    for other in to.iter() {
+                        if !entry.contains(other) {
+                            entry.push(other);
+                        }
+                    }
+                }
+            }
+        }
+        table
+    })
+}
+
+/// How many words after a negation it reaches: `not` in `was not completed` and `did not
+/// fully complete` negates `completed` and `complete`.
+pub const NEGATION_REACH: u32 = 3;
+
+/// Whether an English token negates what follows: `not`, `no`, `never`, `without`, `nor`,
+/// `cannot`, and contractions ending in `n't`.
+pub fn is_negation(token: &str) -> bool {
+    // Runs on every token of every chunk: no allocation.
+    const WORDS: [&str; 8] = [
+        "not", "no", "never", "without", "nor", "cannot", "neither", "none",
+    ];
+    let bytes = token.as_bytes();
+    let contraction = |apostrophe: &[u8]| {
+        bytes.len() > apostrophe.len() + 2
+            && bytes[..bytes.len() - 1].ends_with(apostrophe)
+            && bytes[bytes.len() - 1].eq_ignore_ascii_case(&b't')
+            && bytes[bytes.len() - 2 - apostrophe.len()].eq_ignore_ascii_case(&b'n')
+    };
+    WORDS.iter().any(|w| w.eq_ignore_ascii_case(token))
+        || contraction(b"'")
+        || contraction("\u{2019}".as_bytes())
 }
 
 /// Which chunk tokens are worth looking up: those that may share a stem with a wanted word.
@@ -290,6 +356,20 @@ impl WordFilter {
     /// Whether a stem is wanted.
     pub fn keeps(&self, id: u32) -> bool {
         self.ids.contains(&id)
+    }
+
+    /// Lets through the tokens that start as `word` does (as written or stemmed); `short_stem`
+    /// when its stem may have fewer than three letters.
+    fn admit(&mut self, word: &[u8], short_stem: bool) {
+        if let Some(key) = prefix_key(word) {
+            set_bit(&mut self.prefixes, key);
+            if short_stem {
+                set_bit(&mut self.short, key);
+            }
+        }
+        if let Some(key) = key3(word) {
+            set_bit(&mut self.long, key);
+        }
     }
 }
 
@@ -385,20 +465,61 @@ impl Analyzer {
     /// words of digits only and stop words are dropped.
     pub fn content_words(&self, text: &str, numbers: &[Number]) -> Vec<Word> {
         let mut words: Vec<Word> = Vec::new();
-        let mut seen: FxHashSet<u32> = FxHashSet::default();
+        // Each stem's place in `words`.
+        let mut seen: FxHashMap<u32, usize> = FxHashMap::default();
+        let mut first = true;
+        let english = self.language == Language::English;
+        // Position of the token and of the last negation before it.
+        let mut position = 0u32;
+        let mut last_negation: Option<u32> = None;
         self.for_each_token(text, numbers, |token| {
-            if let Some(id) = self.stem_id(token)
-                && seen.insert(id)
+            let at_start = std::mem::take(&mut first);
+            position += 1;
+            // `not only ... but also` negates nothing.
+            if english && last_negation == Some(position - 1) && token.eq_ignore_ascii_case("only")
             {
+                last_negation = None;
+            }
+            let negated = last_negation.is_some_and(|q| position - q <= NEGATION_REACH);
+            // `never` and `without` are content words and negations both.
+            if english && is_negation(token) {
+                last_negation = Some(position);
+            }
+            let Some(id) = self.stem_id(token) else {
+                return;
+            };
+            if let Some(&k) = seen.get(&id) {
+                words[k].negated |= negated;
+            } else {
+                seen.insert(id, words.len());
                 let stem = INTERNER.with(|cell| {
                     cell.borrow()
                         .names
                         .get(id as usize)
                         .map_or_else(String::new, |s| s.to_string())
                 });
+                let surface = lower(token);
+                let name = !at_start && token.chars().next().is_some_and(char::is_uppercase);
+                let antonyms = if english {
+                    antonym_table()
+                        .get(stem.as_str())
+                        .map(|list| {
+                            list.iter()
+                                .filter_map(|&a| Some((self.stem_id(a)?, a)))
+                                .collect()
+                        })
+                        .unwrap_or_default()
+                } else {
+                    Vec::new()
+                };
                 words.push(Word {
+                    name,
+                    negated,
+                    antonyms,
                     stem,
-                    surface: lower(token),
+                    general: self.language == Language::English
+                        && crate::support::score::is_general_word(&surface),
+                    surface,
                     id,
                 });
             }
@@ -428,29 +549,6 @@ impl Analyzer {
         INTERNER.with(|cell| self.lookup(&mut cell.borrow_mut(), token))
     }
 
-    /// Calls `f` with the stem id of every content word of `text` (repeats included), outside
-    /// the number spans: [`Analyzer::stem_id`] for a whole text, taking the thread's interner
-    /// once rather than once a token. Tokens that `filter` rules out are skipped without being
-    /// looked up.
-    pub fn for_each_stem_id(
-        &self,
-        text: &str,
-        numbers: &[Number],
-        filter: &WordFilter,
-        mut f: impl FnMut(u32),
-    ) {
-        INTERNER.with(|cell| {
-            let mut interner = cell.borrow_mut();
-            self.for_each_token(text, numbers, |token| {
-                if filter.may_keep(token)
-                    && let Some(id) = self.lookup(&mut interner, token)
-                {
-                    f(id);
-                }
-            });
-        });
-    }
-
     /// The stem id of each of `tokens` (as [`Analyzer::for_each_token`] cuts them) that is a
     /// content word: [`Analyzer::stem_id`] for many tokens, taking the thread's interner once
     /// rather than once a token. Tokens that `filter` rules out are `None` without being
@@ -474,6 +572,38 @@ impl Analyzer {
         })
     }
 
+    /// Calls `f` with the stem id of every content word of `text` (repeats included), outside
+    /// the number spans, and its position: the number of tokens of `text` before it (stop words
+    /// and filtered tokens included), so that distances between words are counted in words as
+    /// written; and `negation` with the position of every negation (English). Takes the
+    /// thread's interner once rather than once a token; tokens that `filter` rules out are
+    /// skipped without being looked up.
+    pub fn for_each_stem_position(
+        &self,
+        text: &str,
+        numbers: &[Number],
+        filter: &WordFilter,
+        mut f: impl FnMut(u32, u32),
+        mut negation: impl FnMut(u32),
+    ) {
+        let english = self.language == Language::English;
+        INTERNER.with(|cell| {
+            let mut interner = cell.borrow_mut();
+            let mut position = 0u32;
+            self.for_each_token(text, numbers, |token| {
+                if english && is_negation(token) {
+                    negation(position);
+                }
+                if filter.may_keep(token)
+                    && let Some(id) = self.lookup(&mut interner, token)
+                {
+                    f(id, position);
+                }
+                position = position.saturating_add(1);
+            });
+        });
+    }
+
     /// A filter that lets through the tokens that may have the stem of one of `words`.
     ///
     /// The English (Porter2) stemmer only rewrites the ends of words and leaves words of two
@@ -489,6 +619,12 @@ impl Analyzer {
         };
         for word in words {
             filter.ids.insert(word.id);
+            // Chunks are indexed for the antonyms too, so that a swapped word can be seen. Their
+            // stems' length is not at hand: they pass on two letters as well as on three.
+            for &(id, antonym) in &word.antonyms {
+                filter.ids.insert(id);
+                filter.admit(antonym.as_bytes(), true);
+            }
             // A stem shorter than two letters (`aed` → `a`) can come from words of any start.
             if word.stem.chars().nth(1).is_none() {
                 filter.by_prefix = false;
@@ -496,16 +632,7 @@ impl Analyzer {
             // The stem's letters too, in case the stemmer rewrote the word's start.
             let short_stem = word.stem.chars().nth(2).is_none();
             for text in [&word.surface, &word.stem] {
-                let bytes = text.as_bytes();
-                if let Some(key) = prefix_key(bytes) {
-                    set_bit(&mut filter.prefixes, key);
-                    if short_stem {
-                        set_bit(&mut filter.short, key);
-                    }
-                }
-                if let Some(key) = key3(bytes) {
-                    set_bit(&mut filter.long, key);
-                }
+                filter.admit(text.as_bytes(), short_stem);
             }
         }
         filter
@@ -544,6 +671,10 @@ impl Analyzer {
             stem,
             surface: lower,
             id: 0,
+            general: false,
+            name: false,
+            negated: false,
+            antonyms: Vec::new(),
         })
     }
 

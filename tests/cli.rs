@@ -183,7 +183,7 @@ fn worked_example_fails_with_exit_code_1_and_a_table() {
 #[test]
 fn worked_example_json_verdicts_statuses_and_gate() {
     let doc = check_json(&[EIFFEL_ANSWER, EIFFEL_CHUNKS], 1);
-    assert_eq!(doc["schemaVersion"], "1.1");
+    assert_eq!(doc["schemaVersion"], "1.2");
     assert_eq!(
         verdicts(&doc),
         [
@@ -945,7 +945,9 @@ fn markdown_structure_is_not_prose() {
             "supported",
             "supported",
             "uncited-claim",
-            "supported",
+            // The link counts as its text: `see`, `bee`, `biology`, `overview`, `colony`,
+            // `lifecycle`; chunk 1 holds only the last three (support 0.44).
+            "weak-support",
             "no-claim",
             "supported",
             "unsupported-citation",
@@ -1202,7 +1204,8 @@ fn an_unknown_label_is_listed_once() {
 
 #[test]
 fn the_threshold_changes_verdicts() {
-    // Coverages: 2 of 5 content words (0.4) and 4 of 5 (0.8).
+    // Coverages: 2 of 5 content words (0.4) and 4 of 5 (0.8); supports 0.31 and 0.62 (general
+    // words count half, few word pairs stand together in the chunk). Verdicts follow support.
     let at = |threshold: &str, code: i32| {
         verdicts(&check_json(
             &[WEAK_ANSWER, WEAK_CHUNKS, "--threshold", threshold],
@@ -1210,8 +1213,8 @@ fn the_threshold_changes_verdicts() {
         ))
     };
     assert_eq!(at("0.5", 0), ["weak-support", "supported"]);
-    // A coverage equal to the threshold is enough.
-    assert_eq!(at("0.8", 0), ["weak-support", "supported"]);
+    assert_eq!(at("0.6", 0), ["weak-support", "supported"]);
+    assert_eq!(at("0.62", 0), ["weak-support", "weak-support"]);
     assert_eq!(at("0.9", 1), ["unsupported-citation", "weak-support"]);
     assert_eq!(at("0.3", 0), ["supported", "supported"]);
 }

@@ -37,6 +37,7 @@ fn check_report(answer: &ragcite::Answer, report: &Report) {
         previous_end = span.end;
         for (name, score) in [
             ("coverage", sentence.coverage),
+            ("support", sentence.support),
             ("best coverage", sentence.best_coverage),
         ] {
             assert!(

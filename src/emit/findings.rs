@@ -294,9 +294,10 @@ fn sentence_problem(s: &SentenceResult) -> Option<(Rule, String)> {
         };
         if let Some(share) = words {
             let mut detail = format!(
-                "the cited chunks ({}) hold {share} of its content words (coverage {:.2})",
+                "the cited chunks ({}) hold {share} of its content words (coverage {:.2}, support {:.2})",
                 list(&s.cited),
-                s.coverage
+                s.coverage,
+                s.support
             );
             if !s.missing_words.is_empty() {
                 let shown: Vec<String> = s

@@ -158,27 +158,33 @@ fn misquote_line(quote: &QuoteCheck) -> String {
 impl Emitter for TableEmitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
         let result = &run.report.result;
-        let mut sentences = self.new_table(5);
+        let mut sentences = self.new_table(6);
         sentences.set_header([
             "#",
             "at",
             "verdict",
             "cov",
+            "sup",
             "cited",
             "sentence",
             "what is wrong",
         ]);
-        let budget = self.text_budget(90);
+        let budget = self.text_budget(97);
         for s in &result.sentences {
+            let scored = s.verdict.is_claim() && !s.cited.is_empty();
+            let score = |value: f64| {
+                if scored {
+                    format!("{value:.2}")
+                } else {
+                    "-".to_string()
+                }
+            };
             sentences.add_row([
                 s.index.to_string(),
                 format!("{}:{}", s.start.line, s.start.column),
                 self.paint_verdict(s.verdict),
-                if s.verdict.is_claim() && !s.cited.is_empty() {
-                    format!("{:.2}", s.coverage)
-                } else {
-                    "-".to_string()
-                },
+                score(s.coverage),
+                score(s.support),
                 if s.cited.is_empty() {
                     "-".to_string()
                 } else {

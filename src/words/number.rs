@@ -221,7 +221,10 @@ fn scale_like<'w>(
     words: impl Iterator<Item = (&'w str, i64, bool)>,
 ) -> Option<(usize, i64)> {
     let rest = &text[j..];
-    let spaced = rest.strip_prefix(' ').map(|r| (r, 1));
+    // A scale word may follow after a space, a no-break space or a narrow no-break space.
+    let spaced = [' ', '\u{00A0}', '\u{202F}']
+        .into_iter()
+        .find_map(|space| rest.strip_prefix(space).map(|r| (r, space.len_utf8())));
     for (word, power, attached) in words {
         let candidates = std::iter::once((rest, 0)).chain(if attached { None } else { spaced });
         for (after, skip) in candidates {
@@ -255,9 +258,238 @@ fn scale_at(text: &str, j: usize) -> Option<(usize, i64)> {
     scale_like(text, j, SCALES.iter().copied())
 }
 
+/// Number words and their values: cardinals, and ordinals other than `second` (a unit of time
+/// as often as a rank).
+const NUMBER_WORDS: &[(&str, u64)] = &[
+    ("zero", 0),
+    ("one", 1),
+    ("two", 2),
+    ("three", 3),
+    ("four", 4),
+    ("five", 5),
+    ("six", 6),
+    ("seven", 7),
+    ("eight", 8),
+    ("nine", 9),
+    ("ten", 10),
+    ("eleven", 11),
+    ("twelve", 12),
+    ("thirteen", 13),
+    ("fourteen", 14),
+    ("fifteen", 15),
+    ("sixteen", 16),
+    ("seventeen", 17),
+    ("eighteen", 18),
+    ("nineteen", 19),
+    ("twenty", 20),
+    ("thirty", 30),
+    ("forty", 40),
+    ("fifty", 50),
+    ("sixty", 60),
+    ("seventy", 70),
+    ("eighty", 80),
+    ("ninety", 90),
+    ("first", 1),
+    ("third", 3),
+    ("fourth", 4),
+    ("fifth", 5),
+    ("sixth", 6),
+    ("seventh", 7),
+    ("eighth", 8),
+    ("ninth", 9),
+    ("tenth", 10),
+    ("eleventh", 11),
+    ("twelfth", 12),
+    ("dozen", 12),
+];
+
+/// Multipliers written as words: `hundred` multiplies the group before it, the others close it.
+const MULTIPLIER_WORDS: &[(&str, u64)] = &[
+    ("hundred", 100),
+    ("thousand", 1_000),
+    ("million", 1_000_000),
+    ("billion", 1_000_000_000),
+    ("trillion", 1_000_000_000_000),
+];
+
+/// What a word means to a number written in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Spelled {
+    Number(u64),
+    Multiplier(u64),
+    /// `and`, as in `one hundred and five`.
+    And,
+    /// `a`, as in `a hundred`.
+    Article,
+}
+
+/// The first letters of the number words (`a`, `b`illion, `d`ozen, `e`ight, ...), one bit each.
+const NUMBER_INITIALS: u32 = {
+    let mut bits = 0u32;
+    let initials = b"abdefhmnostz";
+    let mut k = 0;
+    while k < initials.len() {
+        bits |= 1 << (initials[k] - b'a');
+        k += 1;
+    }
+    bits
+};
+
+/// The bit of an ASCII letter's lower case.
+fn initial_bit(letter: u8) -> u32 {
+    1 << (letter.to_ascii_lowercase().wrapping_sub(b'a') % 32)
+}
+
+/// A word of up to 16 ASCII letters as one lower-cased integer; `None` for longer words, which
+/// are never number words.
+fn word_key(word: &[u8]) -> Option<u128> {
+    let mut buffer = [0u8; 16];
+    buffer.get_mut(..word.len())?.copy_from_slice(word);
+    buffer.make_ascii_lowercase();
+    Some(u128::from_le_bytes(buffer))
+}
+
+/// The number words, by key.
+fn spelled_table() -> &'static rustc_hash::FxHashMap<u128, Spelled> {
+    static TABLE: std::sync::OnceLock<rustc_hash::FxHashMap<u128, Spelled>> =
+        std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let numbers = NUMBER_WORDS.iter().map(|&(w, v)| (w, Spelled::Number(v)));
+        let multipliers = MULTIPLIER_WORDS
+            .iter()
+            .map(|&(w, v)| (w, Spelled::Multiplier(v)));
+        numbers
+            .chain(multipliers)
+            .chain([("and", Spelled::And), ("a", Spelled::Article)])
+            .filter_map(|(w, meaning)| Some((word_key(w.as_bytes())?, meaning)))
+            .collect()
+    })
+}
+
+/// Values of the English numbers written in words in `text` (`six` = 6, `twenty-five` = 25,
+/// `one hundred` = 100, `four billion` = 4,000,000,000, `a hundred` = 100), in order.
+///
+/// Only chunks are read this way: a chunk that writes `six studio albums` holds the `6` of a
+/// sentence. Sentences keep their digits only, so that `one of the ...` is never a claim about
+/// the number 1.
+pub fn spelled_numbers(text: &str) -> Vec<NumberValue> {
+    let mut found = Vec::new();
+    // The number being read: closed groups (`total`) and the open group (`group`).
+    let mut total: u64 = 0;
+    let mut group: Option<u64> = None;
+    let mut reading = false;
+    let mut flush = |total: &mut u64, group: &mut Option<u64>, reading: &mut bool| {
+        if *reading {
+            let value = total.saturating_add(group.unwrap_or(0));
+            found.push(NumberValue::from_parts(&value.to_string(), "", 0));
+        }
+        *total = 0;
+        *group = None;
+        *reading = false;
+    };
+    let mut previous_article = false;
+    let table = spelled_table();
+    for word in text.as_bytes().split(|b| !b.is_ascii_alphabetic()) {
+        if word.is_empty() {
+            continue;
+        }
+        // Every word of every chunk passes here: most are ruled out by their length or first
+        // letter; the others cost one integer key and one hash lookup.
+        let entry = (word.len() <= 9 && NUMBER_INITIALS & initial_bit(word[0]) != 0)
+            .then(|| word_key(word).and_then(|key| table.get(&key)).copied())
+            .flatten();
+        if let Some(Spelled::Number(value)) = entry {
+            // `twenty five`: a unit after a ten joins it; any other run of two starts anew.
+            let joins = matches!(group, Some(g) if g % 100 >= 20 && g % 10 == 0 && value < 10);
+            if reading && !joins && group.is_some_and(|g| g % 100 != 0) {
+                flush(&mut total, &mut group, &mut reading);
+            }
+            group = Some(group.unwrap_or(0) + value);
+            reading = true;
+        } else if let Some(Spelled::Multiplier(multiplier)) = entry {
+            let base = match group {
+                Some(g) => g,
+                None if reading || previous_article => 1,
+                // A bare `million` (`millions of people`) is no number.
+                None => {
+                    previous_article = false;
+                    continue;
+                }
+            };
+            if multiplier == 100 {
+                group = Some(base.saturating_mul(100));
+            } else {
+                total = total.saturating_add(base.saturating_mul(multiplier));
+                group = None;
+            }
+            reading = true;
+        } else if entry == Some(Spelled::And) && reading {
+            // `one hundred and five`
+        } else {
+            flush(&mut total, &mut group, &mut reading);
+        }
+        previous_article = entry == Some(Spelled::Article);
+    }
+    flush(&mut total, &mut group, &mut reading);
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn spelled(text: &str) -> Vec<String> {
+        spelled_numbers(text)
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn numbers_written_in_words() {
+        let value = |n: &str| NumberValue::from_parts(n, "", 0).to_string();
+        assert_eq!(spelled("They released six studio albums"), [value("6")]);
+        assert_eq!(
+            spelled("twenty-five or twenty five"),
+            [value("25"), value("25")]
+        );
+        assert_eq!(spelled("With one hundred members"), [value("100")]);
+        assert_eq!(
+            spelled("almost four billion years ago"),
+            [value("4000000000")]
+        );
+        assert_eq!(spelled("a hundred and five days"), [value("105")]);
+        assert_eq!(
+            spelled("number one hit, the third album"),
+            [value("1"), value("3")]
+        );
+        assert_eq!(
+            spelled("millions of people, a second time, someone"),
+            Vec::<String>::new()
+        );
+        assert_eq!(spelled("two three"), [value("2"), value("3")]);
+    }
+
+    #[test]
+    fn every_number_word_passes_the_first_letter_screen() {
+        for (word, _) in NUMBER_WORDS.iter().chain(MULTIPLIER_WORDS) {
+            assert!(word.len() <= 9, "{word}");
+            assert_ne!(
+                NUMBER_INITIALS & initial_bit(word.as_bytes()[0]),
+                0,
+                "{word}"
+            );
+        }
+        assert_ne!(NUMBER_INITIALS & initial_bit(b'A'), 0);
+        assert_eq!(NUMBER_INITIALS & initial_bit(b'c'), 0);
+    }
+
+    #[test]
+    fn a_scale_word_after_a_no_break_space() {
+        let found = numbers("sales exceeded 1.73\u{a0}million copies");
+        assert_eq!(found[0].value, NumberValue::from_parts("173", "", 4));
+        assert_eq!(found[0].text, "1.73\u{a0}million");
+    }
 
     fn values(text: &str) -> Vec<(String, String)> {
         numbers(text)

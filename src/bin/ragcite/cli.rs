@@ -132,7 +132,9 @@ pub struct CheckArgs {
 /// How sentences are judged, for `check` and `batch`.
 #[derive(Debug, Args)]
 pub struct CheckingArgs {
-    /// Support threshold: share of a sentence's content words its cited chunk must hold
+    /// Support threshold: the `support` score a sentence's best cited chunk must reach (word
+    /// recall, general words weighing less, mixed with word pairs found together; missing names
+    /// and contradicted negations lower it)
     #[arg(long, default_value_t = ragcite::DEFAULT_THRESHOLD, value_parser = parse_threshold, value_name = "0.1..1")]
     pub threshold: f64,
 
