@@ -181,6 +181,7 @@ impl Checker {
             &chunks.chunks,
             &index,
             self.options.threshold,
+            parallel,
         );
         for sentence in &mut result.sentences {
             sentence.span.start += answer.offset;
@@ -352,7 +353,8 @@ fn attach_citations(
 mod tests {
     use super::*;
 
-    /// An answer and chunks large enough for the second thread: sentences that share words
+    /// An answer and chunks large enough for the second thread (which reads the chunks, then
+    /// judges half the sentences): sentences that share words
     /// with some chunks, cite some of them, and carry numbers and unknown markers.
     fn large_inputs() -> (Answer, Chunks) {
         let bases = [
@@ -399,7 +401,7 @@ mod tests {
     }
 
     #[test]
-    fn reading_the_chunks_on_a_second_thread_gives_the_same_result() {
+    fn a_check_on_two_threads_gives_the_same_result() {
         let (answer, chunks) = large_inputs();
         assert!(
             in_parallel(&answer, &chunks),

@@ -531,39 +531,71 @@ struct ChunkTally {
     supports_a_citing_sentence: bool,
 }
 
-/// Judges every sentence and every chunk.
-pub fn assess(
-    sentences: Vec<SentenceInput>,
-    citations: &[ResolvedCitation],
-    chunks: &[Chunk],
-    index: &ChunkIndex,
-    threshold: f64,
-) -> CheckResult {
-    let mut searches = QuoteSearches::new(chunks);
-    // A provider citation's cited text is checked once, however many sentences it covers.
-    let citation_quotes: Vec<Option<QuoteCheck>> = citations
-        .iter()
-        .map(|c| {
-            let quote = c.quote.as_deref()?;
-            let chunk = c.chunk?;
-            Some(searches.check(quote, QuoteOrigin::Citation, &[chunk]))
-        })
-        .collect();
-    let mut citation_sentences: Vec<Vec<usize>> = vec![Vec::new(); citations.len()];
-    let mut shared = vec![0u32; index.len];
-    let mut held = vec![0u64; index.len];
-    let mut tallies = vec![ChunkTally::default(); chunks.len()];
-    let mut unknown_markers: Vec<String> = Vec::new();
-    let mut seen_unknown: HashSet<String> = HashSet::new();
-    // Which chunks the current sentence cites; set and cleared per sentence.
-    let mut is_cited = vec![false; chunks.len()];
-    let mut results = Vec::with_capacity(sentences.len());
-    let reaches = |score: f64, limit: f64| score >= limit - EPSILON;
+impl ChunkTally {
+    /// The tally of two sets of sentences, from this one's and `other`'s.
+    fn merge(&mut self, other: &ChunkTally) {
+        self.times_cited += other.times_cited;
+        self.supported_sentences += other.supported_sentences;
+        self.best_coverage = self.best_coverage.max(other.best_coverage);
+        self.supports_a_citing_sentence |= other.supports_a_citing_sentence;
+    }
+}
 
-    for (k, sentence) in sentences.iter().enumerate() {
-        let scores = Scores::new(index, sentence, &mut shared, &mut held);
+/// Judges sentences one at a time, keeping its own scratch space and chunk tallies, so that
+/// two judges can share the sentences of one check between two threads.
+struct Judge<'a> {
+    index: &'a ChunkIndex,
+    chunks: &'a [Chunk],
+    threshold: f64,
+    citation_quotes: &'a [Option<QuoteCheck>],
+    searches: QuoteSearches<'a>,
+    /// Scratch space for [`Scores`].
+    shared: Vec<u32>,
+    held: Vec<u64>,
+    /// Which chunks the current sentence cites; set and cleared per sentence.
+    is_cited: Vec<bool>,
+    tallies: Vec<ChunkTally>,
+}
+
+impl<'a> Judge<'a> {
+    fn new(
+        index: &'a ChunkIndex,
+        chunks: &'a [Chunk],
+        threshold: f64,
+        citation_quotes: &'a [Option<QuoteCheck>],
+    ) -> Self {
+        Judge {
+            index,
+            chunks,
+            threshold,
+            citation_quotes,
+            searches: QuoteSearches::new(chunks),
+            shared: vec![0; index.len],
+            held: vec![0; index.len],
+            is_cited: vec![false; chunks.len()],
+            tallies: vec![ChunkTally::default(); chunks.len()],
+        }
+    }
+
+    /// Judges the sentences, the first of which is sentence `first` (0-based) of the answer.
+    fn judge_all(
+        mut self,
+        first: usize,
+        sentences: &[SentenceInput],
+    ) -> (Vec<SentenceResult>, Vec<ChunkTally>) {
+        let results = (first..)
+            .zip(sentences)
+            .map(|(k, sentence)| self.judge(k, sentence))
+            .collect();
+        (results, self.tallies)
+    }
+
+    /// Judges sentence `k` (0-based) and adds it to the chunk tallies.
+    fn judge(&mut self, k: usize, sentence: &SentenceInput) -> SentenceResult {
+        let reaches = |score: f64, limit: f64| score >= limit - EPSILON;
+        let scores = Scores::new(self.index, sentence, &mut self.shared, &mut self.held);
         for &c in &sentence.cited {
-            is_cited[c] = true;
+            self.is_cited[c] = true;
         }
         let best_cited = sentence
             .cited
@@ -585,7 +617,7 @@ pub fn assess(
         let missing_numbers = if sentence.cited.is_empty() {
             Vec::new()
         } else {
-            scores.missing_numbers(&is_cited)
+            scores.missing_numbers(&self.is_cited)
         };
         // A number no cited chunk holds counts against support as a missing name does. The
         // verdict's rule 4 looks at the words' support (before this factor): a sentence whose
@@ -596,7 +628,7 @@ pub fn assess(
         let mut quotes: Vec<QuoteCheck> = Vec::new();
         if !sentence.cited.is_empty() {
             for quotation in &sentence.quotations {
-                quotes.push(searches.check(
+                quotes.push(self.searches.check(
                     &quotation.text,
                     QuoteOrigin::Sentence,
                     &sentence.cited,
@@ -604,8 +636,7 @@ pub fn assess(
             }
         }
         for &c in &sentence.native {
-            citation_sentences[c].push(k + 1);
-            if let Some(check) = &citation_quotes[c] {
+            if let Some(check) = &self.citation_quotes[c] {
                 quotes.push(check.clone());
             }
         }
@@ -620,13 +651,13 @@ pub fn assess(
         } else if !has_claim_words && !misquoted {
             // A quotation that is not in its chunk is a claim about the chunk, words or not.
             Verdict::NoClaim
-        } else if sentence.cited.is_empty() || !reaches(words_support, threshold / 2.0) {
+        } else if sentence.cited.is_empty() || !reaches(words_support, self.threshold / 2.0) {
             Verdict::UnsupportedCitation
         } else if misquoted {
             Verdict::Misquote
         } else if !missing_numbers.is_empty() {
             Verdict::NumberMismatch
-        } else if !reaches(support, threshold) {
+        } else if !reaches(support, self.threshold) {
             Verdict::WeakSupport
         } else {
             Verdict::Supported
@@ -637,51 +668,45 @@ pub fn assess(
             let score = scores.support(chunk)
                 * score::missing_items_factor(scores.numbers_missing_from(chunk));
             verdict.is_claim()
-                && !is_cited[chunk]
-                && reaches(score, threshold)
+                && !self.is_cited[chunk]
+                && reaches(score, self.threshold)
                 && reaches(score, support + SUGGESTION_MARGIN)
         });
 
         for &c in &sentence.cited {
-            tallies[c].times_cited += 1;
+            self.tallies[c].times_cited += 1;
         }
         if verdict.is_claim() {
             for &chunk in &scores.touched {
                 let chunk = chunk as usize;
-                let tally = &mut tallies[chunk];
+                let tally = &mut self.tallies[chunk];
                 tally.best_coverage = tally.best_coverage.max(scores.against(chunk));
                 // A cited chunk is judged as the verdict judged it (names from any cited chunk).
-                if scores.support_reaches(chunk, threshold, is_cited[chunk]) {
+                if scores.support_reaches(chunk, self.threshold, self.is_cited[chunk]) {
                     tally.supported_sentences += 1;
-                    if is_cited[chunk] {
+                    if self.is_cited[chunk] {
                         tally.supports_a_citing_sentence = true;
                     }
                 }
             }
         }
-        for label in &sentence.unknown {
-            if seen_unknown.insert(label.clone()) {
-                unknown_markers.push(label.clone());
-            }
-        }
-
-        results.push(SentenceResult {
+        let result = SentenceResult {
             index: k + 1,
             sentence: sentence.text.clone(),
             markers: sentence.labels.clone(),
             cited: sentence
                 .cited
                 .iter()
-                .map(|&c| chunks[c].id.clone())
+                .map(|&c| self.chunks[c].id.clone())
                 .collect(),
             verdict,
             coverage,
             support,
             check_worthy: sentence.numbers.iter().map(|n| n.text.clone()).collect(),
             missing_numbers,
-            best_chunk: best.map(|(c, _)| chunks[c].id.clone()),
+            best_chunk: best.map(|(c, _)| self.chunks[c].id.clone()),
             best_coverage: best.map_or(0.0, |(_, s)| s),
-            suggested_citation: suggested.map(|(c, _)| chunks[c].id.clone()),
+            suggested_citation: suggested.map(|(c, _)| self.chunks[c].id.clone()),
             unknown_markers: sentence.unknown.clone(),
             quotes,
             missing_words: best_cited
@@ -694,10 +719,68 @@ pub fn assess(
             },
             start: sentence.position.start,
             end: sentence.position.end,
-        });
+        };
         scores.clear();
         for &c in &sentence.cited {
-            is_cited[c] = false;
+            self.is_cited[c] = false;
+        }
+        result
+    }
+}
+
+/// Sentences from which a check judges them on two threads: below it, starting a thread costs
+/// more than it saves.
+const PARALLEL_SENTENCES: usize = 64;
+
+/// Judges every sentence and every chunk; with `parallel`, the second half of the sentences on
+/// a second thread (same result).
+pub fn assess(
+    sentences: Vec<SentenceInput>,
+    citations: &[ResolvedCitation],
+    chunks: &[Chunk],
+    index: &ChunkIndex,
+    threshold: f64,
+    parallel: bool,
+) -> CheckResult {
+    // A provider citation's cited text is checked once, however many sentences it covers.
+    let mut searches = QuoteSearches::new(chunks);
+    let citation_quotes: Vec<Option<QuoteCheck>> = citations
+        .iter()
+        .map(|c| {
+            let quote = c.quote.as_deref()?;
+            let chunk = c.chunk?;
+            Some(searches.check(quote, QuoteOrigin::Citation, &[chunk]))
+        })
+        .collect();
+    let judge = || Judge::new(index, chunks, threshold, &citation_quotes);
+    let (results, tallies) = if parallel && sentences.len() >= PARALLEL_SENTENCES {
+        let (first, second) = sentences.split_at(sentences.len() / 2);
+        std::thread::scope(|scope| {
+            let other = scope.spawn(|| judge().judge_all(first.len(), second));
+            let (mut results, mut tallies) = judge().judge_all(0, first);
+            let (more, other_tallies) = other
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            results.extend(more);
+            for (tally, other) in tallies.iter_mut().zip(&other_tallies) {
+                tally.merge(other);
+            }
+            (results, tallies)
+        })
+    } else {
+        judge().judge_all(0, &sentences)
+    };
+    let mut citation_sentences: Vec<Vec<usize>> = vec![Vec::new(); citations.len()];
+    let mut unknown_markers: Vec<String> = Vec::new();
+    let mut seen_unknown: HashSet<String> = HashSet::new();
+    for (k, sentence) in sentences.iter().enumerate() {
+        for &c in &sentence.native {
+            citation_sentences[c].push(k + 1);
+        }
+        for label in &sentence.unknown {
+            if seen_unknown.insert(label.clone()) {
+                unknown_markers.push(label.clone());
+            }
         }
     }
 
