@@ -158,14 +158,19 @@ impl Checker {
         // A long answer's chunks are read on a second thread while this one reads the
         // sentences (whose words go through this thread's interner); a short answer's chunks
         // are read while indexing, screened by its few words.
+        // When no thread can be started, the check goes on in this one.
         let (sentences, chunk_words) = if parallel {
             std::thread::scope(|scope| {
-                let other = scope.spawn(read_chunks);
-                let sentences = read_sentences();
-                let texts = other
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (sentences, ChunkWords::Read(texts))
+                match std::thread::Builder::new().spawn_scoped(scope, read_chunks) {
+                    Ok(other) => {
+                        let sentences = read_sentences();
+                        let texts = other
+                            .join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                        (sentences, ChunkWords::Read(texts))
+                    }
+                    Err(_) => (read_sentences(), ChunkWords::Streamed(&chunks.chunks)),
+                }
             })
         } else {
             (read_sentences(), ChunkWords::Streamed(&chunks.chunks))

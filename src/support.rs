@@ -756,7 +756,12 @@ pub fn assess(
     let (results, tallies) = if parallel && sentences.len() >= PARALLEL_SENTENCES {
         let (first, second) = sentences.split_at(sentences.len() / 2);
         std::thread::scope(|scope| {
-            let other = scope.spawn(|| judge().judge_all(first.len(), second));
+            let spawned = std::thread::Builder::new()
+                .spawn_scoped(scope, || judge().judge_all(first.len(), second));
+            // When no thread can be started, this one judges them all.
+            let Ok(other) = spawned else {
+                return judge().judge_all(0, &sentences);
+            };
             let (mut results, mut tallies) = judge().judge_all(0, first);
             let (more, other_tallies) = other
                 .join()
