@@ -8,12 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2; }
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-
-RAGCITE_BENCH_WRITE="$dir" cargo bench --quiet --bench ragcite >/dev/null
-cargo build --release --quiet
-bin=target/release/ragcite
+. scripts/bench-inputs.sh
 
 # Prints the instruction count of one run of the command (output discarded; exit status 1,
 # a failed gate, is normal for a linter).

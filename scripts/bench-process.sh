@@ -9,12 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-20}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-
-RAGCITE_BENCH_WRITE="$dir" cargo bench --quiet --bench ragcite >/dev/null
-cargo build --release --quiet
-bin=target/release/ragcite
+. scripts/bench-inputs.sh
 
 # Prints "best median" in milliseconds of RUNS runs of the command (its output discarded; exit
 # codes 0 and 1 are both normal for a linter).
