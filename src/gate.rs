@@ -47,10 +47,15 @@ pub struct LimitFailure {
 impl std::fmt::Display for LimitFailure {
     /// `1 uncited-claim > --max-uncited 0 (+1)`: what every summary says of a failed limit.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // `1 unknown marker`, `2 unknown markers`; verdict names stay as they are.
+        let counts = match self.counts.strip_suffix('s') {
+            Some(one) if self.found == 1 => one,
+            _ => self.counts,
+        };
         write!(
             f,
-            "{} {} > --{} {} (+{})",
-            self.found, self.counts, self.limit, self.allowed, self.over
+            "{} {counts} > --{} {} (+{})",
+            self.found, self.limit, self.allowed, self.over
         )
     }
 }
@@ -131,6 +136,30 @@ impl Limits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn failures_read_in_the_singular_for_one() {
+        let counts = Counts {
+            uncited_claim: 1,
+            unknown_markers: 1,
+            misquote: 2,
+            ..Counts::default()
+        };
+        let failures: Vec<String> = Limits::default()
+            .evaluate(&counts)
+            .failures
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            failures,
+            [
+                "1 uncited-claim > --max-uncited 0 (+1)",
+                "1 unknown marker > --max-unknown-markers 0 (+1)",
+                "2 misquotes > --max-misquotes 0 (+2)",
+            ]
+        );
+    }
 
     #[test]
     fn a_limit_fails_only_when_exceeded() {
