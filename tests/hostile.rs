@@ -155,6 +155,15 @@ fn run_in(dir: &Path, args: &[&str], stdin: Option<Vec<u8>>) -> Outcome {
     }
 }
 
+/// `ragcite check ANSWER CHUNKS --format json --isolated` in `dir`.
+fn check_json(dir: &Path, answer: &str, chunks: &str) -> Outcome {
+    run_in(
+        dir,
+        &["check", answer, chunks, "--format", "json", "--isolated"],
+        None,
+    )
+}
+
 /// Asserts that the run finished in time, without a panic, with one of `codes`.
 fn assert_clean(out: &Outcome, codes: &[i32]) {
     assert!(
@@ -359,18 +368,7 @@ fn a_line_of_100000_markers_is_one_sentence() {
     let dir = tempdir();
     write_chunks(dir.path());
     fs::write(dir.path().join("markers.md"), marker_line(100_000)).unwrap();
-    let out = run_in(
-        dir.path(),
-        &[
-            "check",
-            "markers.md",
-            "chunks.json",
-            "--format",
-            "json",
-            "--isolated",
-        ],
-        None,
-    );
+    let out = check_json(dir.path(), "markers.md", "chunks.json");
     report("a line of 100,000 markers", &out);
     assert_clean(&out, &[0, 1]);
     let doc = out.json();
@@ -518,18 +516,7 @@ fn one_hundred_thousand_chunks() {
         "The tower number 5 stands in the city [c5].\nThe tower stands in district 19 [c99999].\n",
     )
     .unwrap();
-    let out = run_in(
-        dir.path(),
-        &[
-            "check",
-            "answer.md",
-            "chunks.json",
-            "--format",
-            "json",
-            "--isolated",
-        ],
-        None,
-    );
+    let out = check_json(dir.path(), "answer.md", "chunks.json");
     report(
         &format!("100,000 chunks ({})", megabytes(chunks.len())),
         &out,
@@ -669,18 +656,7 @@ fn nul_bytes_in_the_answer_and_in_chunks() {
         b"The tower\0 is 330 metres tall [1].\n\0\0\0\nParis is the capital\0 [2].\n",
     )
     .unwrap();
-    let out = run_in(
-        dir.path(),
-        &[
-            "check",
-            "answer.md",
-            "chunks.json",
-            "--format",
-            "json",
-            "--isolated",
-        ],
-        None,
-    );
+    let out = check_json(dir.path(), "answer.md", "chunks.json");
     report("NUL bytes in the answer", &out);
     assert_clean(&out, &[0, 1]);
     let doc = out.json();
@@ -728,18 +704,7 @@ fn nul_bytes_in_the_answer_and_in_chunks() {
         b"[\"The tower\\u0000 is 330 metres tall.\"]",
     )
     .unwrap();
-    let out = run_in(
-        dir.path(),
-        &[
-            "check",
-            "answer.md",
-            "escaped.json",
-            "--format",
-            "json",
-            "--isolated",
-        ],
-        None,
-    );
+    let out = check_json(dir.path(), "answer.md", "escaped.json");
     assert_clean(&out, &[0, 1]);
     // Text chunks with NUL bytes.
     fs::write(
@@ -747,18 +712,7 @@ fn nul_bytes_in_the_answer_and_in_chunks() {
         b"[1] The tower\0 is 330\0 metres tall.\n[2] Paris\0\n",
     )
     .unwrap();
-    let out = run_in(
-        dir.path(),
-        &[
-            "check",
-            "answer.md",
-            "chunks.txt",
-            "--format",
-            "json",
-            "--isolated",
-        ],
-        None,
-    );
+    let out = check_json(dir.path(), "answer.md", "chunks.txt");
     report("NUL bytes in text chunks", &out);
     assert_clean(&out, &[0, 1]);
     assert_eq!(out.json()["inputs"]["chunks"]["format"], "bracket-blocks");
