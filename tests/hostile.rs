@@ -190,6 +190,12 @@ fn assert_clean(out: &Outcome, codes: &[i32]) {
     );
 }
 
+/// Runs ragcite in `dir` with `args` and asserts the input error of `file` (see
+/// [`assert_input_error`]).
+fn assert_run_is_input_error(dir: &Path, args: &[&str], file: &str, contains: &str) {
+    assert_input_error(&run_in(dir, args, None), file, contains);
+}
+
 /// Asserts an input error: exit 2 and exactly one line on stderr, `ragcite: error: ` then the
 /// file's name, holding `contains`.
 fn assert_input_error(out: &Outcome, file: &str, contains: &str) {
@@ -811,13 +817,9 @@ fn invalid_utf8_in_the_middle_of_a_stream_answer() {
     let sse_bad = sse.len();
     sse.extend_from_slice(b"\xc3(\"}}]}\n\ndata: [DONE]\n\n");
     fs::write(dir.path().join("chat.sse"), &sse).unwrap();
-    let out = run_in(
+    assert_run_is_input_error(
         dir.path(),
         &["check", "chat.sse", "chunks.json", "--isolated"],
-        None,
-    );
-    assert_input_error(
-        &out,
         "chat.sse",
         &format!("invalid UTF-8 at byte {sse_bad}"),
     );
@@ -826,24 +828,24 @@ fn invalid_utf8_in_the_middle_of_a_stream_answer() {
         b"The tower is tall [1]. \xe2\x82",
     )
     .unwrap();
-    let out = run_in(
+    assert_run_is_input_error(
         dir.path(),
         &["check", "cut.md", "chunks.json", "--isolated"],
-        None,
+        "cut.md",
+        "invalid UTF-8 at byte 23",
     );
-    assert_input_error(&out, "cut.md", "invalid UTF-8 at byte 23");
     fs::write(dir.path().join("answer.md"), "The tower is tall [1].\n").unwrap();
     fs::write(
         dir.path().join("bad.json"),
         b"[\"The tower \x80 is tall.\"]",
     )
     .unwrap();
-    let out = run_in(
+    assert_run_is_input_error(
         dir.path(),
         &["check", "answer.md", "bad.json", "--isolated"],
-        None,
+        "bad.json",
+        "invalid UTF-8 at byte 12",
     );
-    assert_input_error(&out, "bad.json", "invalid UTF-8 at byte 12");
 }
 
 #[test]
@@ -1154,18 +1156,18 @@ fn an_unreadable_file_is_an_input_error() {
         let doc = out.json();
         assert_eq!(doc["complete"], false);
     }
-    let out = run_in(
+    assert_run_is_input_error(
         dir.path(),
         &["check", "answer.md/x", "chunks.json", "--isolated"],
-        None,
+        "answer.md/x",
+        "cannot read",
     );
-    assert_input_error(&out, "answer.md/x", "cannot read");
-    let out = run_in(
+    assert_run_is_input_error(
         dir.path(),
         &["check", "missing.md", "chunks.json", "--isolated"],
-        None,
+        "missing.md",
+        "cannot read",
     );
-    assert_input_error(&out, "missing.md", "cannot read");
 }
 
 // ---------------------------------------------------------------------------------------------
