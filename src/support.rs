@@ -558,18 +558,20 @@ struct Judge<'a> {
 }
 
 impl<'a> Judge<'a> {
+    /// `searches`: chunks already prepared for quote search (the citations' cited texts').
     fn new(
         index: &'a ChunkIndex,
         chunks: &'a [Chunk],
         threshold: f64,
         citation_quotes: &'a [Option<QuoteCheck>],
+        searches: QuoteSearches<'a>,
     ) -> Self {
         Judge {
             index,
             chunks,
             threshold,
             citation_quotes,
-            searches: QuoteSearches::new(chunks),
+            searches,
             shared: vec![0; index.len],
             held: vec![0; index.len],
             is_cited: vec![false; chunks.len()],
@@ -752,17 +754,20 @@ pub fn assess(
             Some(searches.check(quote, QuoteOrigin::Citation, &[chunk]))
         })
         .collect();
-    let judge = || Judge::new(index, chunks, threshold, &citation_quotes);
+    // The first judge keeps the chunks the citations' texts were searched in; a second starts
+    // with none prepared.
+    let judge = |searches| Judge::new(index, chunks, threshold, &citation_quotes, searches);
     let (results, tallies) = if parallel && sentences.len() >= PARALLEL_SENTENCES {
         let (first, second) = sentences.split_at(sentences.len() / 2);
         std::thread::scope(|scope| {
-            let spawned = std::thread::Builder::new()
-                .spawn_scoped(scope, || judge().judge_all(first.len(), second));
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, || {
+                judge(QuoteSearches::new(chunks)).judge_all(first.len(), second)
+            });
             // When no thread can be started, this one judges them all.
             let Ok(other) = spawned else {
-                return judge().judge_all(0, &sentences);
+                return judge(searches).judge_all(0, &sentences);
             };
-            let (mut results, mut tallies) = judge().judge_all(0, first);
+            let (mut results, mut tallies) = judge(searches).judge_all(0, first);
             let (more, other_tallies) = other
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -773,7 +778,7 @@ pub fn assess(
             (results, tallies)
         })
     } else {
-        judge().judge_all(0, &sentences)
+        judge(searches).judge_all(0, &sentences)
     };
     let mut citation_sentences: Vec<Vec<usize>> = vec![Vec::new(); citations.len()];
     let mut unknown_markers: Vec<String> = Vec::new();
