@@ -15,7 +15,8 @@ use crate::report::{
 };
 use crate::sentence::SentenceSpan;
 use crate::words::{
-    Analyzer, Number, NumberValue, Word, WordFilter, is_negation, numbers, spelled_numbers,
+    Analyzer, Number, NumberValue, Word, WordFilter, glued_numbers, is_negation, numbers,
+    spelled_numbers,
 };
 
 /// Allowance for floating-point error when a score is compared with the threshold.
@@ -99,6 +100,7 @@ fn chunk_numbers(
     analyzer: &Analyzer,
 ) -> FxHashSet<NumberValue> {
     let mut values: FxHashSet<NumberValue> = found.collect();
+    values.extend(glued_numbers(text));
     if analyzer.language() == crate::Language::English {
         values.extend(spelled_numbers(text));
     }

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
 
-pub use number::{Number, NumberValue, numbers, spelled_numbers};
+pub use number::{Number, NumberValue, glued_numbers, numbers, spelled_numbers};
 use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::{FxHashMap, FxHashSet};
 use unicode_normalization::UnicodeNormalization;
