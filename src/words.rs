@@ -211,6 +211,10 @@ thread_local! {
     static INTERNER: RefCell<Interner> = RefCell::new(Interner::default());
 }
 
+/// What ends a sentence inside a text, between two of its words: the first word after it is
+/// not taken for a name.
+const SENTENCE_ENDS: &[&str] = &[". ", "! ", "? ", ".\u{a0}", ".\n", "!\n", "?\n"];
+
 /// A content word: its stem, which is what is compared, and the word as written
 /// (lower-cased), which is what is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -472,8 +476,19 @@ impl Analyzer {
         // Position of the token and of the last negation before it.
         let mut position = 0u32;
         let mut last_negation: Option<u32> = None;
+        // Where the previous token ended, and whether it was long enough to end a sentence
+        // with a full stop (`Dr.` and `U.S.` do not): the first word of each sentence of a
+        // text of several, or of each line, is no name either.
+        let mut previous_end = 0;
+        let mut previous_long = false;
         self.for_each_token(text, numbers, |token| {
-            let at_start = std::mem::take(&mut first);
+            let at = (token.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+            let gap = text.get(previous_end..at).unwrap_or("");
+            previous_end = at + token.len();
+            let new_sentence = gap.contains('\n')
+                || (previous_long && SENTENCE_ENDS.iter().any(|end| gap.contains(end)));
+            previous_long = token.chars().nth(2).is_some();
+            let at_start = std::mem::take(&mut first) || new_sentence;
             position += 1;
             // `not only ... but also` negates nothing.
             if english && last_negation == Some(position - 1) && token.eq_ignore_ascii_case("only")
@@ -782,6 +797,22 @@ mod tests {
             stems(Language::English, "Completed completing completion"),
             ["complet"]
         );
+    }
+
+    #[test]
+    fn the_first_word_of_each_sentence_or_line_is_no_name() {
+        let analyzer = Analyzer::new(Language::English);
+        let text = "Sales rose in Paris. However, Profits fell!  Revenue grew\nMargins held; \
+                    Dr. Smith and the U.S. Navy agreed";
+        let names: Vec<String> = analyzer
+            .content_words(text, &numbers(text))
+            .into_iter()
+            .filter(|w| w.name)
+            .map(|w| w.surface)
+            .collect();
+        // `Sales`, `However`, `Revenue` and `Margins` start a sentence or a line; `Smith` and
+        // `Navy` follow abbreviations, not ends of sentences.
+        assert_eq!(names, ["paris", "profits", "dr", "smith", "navy"]);
     }
 
     #[test]
