@@ -627,7 +627,7 @@ impl<'a> Judge<'a> {
         // verdict's rule 4 looks at the words' support (before this factor): a sentence whose
         // words match and whose number does not is a number-mismatch, not unsupported.
         let words_support = support;
-        let support = support * score::missing_items_factor(missing_numbers.len());
+        let support = support * score::missing_numbers_factor(missing_numbers.len());
         let has_claim_words = !sentence.words.is_empty() || !sentence.numbers.is_empty();
         let mut quotes: Vec<QuoteCheck> = Vec::new();
         if !sentence.cited.is_empty() {
@@ -670,7 +670,7 @@ impl<'a> Judge<'a> {
         let best = if has_claim_words { scores.best() } else { None };
         let suggested = best.filter(|&(chunk, _)| {
             let score = scores.support(chunk)
-                * score::missing_items_factor(scores.numbers_missing_from(chunk));
+                * score::missing_numbers_factor(scores.numbers_missing_from(chunk));
             verdict.is_claim()
                 && !self.is_cited[chunk]
                 && reaches(score, self.threshold)
