@@ -390,6 +390,21 @@ const NUMBER_WORDS: &[(&str, u64)] = &[
     ("tenth", 10),
     ("eleventh", 11),
     ("twelfth", 12),
+    ("thirteenth", 13),
+    ("fourteenth", 14),
+    ("fifteenth", 15),
+    ("sixteenth", 16),
+    ("seventeenth", 17),
+    ("eighteenth", 18),
+    ("nineteenth", 19),
+    ("twentieth", 20),
+    ("thirtieth", 30),
+    ("fortieth", 40),
+    ("fiftieth", 50),
+    ("sixtieth", 60),
+    ("seventieth", 70),
+    ("eightieth", 80),
+    ("ninetieth", 90),
     ("dozen", 12),
 ];
 
@@ -485,7 +500,7 @@ pub fn spelled_numbers(text: &str) -> Vec<NumberValue> {
         }
         // Every word of every chunk passes here: most are ruled out by their length or first
         // letter; the others cost one integer key and one hash lookup.
-        let entry = (word.len() <= 9 && NUMBER_INITIALS & initial_bit(word[0]) != 0)
+        let entry = (word.len() <= 11 && NUMBER_INITIALS & initial_bit(word[0]) != 0)
             .then(|| word_key(word).and_then(|key| table.get(&key)).copied())
             .flatten();
         if let Some(Spelled::Number(value)) = entry {
@@ -558,12 +573,16 @@ mod tests {
             Vec::<String>::new()
         );
         assert_eq!(spelled("two three"), [value("2"), value("3")]);
+        assert_eq!(
+            spelled("the seventeenth and twentieth centuries, the twenty-first"),
+            [value("17"), value("20"), value("21")]
+        );
     }
 
     #[test]
     fn every_number_word_passes_the_first_letter_screen() {
         for (word, _) in NUMBER_WORDS.iter().chain(MULTIPLIER_WORDS) {
-            assert!(word.len() <= 9, "{word}");
+            assert!(word.len() <= 11, "{word}");
             assert_ne!(
                 NUMBER_INITIALS & initial_bit(word.as_bytes()[0]),
                 0,
