@@ -15,7 +15,7 @@ use crate::report::{
 };
 use crate::sentence::SentenceSpan;
 use crate::words::{
-    Analyzer, Number, NumberValue, Word, WordFilter, glued_numbers, is_negation, numbers,
+    Analyzer, Number, NumberValue, Word, WordFilter, glued_numbers, negates, numbers,
     spelled_numbers,
 };
 
@@ -76,7 +76,7 @@ impl<'a> ChunkTexts<'a> {
                 ..ChunkText::default()
             };
             analyzer.for_each_token(&chunk.text, &found, |token| {
-                if english && is_negation(token) {
+                if english && negates(&chunk.text, token) {
                     text.negations.push(text.tokens.len() as u32);
                 }
                 let next = texts.tokens.len() as u32;

@@ -274,6 +274,19 @@ pub const NEGATION_REACH: u32 = 3;
 
 /// Whether an English token negates what follows: `not`, `no`, `never`, `without`, `nor`,
 /// `cannot`, and contractions ending in `n't`.
+/// Whether `token`, a token of `text` (a slice of it), negates the words after it: a negation
+/// not followed by punctuation. `No, the tower …` and `… or not.` negate nothing after them.
+pub fn negates(text: &str, token: &str) -> bool {
+    if !is_negation(token) {
+        return false;
+    }
+    let start = (token.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    let after = text.get(start + token.len()..).unwrap_or("");
+    !after
+        .trim_start_matches([' ', '\u{a0}'])
+        .starts_with([',', '.', ';', ':', '!', '?'])
+}
+
 pub fn is_negation(token: &str) -> bool {
     // Runs on every token of every chunk: no allocation.
     const WORDS: [&str; 8] = [
@@ -495,9 +508,10 @@ impl Analyzer {
             {
                 last_negation = None;
             }
+
             let negated = last_negation.is_some_and(|q| position - q <= NEGATION_REACH);
             // `never` and `without` are content words and negations both.
-            if english && is_negation(token) {
+            if english && negates(text, token) {
                 last_negation = Some(position);
             }
             let Some(id) = self.stem_id(token) else {
@@ -606,7 +620,7 @@ impl Analyzer {
             let mut interner = cell.borrow_mut();
             let mut position = 0u32;
             self.for_each_token(text, numbers, |token| {
-                if english && is_negation(token) {
+                if english && negates(text, token) {
                     negation(position);
                 }
                 if filter.may_keep(token)
@@ -797,6 +811,26 @@ mod tests {
             stems(Language::English, "Completed completing completion"),
             ["complet"]
         );
+    }
+
+    #[test]
+    fn a_negation_before_punctuation_negates_nothing() {
+        let analyzer = Analyzer::new(Language::English);
+        let negated = |text: &str| -> Vec<String> {
+            analyzer
+                .content_words(text, &numbers(text))
+                .into_iter()
+                .filter(|w| w.negated)
+                .map(|w| w.surface)
+                .collect()
+        };
+        assert!(negated("No, the tower was built in Paris").is_empty());
+        assert!(negated("Whether or not. Towers rise").is_empty());
+        assert_eq!(negated("No tower was built"), ["tower", "built"]);
+        assert_eq!(negated("It was not built"), ["built"]);
+        assert!(negates("No tower", "No tower".get(..2).unwrap()));
+        let text = "No, tower";
+        assert!(!negates(text, &text[..2]));
     }
 
     #[test]
