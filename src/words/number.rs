@@ -164,7 +164,7 @@ fn year_range_end(
     {
         return None;
     }
-    let between = &text[previous.span.end..number.span.start];
+    let between = text.get(previous.span.end..number.span.start)?;
     if !matches!(between, "-" | "\u{2013}" | "\u{2014}" | "/") {
         return None;
     }
