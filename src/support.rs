@@ -15,8 +15,7 @@ use crate::report::{
 };
 use crate::sentence::SentenceSpan;
 use crate::words::{
-    Analyzer, Number, NumberValue, Word, WordFilter, glued_numbers, negates, numbers,
-    spelled_numbers,
+    Analyzer, Number, NumberValue, Word, WordFilter, chunk_numbers, negates, spelled_numbers,
 };
 
 /// Allowance for floating-point error when a score is compared with the threshold.
@@ -66,11 +65,12 @@ impl<'a> ChunkTexts<'a> {
         let mut distinct: FxHashMap<&'a str, u32> = FxHashMap::default();
         let english = analyzer.language() == crate::Language::English;
         for chunk in chunks {
-            let found = numbers(&chunk.text);
+            let (found, glued) = chunk_numbers(&chunk.text);
             let mut text = ChunkText {
-                numbers: chunk_numbers(
+                numbers: chunk_values(
                     &chunk.text,
                     found.iter().map(|n| n.value.clone()),
+                    glued,
                     analyzer,
                 ),
                 ..ChunkText::default()
@@ -92,15 +92,16 @@ impl<'a> ChunkTexts<'a> {
     }
 }
 
-/// The number values a chunk holds: those written in digits and, in English, in words (a chunk
-/// that writes `six albums` holds the 6 of a sentence).
-fn chunk_numbers(
+/// The number values a chunk holds: those written in digits (`found`, and `glued` to a word)
+/// and, in English, in words (a chunk that writes `six albums` holds the 6 of a sentence).
+fn chunk_values(
     text: &str,
     found: impl Iterator<Item = NumberValue>,
+    glued: Vec<NumberValue>,
     analyzer: &Analyzer,
 ) -> FxHashSet<NumberValue> {
     let mut values: FxHashSet<NumberValue> = found.collect();
-    values.extend(glued_numbers(text));
+    values.extend(glued);
     if analyzer.language() == crate::Language::English {
         values.extend(spelled_numbers(text));
     }
@@ -128,7 +129,7 @@ impl ChunkIndex {
         match words {
             ChunkWords::Streamed(chunks) => {
                 for chunk in chunks {
-                    let found = numbers(&chunk.text);
+                    let (found, glued) = chunk_numbers(&chunk.text);
                     // Each wanted word with its position, and the negations, for phrases.
                     let mut at_positions: Vec<(u32, u32)> = Vec::new();
                     let mut negations: Vec<u32> = Vec::new();
@@ -143,8 +144,12 @@ impl ChunkIndex {
                         },
                         |at| negations.push(at),
                     );
-                    let values =
-                        chunk_numbers(&chunk.text, found.into_iter().map(|n| n.value), analyzer);
+                    let values = chunk_values(
+                        &chunk.text,
+                        found.into_iter().map(|n| n.value),
+                        glued,
+                        analyzer,
+                    );
                     index.add_chunk(at_positions, negations, values);
                 }
             }

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
 
-pub use number::{Number, NumberValue, glued_numbers, numbers, spelled_numbers};
+pub use number::{Number, NumberValue, chunk_numbers, numbers, spelled_numbers};
 use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::{FxHashMap, FxHashSet};
 use unicode_normalization::UnicodeNormalization;
@@ -276,17 +276,21 @@ pub const NEGATION_REACH: u32 = 3;
 /// `cannot`, and contractions ending in `n't`.
 /// Whether `token`, a token of `text` (a slice of it), negates the words after it: a negation
 /// not followed by punctuation. `No, the tower …` and `… or not.` negate nothing after them.
+#[inline]
 pub fn negates(text: &str, token: &str) -> bool {
-    if !is_negation(token) {
-        return false;
-    }
+    is_negation(token) && !punctuation_follows(text, token)
+}
+
+/// Whether punctuation follows `token`, a slice of `text`, after at most spaces.
+fn punctuation_follows(text: &str, token: &str) -> bool {
     let start = (token.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
     let after = text.get(start + token.len()..).unwrap_or("");
-    !after
+    after
         .trim_start_matches([' ', '\u{a0}'])
         .starts_with([',', '.', ';', ':', '!', '?'])
 }
 
+#[inline]
 pub fn is_negation(token: &str) -> bool {
     // Runs on every token of every chunk: no allocation.
     const WORDS: [&str; 8] = [

@@ -92,12 +92,41 @@ const ATTACHED_ENDINGS: &[&str] = &["st", "nd", "rd", "th", "s"];
 /// number (`3.5.1` gives `3.5` only). Thousands separators are `,` and a space (also the
 /// no-break and thin spaces) before exactly three digits; `.` is the decimal point.
 pub fn numbers(text: &str) -> Vec<Number> {
+    scan(text, None)
+}
+
+/// [`numbers`] of a chunk, and the values of the numbers written onto the end of a word, as
+/// text scraped from web pages and PDFs glues them (`Spain1986— Introduction of ...`,
+/// `grunting2 – Good`): the digits after a letter, up to the end of the word. [`numbers`] reads
+/// none of them (`covid19`, `doc2` are words); a chunk holds them as well, so that a chunk holds
+/// the `1986` a sentence gives. One pass over the text for both.
+pub fn chunk_numbers(text: &str) -> (Vec<Number>, Vec<NumberValue>) {
+    let mut glued = Vec::new();
+    let found = scan(text, Some(&mut glued));
+    (found, glued)
+}
+
+fn scan(text: &str, mut glued: Option<&mut Vec<NumberValue>>) -> Vec<Number> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        if !bytes[i].is_ascii_digit() || !starts_number(text, i) {
+        if !bytes[i].is_ascii_digit() {
             i += 1;
+            continue;
+        }
+        if !starts_number(text, i) {
+            if let Some(glued) = glued.as_deref_mut()
+                && after_letter(text, i)
+            {
+                let (number, end) = read_number(text, i);
+                if word_ends_at(text, end) {
+                    glued.push(number.value);
+                }
+                i = end.max(i + 1);
+            } else {
+                i += 1;
+            }
             continue;
         }
         let (mut number, end) = read_number(text, i);
@@ -116,32 +145,6 @@ pub fn numbers(text: &str) -> Vec<Number> {
             number.value = year;
         }
         found.push(number);
-        i = end.max(i + 1);
-    }
-    found
-}
-
-/// Numbers written onto the end of a word, as text scraped from web pages and PDFs glues them
-/// (`Spain1986— Introduction of ...`, `grunting2 – Good`): the digits after a letter, up to
-/// the end of the word. [`numbers`] reads none of them (`covid19`, `doc2` are words); only
-/// chunks are read this way as well, so that a chunk holds the `1986` a sentence gives.
-pub fn glued_numbers(text: &str) -> Vec<NumberValue> {
-    let bytes = text.as_bytes();
-    let mut found = Vec::new();
-    let mut i = 1;
-    while i < bytes.len() {
-        if !bytes[i].is_ascii_digit() || bytes[i - 1].is_ascii_digit() {
-            i += 1;
-            continue;
-        }
-        let letter_before = text[..i]
-            .chars()
-            .next_back()
-            .is_some_and(char::is_alphabetic);
-        let (number, end) = read_number(text, i);
-        if letter_before && word_ends_at(text, end) {
-            found.push(number.value);
-        }
         i = end.max(i + 1);
     }
     found
@@ -187,6 +190,18 @@ fn year_range_end(
         return None;
     };
     Some(NumberValue::from_parts(&full.to_string(), "", 0))
+}
+
+/// Whether the character before byte `i` is a letter.
+fn after_letter(text: &str, i: usize) -> bool {
+    match text.as_bytes().get(i.wrapping_sub(1)) {
+        None => false,
+        Some(b) if b.is_ascii() => b.is_ascii_alphabetic(),
+        Some(_) => text[..i]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphabetic),
+    }
 }
 
 fn starts_number(text: &str, i: usize) -> bool {
@@ -500,7 +515,9 @@ pub fn spelled_numbers(text: &str) -> Vec<NumberValue> {
         }
         // Every word of every chunk passes here: most are ruled out by their length or first
         // letter; the others cost one integer key and one hash lookup.
-        let entry = (word.len() <= 11 && NUMBER_INITIALS & initial_bit(word[0]) != 0)
+        // Only ordinals (`seventeenth`) are longer than nine letters.
+        let short = word.len() <= 9 || (word.len() <= 11 && word.ends_with(b"th"));
+        let entry = (short && NUMBER_INITIALS & initial_bit(word[0]) != 0)
             .then(|| word_key(word).and_then(|key| table.get(&key)).copied())
             .flatten();
         if let Some(Spelled::Number(value)) = entry {
@@ -582,7 +599,10 @@ mod tests {
     #[test]
     fn every_number_word_passes_the_first_letter_screen() {
         for (word, _) in NUMBER_WORDS.iter().chain(MULTIPLIER_WORDS) {
-            assert!(word.len() <= 11, "{word}");
+            assert!(
+                word.len() <= 9 || (word.len() <= 11 && word.ends_with("th")),
+                "{word}"
+            );
             assert_ne!(
                 NUMBER_INITIALS & initial_bit(word.as_bytes()[0]),
                 0,
@@ -747,7 +767,8 @@ mod tests {
     #[test]
     fn chunks_read_digits_glued_to_a_word() {
         let glued = |text: &str| -> Vec<String> {
-            glued_numbers(text)
+            chunk_numbers(text)
+                .1
                 .iter()
                 .map(ToString::to_string)
                 .collect()
