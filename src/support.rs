@@ -149,7 +149,7 @@ impl ChunkIndex {
             ChunkWords::Read(texts) => {
                 // The wanted stem of each distinct token, if it has one.
                 let stems: Vec<Option<u32>> = analyzer
-                    .stem_ids(texts.tokens, wanted)
+                    .stem_ids(&texts.tokens, wanted)
                     .into_iter()
                     .map(|id| id.filter(|&id| wanted.keeps(id)))
                     .collect();

@@ -496,7 +496,7 @@ impl Analyzer {
                     cell.borrow()
                         .names
                         .get(id as usize)
-                        .map_or_else(String::new, |s| s.to_string())
+                        .map_or_else(String::new, |s| String::from(&**s))
                 });
                 let surface = lower(token);
                 let name = !at_start && token.chars().next().is_some_and(char::is_uppercase);
@@ -551,24 +551,52 @@ impl Analyzer {
 
     /// The stem id of each of `tokens` (as [`Analyzer::for_each_token`] cuts them) that is a
     /// content word: [`Analyzer::stem_id`] for many tokens, taking the thread's interner once
-    /// rather than once a token. Tokens that `filter` rules out are `None` without being
-    /// looked up.
-    pub fn stem_ids<'t>(
-        &self,
-        tokens: impl IntoIterator<Item = &'t str>,
-        filter: &WordFilter,
-    ) -> Vec<Option<u32>> {
+    /// rather than once a token, and stemming the new ones on two threads (for the many
+    /// distinct tokens of long chunks). Tokens that `filter` rules out are `None` without
+    /// being looked up.
+    pub fn stem_ids(&self, tokens: &[&str], filter: &WordFilter) -> Vec<Option<u32>> {
         INTERNER.with(|cell| {
             let mut interner = cell.borrow_mut();
-            tokens
-                .into_iter()
-                .map(|token| {
-                    filter
-                        .may_keep(token)
-                        .then(|| self.lookup(&mut interner, token))
-                        .flatten()
-                })
-                .collect()
+            // Tokens already looked up have their id; the others are read below.
+            let mut ids: Vec<Option<u32>> = Vec::with_capacity(tokens.len());
+            let mut unknown: Vec<usize> = Vec::new();
+            for (k, &token) in tokens.iter().enumerate() {
+                let known = if filter.may_keep(token) {
+                    interner.tokens.get(token).copied()
+                } else {
+                    Some(None)
+                };
+                if known.is_none() {
+                    unknown.push(k);
+                }
+                ids.push(known.flatten());
+            }
+            // Their stems are worked out on two threads when one can be started, then
+            // interned in order, so that ids are the same as one by one.
+            let stem = |k: &usize| self.content_word(tokens[*k]).map(|word| word.stem);
+            let (first, second) = unknown.split_at(unknown.len() / 2);
+            let stems: Vec<Option<String>> = std::thread::scope(|scope| {
+                let other = std::thread::Builder::new()
+                    .spawn_scoped(scope, || second.iter().map(stem).collect::<Vec<_>>());
+                let mut stems: Vec<Option<String>> = first.iter().map(stem).collect();
+                match other {
+                    Ok(other) => stems.extend(
+                        other
+                            .join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                    ),
+                    Err(_) => stems.extend(second.iter().map(stem)),
+                }
+                stems
+            });
+            interner.tokens.reserve(unknown.len());
+            interner.stems.reserve(unknown.len());
+            for (k, stem) in unknown.into_iter().zip(stems) {
+                let id = stem.map(|stem| interner.intern(stem));
+                interner.tokens.insert(tokens[k].into(), id);
+                ids[k] = id;
+            }
+            ids
         })
     }
 

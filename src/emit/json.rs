@@ -61,8 +61,11 @@ pub struct JsonEmitter;
 
 impl Emitter for JsonEmitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
-        serde_json::to_writer_pretty(&mut *out, &Document::new(run))?;
-        writeln!(out)
+        // Serialised into memory first: serde_json writes a document in many small pieces,
+        // and each would otherwise be a call through `dyn Write`.
+        let mut document = serde_json::to_vec_pretty(&Document::new(run))?;
+        document.push(b'\n');
+        out.write_all(&document)
     }
 }
 
