@@ -378,7 +378,7 @@ const NUMBER_OPENINGS: [u32; 26] = {
 /// two letters.
 fn may_be_number_word(word: &[u8]) -> bool {
     match *word {
-        [only] => only.to_ascii_lowercase() == b'a',
+        [only] => only.eq_ignore_ascii_case(&b'a'),
         [first, second, ..] if word.len() <= 9 => {
             let first = first.to_ascii_lowercase().wrapping_sub(b'a');
             let second = second.to_ascii_lowercase().wrapping_sub(b'a');
