@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::{
     BatchEmitter, BatchEnd, BatchInputs, Emitter, Inputs, Run, batch_summary_line, summary_line,
+    write_document,
 };
 use crate::batch::{Aggregate, BatchGate, RecordOutcome};
 use crate::gate::{GateOutcome, LimitFailure};
@@ -61,11 +62,7 @@ pub struct JsonEmitter;
 
 impl Emitter for JsonEmitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
-        // Serialised into memory first: serde_json writes a document in many small pieces,
-        // and each would otherwise be a call through `dyn Write`.
-        let mut document = serde_json::to_vec_pretty(&Document::new(run))?;
-        document.push(b'\n');
-        out.write_all(&document)
+        write_document(out, &Document::new(run))
     }
 }
 
