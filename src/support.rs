@@ -15,7 +15,7 @@ use crate::report::{
 };
 use crate::sentence::SentenceSpan;
 use crate::words::{
-    Analyzer, Number, NumberValue, Word, WordFilter, is_negation, numbers, spelled_numbers,
+    Analyzer, Number, NumberValue, SpelledNumbers, Word, WordFilter, is_negation, numbers,
 };
 
 /// Allowance for floating-point error when a score is compared with the threshold.
@@ -70,17 +70,14 @@ impl<'a> ChunkTexts<'a> {
         let english = analyzer.language() == crate::Language::English;
         for chunk in chunks {
             let found = numbers(&chunk.text);
-            let mut text = ChunkText {
-                numbers: chunk_numbers(
-                    &chunk.text,
-                    found.iter().map(|n| n.value.clone()),
-                    analyzer,
-                ),
-                ..ChunkText::default()
-            };
+            let mut text = ChunkText::default();
+            let mut spelled = SpelledNumbers::default();
             analyzer.for_each_token(&chunk.text, &found, |token| {
-                if english && is_negation(token) {
-                    text.negations.push(text.tokens.len() as u32);
+                if english {
+                    if is_negation(token) {
+                        text.negations.push(text.tokens.len() as u32);
+                    }
+                    spelled.word(token);
                 }
                 let next = texts.tokens.len() as u32;
                 let k = *distinct.entry(token).or_insert(next);
@@ -89,6 +86,7 @@ impl<'a> ChunkTexts<'a> {
                 }
                 text.tokens.push(k);
             });
+            text.numbers = chunk_numbers(found, spelled);
             texts.chunks.push(text);
         }
         texts
@@ -97,15 +95,9 @@ impl<'a> ChunkTexts<'a> {
 
 /// The number values a chunk holds: those written in digits and, in English, in words (a chunk
 /// that writes `six albums` holds the 6 of a sentence).
-fn chunk_numbers(
-    text: &str,
-    found: impl Iterator<Item = NumberValue>,
-    analyzer: &Analyzer,
-) -> FxHashSet<NumberValue> {
-    let mut values: FxHashSet<NumberValue> = found.collect();
-    if analyzer.language() == crate::Language::English {
-        values.extend(spelled_numbers(text));
-    }
+fn chunk_numbers(found: Vec<Number>, spelled: SpelledNumbers) -> FxHashSet<NumberValue> {
+    let mut values: FxHashSet<NumberValue> = found.into_iter().map(|n| n.value).collect();
+    values.extend(spelled.finish());
     values
 }
 
@@ -127,6 +119,7 @@ impl ChunkIndex {
     /// nothing else is ever looked up), where they stand, and the chunks' numbers.
     pub fn build(words: ChunkWords<'_>, analyzer: &Analyzer, wanted: &WordFilter) -> Self {
         let mut index = ChunkIndex::default();
+        let english = analyzer.language() == crate::Language::English;
         match words {
             ChunkWords::Streamed(chunks) => {
                 for chunk in chunks {
@@ -134,6 +127,7 @@ impl ChunkIndex {
                     // Each wanted word with its position, and the negations, for phrases.
                     let mut at_positions: Vec<(u32, u32)> = Vec::new();
                     let mut negations: Vec<u32> = Vec::new();
+                    let mut spelled = SpelledNumbers::default();
                     analyzer.for_each_stem_position(
                         &chunk.text,
                         &found,
@@ -143,11 +137,16 @@ impl ChunkIndex {
                                 at_positions.push((id, at));
                             }
                         },
-                        |at| negations.push(at),
+                        |token, at| {
+                            if english {
+                                if is_negation(token) {
+                                    negations.push(at);
+                                }
+                                spelled.word(token);
+                            }
+                        },
                     );
-                    let values =
-                        chunk_numbers(&chunk.text, found.into_iter().map(|n| n.value), analyzer);
-                    index.add_chunk(at_positions, negations, values);
+                    index.add_chunk(at_positions, negations, chunk_numbers(found, spelled));
                 }
             }
             ChunkWords::Read(texts) => {

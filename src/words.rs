@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
 
-pub use number::{Number, NumberValue, numbers, spelled_numbers};
+pub use number::{Number, NumberValue, SpelledNumbers, numbers};
 use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::{FxHashMap, FxHashSet};
 use unicode_normalization::UnicodeNormalization;
@@ -603,25 +603,22 @@ impl Analyzer {
     /// Calls `f` with the stem id of every content word of `text` (repeats included), outside
     /// the number spans, and its position: the number of tokens of `text` before it (stop words
     /// and filtered tokens included), so that distances between words are counted in words as
-    /// written; and `negation` with the position of every negation (English). Takes the
-    /// thread's interner once rather than once a token; tokens that `filter` rules out are
+    /// written; and `each_token` with every token as written and its position. Takes
+    /// the thread's interner once rather than once a token; tokens that `filter` rules out are
     /// skipped without being looked up.
-    pub fn for_each_stem_position(
+    pub fn for_each_stem_position<'t>(
         &self,
-        text: &str,
+        text: &'t str,
         numbers: &[Number],
         filter: &WordFilter,
         mut f: impl FnMut(u32, u32),
-        mut negation: impl FnMut(u32),
+        mut each_token: impl FnMut(&'t str, u32),
     ) {
-        let english = self.language == Language::English;
         INTERNER.with(|cell| {
             let mut interner = cell.borrow_mut();
             let mut position = 0u32;
             self.for_each_token(text, numbers, |token| {
-                if english && is_negation(token) {
-                    negation(position);
-                }
+                each_token(token, position);
                 if filter.may_keep(token)
                     && let Some(id) = self.lookup(&mut interner, token)
                 {

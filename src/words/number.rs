@@ -417,83 +417,103 @@ fn spelled_table() -> &'static rustc_hash::FxHashMap<u128, Spelled> {
     })
 }
 
-/// Values of the English numbers written in words in `text` (`six` = 6, `twenty-five` = 25,
-/// `one hundred` = 100, `four billion` = 4,000,000,000, `a hundred` = 100), in order.
+/// Reads English numbers written in words (`six` = 6, `twenty-five` = 25, `one hundred` = 100,
+/// `four billion` = 4,000,000,000, `a hundred` = 100) from the words of a text, given one at a
+/// time in order, so that it rides on a pass that cuts the text into words anyway.
 ///
 /// Only chunks are read this way: a chunk that writes `six studio albums` holds the `6` of a
 /// sentence. Sentences keep their digits only, so that `one of the ...` is never a claim about
 /// the number 1.
-pub fn spelled_numbers(text: &str) -> Vec<NumberValue> {
-    let mut found = Vec::new();
-    // The number being read: closed groups (`total`) and the open group (`group`).
-    let mut total: u64 = 0;
-    let mut group: Option<u64> = None;
-    let mut reading = false;
-    let mut flush = |total: &mut u64, group: &mut Option<u64>, reading: &mut bool| {
-        if *reading {
-            let value = total.saturating_add(group.unwrap_or(0));
-            found.push(NumberValue::from_parts(&value.to_string(), "", 0));
-        }
-        *total = 0;
-        *group = None;
-        *reading = false;
-    };
-    let mut previous_article = false;
-    let table = spelled_table();
-    for word in text.as_bytes().split(|b| !b.is_ascii_alphabetic()) {
-        if word.is_empty() {
-            continue;
-        }
+#[derive(Debug, Default)]
+pub struct SpelledNumbers {
+    found: Vec<NumberValue>,
+    /// The number being read: closed groups (`total`) and the open group (`group`).
+    total: u64,
+    group: Option<u64>,
+    reading: bool,
+    previous_article: bool,
+}
+
+impl SpelledNumbers {
+    /// The next word of the text (as [`crate::words::Analyzer::for_each_token`] cuts them:
+    /// punctuation and numbers in digits are not words). Any word that is not part of a
+    /// number ends the number being read.
+    pub fn word(&mut self, word: &str) {
+        let word = word.as_bytes();
         // Every word of every chunk passes here: most are ruled out by their length and first
         // two letters; the others cost one integer key and one hash lookup.
-        let entry = may_be_number_word(word)
-            .then(|| word_key(word).and_then(|key| table.get(&key)).copied())
+        let entry = (may_be_number_word(word) && word.iter().all(u8::is_ascii_alphabetic))
+            .then(|| {
+                word_key(word)
+                    .and_then(|key| spelled_table().get(&key))
+                    .copied()
+            })
             .flatten();
-        if let Some(Spelled::Number(value)) = entry {
-            // `twenty five`: a unit after a ten joins it; any other run of two starts anew.
-            let joins = matches!(group, Some(g) if g % 100 >= 20 && g % 10 == 0 && value < 10);
-            if reading && !joins && group.is_some_and(|g| g % 100 != 0) {
-                flush(&mut total, &mut group, &mut reading);
-            }
-            group = Some(group.unwrap_or(0) + value);
-            reading = true;
-        } else if let Some(Spelled::Multiplier(multiplier)) = entry {
-            let base = match group {
-                Some(g) => g,
-                None if reading || previous_article => 1,
-                // A bare `million` (`millions of people`) is no number.
-                None => {
-                    previous_article = false;
-                    continue;
+        match entry {
+            Some(Spelled::Number(value)) => {
+                // `twenty five`: a unit after a ten joins it; any other run of two starts anew.
+                let joins =
+                    matches!(self.group, Some(g) if g % 100 >= 20 && g % 10 == 0 && value < 10);
+                if self.reading && !joins && self.group.is_some_and(|g| g % 100 != 0) {
+                    self.flush();
                 }
-            };
-            if multiplier == 100 {
-                group = Some(base.saturating_mul(100));
-            } else {
-                total = total.saturating_add(base.saturating_mul(multiplier));
-                group = None;
+                self.group = Some(self.group.unwrap_or(0) + value);
+                self.reading = true;
             }
-            reading = true;
-        } else if entry == Some(Spelled::And) && reading {
+            Some(Spelled::Multiplier(multiplier)) => {
+                let base = match self.group {
+                    Some(g) => g,
+                    None if self.reading || self.previous_article => 1,
+                    // A bare `million` (`millions of people`) is no number.
+                    None => {
+                        self.previous_article = false;
+                        return;
+                    }
+                };
+                if multiplier == 100 {
+                    self.group = Some(base.saturating_mul(100));
+                } else {
+                    self.total = self.total.saturating_add(base.saturating_mul(multiplier));
+                    self.group = None;
+                }
+                self.reading = true;
+            }
             // `one hundred and five`
-        } else if reading {
-            flush(&mut total, &mut group, &mut reading);
+            Some(Spelled::And) if self.reading => {}
+            _ if self.reading => self.flush(),
+            _ => {}
         }
-        previous_article = entry == Some(Spelled::Article);
+        self.previous_article = entry == Some(Spelled::Article);
     }
-    flush(&mut total, &mut group, &mut reading);
-    found
+
+    /// The values read, in order.
+    pub fn finish(mut self) -> Vec<NumberValue> {
+        self.flush();
+        self.found
+    }
+
+    fn flush(&mut self) {
+        if self.reading {
+            let value = self.total.saturating_add(self.group.unwrap_or(0));
+            self.found
+                .push(NumberValue::from_parts(&value.to_string(), "", 0));
+        }
+        self.total = 0;
+        self.group = None;
+        self.reading = false;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The numbers in words of `text`, its words cut as chunks' words are.
     fn spelled(text: &str) -> Vec<String> {
-        spelled_numbers(text)
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        let mut reader = SpelledNumbers::default();
+        let analyzer = crate::words::Analyzer::new(crate::Language::English);
+        analyzer.for_each_token(text, &numbers(text), |word| reader.word(word));
+        reader.finish().iter().map(ToString::to_string).collect()
     }
 
     #[test]
