@@ -120,25 +120,26 @@ impl Checker {
     ) -> Report {
         self.analyzer.begin();
         let resolver = Resolver::new(chunks.chunks.iter().map(|c| c.id.as_str()));
-        let mut split = sentence::split(&answer.text, &resolver);
-        if as_one && let (Some(first), Some(last)) = (split.spans.first(), split.spans.last()) {
-            let whole = sentence::SentenceSpan {
-                span: first.span.start..last.span.end,
-                start: first.start,
-                end: last.end,
-                heading: false,
-            };
-            split.spans = vec![whole];
-        }
-        let citations: Vec<ResolvedCitation> = answer
-            .citations
-            .iter()
-            .enumerate()
-            .map(|(k, c)| resolve_citation(k, c, &chunks.chunks, &resolver))
-            .collect();
-        let attached = attach_citations(&split.spans, &citations);
-        let read_sentences = || {
-            split
+        // The answer's sentences with their markers, citations and words.
+        let read_answer = || {
+            let mut split = sentence::split(&answer.text, &resolver);
+            if as_one && let (Some(first), Some(last)) = (split.spans.first(), split.spans.last()) {
+                let whole = sentence::SentenceSpan {
+                    span: first.span.start..last.span.end,
+                    start: first.start,
+                    end: last.end,
+                    heading: false,
+                };
+                split.spans = vec![whole];
+            }
+            let citations: Vec<ResolvedCitation> = answer
+                .citations
+                .iter()
+                .enumerate()
+                .map(|(k, c)| resolve_citation(k, c, &chunks.chunks, &resolver))
+                .collect();
+            let attached = attach_citations(&split.spans, &citations);
+            let sentences = split
                 .spans
                 .into_iter()
                 .zip(attached)
@@ -152,28 +153,29 @@ impl Checker {
                         &resolver,
                     )
                 })
-                .collect::<Vec<SentenceInput>>()
+                .collect::<Vec<SentenceInput>>();
+            (sentences, citations)
         };
         let read_chunks = || ChunkTexts::read(&chunks.chunks, &self.analyzer);
-        // A long answer's chunks are read on a second thread while this one reads the
-        // sentences (whose words go through this thread's interner); a short answer's chunks
-        // are read while indexing, screened by its few words.
+        // A long answer's chunks are read on a second thread while this one reads the answer
+        // (whose words go through this thread's interner); a short answer's chunks are read
+        // while indexing, screened by its few words.
         // When no thread can be started, the check goes on in this one.
-        let (sentences, chunk_words) = if parallel {
+        let ((sentences, citations), chunk_words) = if parallel {
             std::thread::scope(|scope| {
                 match std::thread::Builder::new().spawn_scoped(scope, read_chunks) {
                     Ok(other) => {
-                        let sentences = read_sentences();
+                        let answer = read_answer();
                         let texts = other
                             .join()
                             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                        (sentences, ChunkWords::Read(texts))
+                        (answer, ChunkWords::Read(texts))
                     }
-                    Err(_) => (read_sentences(), ChunkWords::Streamed(&chunks.chunks)),
+                    Err(_) => (read_answer(), ChunkWords::Streamed(&chunks.chunks)),
                 }
             })
         } else {
-            (read_sentences(), ChunkWords::Streamed(&chunks.chunks))
+            (read_answer(), ChunkWords::Streamed(&chunks.chunks))
         };
         // Chunks are indexed for the sentences' words only: every score is about them.
         let wanted = self

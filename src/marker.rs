@@ -109,8 +109,13 @@ fn trailing_number(s: &str) -> Option<String> {
 /// after each marker found.
 pub fn markers(text: &str, resolver: &Resolver) -> Vec<Marker> {
     let mut found = Vec::new();
+    let bytes = text.as_bytes();
+    // A marker opens with `[`, `(`, `^` or `【` (whose UTF-8 starts with 0xE3): the text
+    // between such bytes is passed over.
+    let opens = |b: &u8| matches!(b, b'[' | b'(' | b'^' | 0xE3);
     let mut i = 0;
-    while i < text.len() {
+    while let Some(k) = bytes.get(i..).and_then(|rest| rest.iter().position(opens)) {
+        i += k;
         if let Some(marker) = marker_at(text, i, resolver) {
             i = marker.span.end;
             found.push(marker);

@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
 
-pub use number::{Number, NumberValue, chunk_numbers, numbers, spelled_numbers};
+pub use number::{Number, NumberValue, SpelledNumbers, chunk_numbers, numbers};
 use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::{FxHashMap, FxHashSet};
 use unicode_normalization::UnicodeNormalization;
@@ -529,7 +529,7 @@ impl Analyzer {
                     cell.borrow()
                         .names
                         .get(id as usize)
-                        .map_or_else(String::new, |s| s.to_string())
+                        .map_or_else(String::new, |s| String::from(&**s))
                 });
                 let surface = lower(token);
                 let name = !at_start && token.chars().next().is_some_and(char::is_uppercase);
@@ -584,49 +584,74 @@ impl Analyzer {
 
     /// The stem id of each of `tokens` (as [`Analyzer::for_each_token`] cuts them) that is a
     /// content word: [`Analyzer::stem_id`] for many tokens, taking the thread's interner once
-    /// rather than once a token. Tokens that `filter` rules out are `None` without being
-    /// looked up.
-    pub fn stem_ids<'t>(
-        &self,
-        tokens: impl IntoIterator<Item = &'t str>,
-        filter: &WordFilter,
-    ) -> Vec<Option<u32>> {
+    /// rather than once a token, and stemming the new ones on two threads (for the many
+    /// distinct tokens of long chunks). Tokens that `filter` rules out are `None` without
+    /// being looked up.
+    pub fn stem_ids(&self, tokens: &[&str], filter: &WordFilter) -> Vec<Option<u32>> {
         INTERNER.with(|cell| {
             let mut interner = cell.borrow_mut();
-            tokens
-                .into_iter()
-                .map(|token| {
-                    filter
-                        .may_keep(token)
-                        .then(|| self.lookup(&mut interner, token))
-                        .flatten()
-                })
-                .collect()
+            // Tokens already looked up have their id; the others are read below.
+            let mut ids: Vec<Option<u32>> = Vec::with_capacity(tokens.len());
+            let mut unknown: Vec<usize> = Vec::new();
+            for (k, &token) in tokens.iter().enumerate() {
+                let known = if filter.may_keep(token) {
+                    interner.tokens.get(token).copied()
+                } else {
+                    Some(None)
+                };
+                if known.is_none() {
+                    unknown.push(k);
+                }
+                ids.push(known.flatten());
+            }
+            // Their stems are worked out on two threads when one can be started, then
+            // interned in order, so that ids are the same as one by one.
+            let stem = |k: &usize| self.content_word(tokens[*k]).map(|word| word.stem);
+            let (first, second) = unknown.split_at(unknown.len() / 2);
+            let stems: Vec<Option<String>> = std::thread::scope(|scope| {
+                let other = std::thread::Builder::new()
+                    .spawn_scoped(scope, || second.iter().map(stem).collect::<Vec<_>>());
+                let mut stems: Vec<Option<String>> = first.iter().map(stem).collect();
+                match other {
+                    Ok(other) => stems.extend(
+                        other
+                            .join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                    ),
+                    Err(_) => stems.extend(second.iter().map(stem)),
+                }
+                stems
+            });
+            interner.tokens.reserve(unknown.len());
+            interner.stems.reserve(unknown.len());
+            for (k, stem) in unknown.into_iter().zip(stems) {
+                let id = stem.map(|stem| interner.intern(stem));
+                interner.tokens.insert(tokens[k].into(), id);
+                ids[k] = id;
+            }
+            ids
         })
     }
 
     /// Calls `f` with the stem id of every content word of `text` (repeats included), outside
     /// the number spans, and its position: the number of tokens of `text` before it (stop words
     /// and filtered tokens included), so that distances between words are counted in words as
-    /// written; and `negation` with the position of every negation (English). Takes the
-    /// thread's interner once rather than once a token; tokens that `filter` rules out are
+    /// written; and `each_token` with every token as written and its position. Takes
+    /// the thread's interner once rather than once a token; tokens that `filter` rules out are
     /// skipped without being looked up.
-    pub fn for_each_stem_position(
+    pub fn for_each_stem_position<'t>(
         &self,
-        text: &str,
+        text: &'t str,
         numbers: &[Number],
         filter: &WordFilter,
         mut f: impl FnMut(u32, u32),
-        mut negation: impl FnMut(u32),
+        mut each_token: impl FnMut(&'t str, u32),
     ) {
-        let english = self.language == Language::English;
         INTERNER.with(|cell| {
             let mut interner = cell.borrow_mut();
             let mut position = 0u32;
             self.for_each_token(text, numbers, |token| {
-                if english && negates(text, token) {
-                    negation(position);
-                }
+                each_token(token, position);
                 if filter.may_keep(token)
                     && let Some(id) = self.lookup(&mut interner, token)
                 {

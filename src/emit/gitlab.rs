@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::findings::{
     BatchFindings, Finding, Level, Rule, check_findings, fnv1a_hex, stopped_line,
 };
-use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run};
+use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, write_document};
 use crate::batch::RecordOutcome;
 
 /// `check_name` of the entry that says a batch stopped before the end of its file.
@@ -100,8 +100,7 @@ impl Emitter for GitlabEmitter {
             .iter()
             .map(|finding| fingerprints.entry(finding))
             .collect();
-        serde_json::to_writer_pretty(&mut *out, &entries)?;
-        writeln!(out)
+        write_document(out, &entries)
     }
 }
 

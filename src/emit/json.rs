@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::{
     BatchEmitter, BatchEnd, BatchInputs, Emitter, Inputs, Run, batch_summary_line, summary_line,
+    write_document,
 };
 use crate::batch::{Aggregate, BatchGate, RecordOutcome};
 use crate::gate::{GateOutcome, LimitFailure};
@@ -61,8 +62,7 @@ pub struct JsonEmitter;
 
 impl Emitter for JsonEmitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
-        serde_json::to_writer_pretty(&mut *out, &Document::new(run))?;
-        writeln!(out)
+        write_document(out, &Document::new(run))
     }
 }
 

@@ -190,6 +190,15 @@ pub fn summary_line(report: &Report, gate: &GateOutcome) -> String {
     line
 }
 
+/// Writes `value` as pretty-printed JSON and a final line break. The document is serialised in
+/// memory first: serde_json writes in many small pieces, and each would otherwise be a call
+/// through `dyn Write`.
+pub(crate) fn write_document(out: &mut dyn Write, value: &impl Serialize) -> io::Result<()> {
+    let mut document = serde_json::to_vec_pretty(value)?;
+    document.push(b'\n');
+    out.write_all(&document)
+}
+
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
 }

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::findings::{BatchFindings, Finding, Rule, check_findings, stopped_line};
-use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run};
+use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, write_document};
 use crate::batch::RecordOutcome;
 
 /// A displayed path as a SARIF `artifactLocation.uri`: percent-encoded as a relative URI
@@ -300,8 +300,7 @@ impl Emitter for SarifEmitter {
                 invocations: [Invocation::new(None, &run.inputs.answer.path)],
             }],
         };
-        serde_json::to_writer_pretty(&mut *out, &log)?;
-        writeln!(out)
+        write_document(out, &log)
     }
 }
 

@@ -110,11 +110,8 @@ fn scan(text: &str, mut glued: Option<&mut Vec<NumberValue>>) -> Vec<Number> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut i = 0;
-    while i < bytes.len() {
-        if !bytes[i].is_ascii_digit() {
-            i += 1;
-            continue;
-        }
+    while let Some(digit) = next_digit(bytes, i) {
+        i = digit;
         if !starts_number(text, i) {
             if let Some(glued) = glued.as_deref_mut()
                 && after_letter(text, i)
@@ -202,6 +199,30 @@ fn after_letter(text: &str, i: usize) -> bool {
             .next_back()
             .is_some_and(char::is_alphabetic),
     }
+}
+
+/// Position of the first ASCII digit of `bytes` at or after `from`. Most of a text has no
+/// digit: it is passed over eight bytes at a time.
+fn next_digit(bytes: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let mut i = from;
+    while let Some(eight) = bytes.get(i..i + 8) {
+        // XOR with `0` maps exactly the digits to 0..=9; then a byte below 10 leaves its high
+        // bit set in `(x - 10) & !x` (the classic "has less than" test, exact for the lowest
+        // such byte, which is the first in little-endian order).
+        let x = u64::from_le_bytes(eight.try_into().unwrap_or([0; 8])) ^ (ONES * b'0' as u64);
+        let found = x.wrapping_sub(ONES * 10) & !x & HIGHS;
+        if found != 0 {
+            return Some(i + found.trailing_zeros() as usize / 8);
+        }
+        i += 8;
+    }
+    bytes
+        .get(i..)?
+        .iter()
+        .position(u8::is_ascii_digit)
+        .map(|k| i + k)
 }
 
 fn starts_number(text: &str, i: usize) -> bool {
@@ -316,9 +337,17 @@ fn scale_like<'w>(
     let spaced = [' ', '\u{00A0}', '\u{202F}']
         .into_iter()
         .find_map(|space| rest.strip_prefix(space).map(|r| (r, space.len_utf8())));
+    // Every word starts with an ASCII letter: most numbers are followed by none.
+    let opens = |after: &str, word: &str| {
+        after.as_bytes().first().map(u8::to_ascii_lowercase)
+            == word.as_bytes().first().map(u8::to_ascii_lowercase)
+    };
     for (word, power, attached) in words {
         let candidates = std::iter::once((rest, 0)).chain(if attached { None } else { spaced });
         for (after, skip) in candidates {
+            if !opens(after, word) {
+                continue;
+            }
             let matches = if attached {
                 after.starts_with(word)
             } else {
@@ -443,30 +472,49 @@ enum Spelled {
     Article,
 }
 
-/// The first letters of the number words (`a`, `b`illion, `d`ozen, `e`ight, ...), one bit each.
-const NUMBER_INITIALS: u32 = {
-    let mut bits = 0u32;
-    let initials = b"abdefhmnostz";
-    let mut k = 0;
-    while k < initials.len() {
-        bits |= 1 << (initials[k] - b'a');
-        k += 1;
+/// For each first letter of the number words and `and`, the second letters they go on with,
+/// one bit each: most words of a text are ruled out by their first two letters.
+const NUMBER_OPENINGS: [u32; 26] = {
+    let mut table = [0u32; 26];
+    let lists = [NUMBER_WORDS, MULTIPLIER_WORDS, &[("and", 0)]];
+    let mut l = 0;
+    while l < lists.len() {
+        let mut k = 0;
+        while k < lists[l].len() {
+            let word = lists[l][k].0.as_bytes();
+            table[(word[0] - b'a') as usize] |= 1 << (word[1] - b'a');
+            k += 1;
+        }
+        l += 1;
     }
-    bits
+    table
 };
 
-/// The bit of an ASCII letter's lower case.
-fn initial_bit(letter: u8) -> u32 {
-    1 << (letter.to_ascii_lowercase().wrapping_sub(b'a') % 32)
+/// Whether a word of ASCII letters may be a number word, `and` or `a`, by its length and first
+/// two letters.
+fn may_be_number_word(word: &[u8]) -> bool {
+    match *word {
+        [only] => only.eq_ignore_ascii_case(&b'a'),
+        // Only ordinals (`seventeenth`) are longer than nine letters.
+        [first, second, ..] if word.len() <= 9 || (word.len() <= 11 && word.ends_with(b"th")) => {
+            let first = first.to_ascii_lowercase().wrapping_sub(b'a');
+            let second = second.to_ascii_lowercase().wrapping_sub(b'a');
+            first < 26 && second < 26 && NUMBER_OPENINGS[first as usize] & (1 << second) != 0
+        }
+        _ => false,
+    }
 }
 
 /// A word of up to 16 ASCII letters as one lower-cased integer; `None` for longer words, which
 /// are never number words.
 fn word_key(word: &[u8]) -> Option<u128> {
-    let mut buffer = [0u8; 16];
-    buffer.get_mut(..word.len())?.copy_from_slice(word);
-    buffer.make_ascii_lowercase();
-    Some(u128::from_le_bytes(buffer))
+    if word.len() > 16 {
+        return None;
+    }
+    let key = (0..).zip(word).fold(0u128, |key, (k, b)| {
+        key | u128::from(b.to_ascii_lowercase()) << (8 * k)
+    });
+    Some(key)
 }
 
 /// The number words, by key.
@@ -486,85 +534,103 @@ fn spelled_table() -> &'static rustc_hash::FxHashMap<u128, Spelled> {
     })
 }
 
-/// Values of the English numbers written in words in `text` (`six` = 6, `twenty-five` = 25,
-/// `one hundred` = 100, `four billion` = 4,000,000,000, `a hundred` = 100), in order.
+/// Reads English numbers written in words (`six` = 6, `twenty-five` = 25, `one hundred` = 100,
+/// `four billion` = 4,000,000,000, `a hundred` = 100) from the words of a text, given one at a
+/// time in order, so that it rides on a pass that cuts the text into words anyway.
 ///
 /// Only chunks are read this way: a chunk that writes `six studio albums` holds the `6` of a
 /// sentence. Sentences keep their digits only, so that `one of the ...` is never a claim about
 /// the number 1.
-pub fn spelled_numbers(text: &str) -> Vec<NumberValue> {
-    let mut found = Vec::new();
-    // The number being read: closed groups (`total`) and the open group (`group`).
-    let mut total: u64 = 0;
-    let mut group: Option<u64> = None;
-    let mut reading = false;
-    let mut flush = |total: &mut u64, group: &mut Option<u64>, reading: &mut bool| {
-        if *reading {
-            let value = total.saturating_add(group.unwrap_or(0));
-            found.push(NumberValue::from_parts(&value.to_string(), "", 0));
-        }
-        *total = 0;
-        *group = None;
-        *reading = false;
-    };
-    let mut previous_article = false;
-    let table = spelled_table();
-    for word in text.as_bytes().split(|b| !b.is_ascii_alphabetic()) {
-        if word.is_empty() {
-            continue;
-        }
-        // Every word of every chunk passes here: most are ruled out by their length or first
-        // letter; the others cost one integer key and one hash lookup.
-        // Only ordinals (`seventeenth`) are longer than nine letters.
-        let short = word.len() <= 9 || (word.len() <= 11 && word.ends_with(b"th"));
-        let entry = (short && NUMBER_INITIALS & initial_bit(word[0]) != 0)
-            .then(|| word_key(word).and_then(|key| table.get(&key)).copied())
+#[derive(Debug, Default)]
+pub struct SpelledNumbers {
+    found: Vec<NumberValue>,
+    /// The number being read: closed groups (`total`) and the open group (`group`).
+    total: u64,
+    group: Option<u64>,
+    reading: bool,
+    previous_article: bool,
+}
+
+impl SpelledNumbers {
+    /// The next word of the text (as [`crate::words::Analyzer::for_each_token`] cuts them:
+    /// punctuation and numbers in digits are not words). Any word that is not part of a
+    /// number ends the number being read.
+    pub fn word(&mut self, word: &str) {
+        let word = word.as_bytes();
+        // Every word of every chunk passes here: most are ruled out by their length and first
+        // two letters; the others cost one integer key and one hash lookup.
+        let entry = (may_be_number_word(word) && word.iter().all(u8::is_ascii_alphabetic))
+            .then(|| {
+                word_key(word)
+                    .and_then(|key| spelled_table().get(&key))
+                    .copied()
+            })
             .flatten();
-        if let Some(Spelled::Number(value)) = entry {
-            // `twenty five`: a unit after a ten joins it; any other run of two starts anew.
-            let joins = matches!(group, Some(g) if g % 100 >= 20 && g % 10 == 0 && value < 10);
-            if reading && !joins && group.is_some_and(|g| g % 100 != 0) {
-                flush(&mut total, &mut group, &mut reading);
-            }
-            group = Some(group.unwrap_or(0) + value);
-            reading = true;
-        } else if let Some(Spelled::Multiplier(multiplier)) = entry {
-            let base = match group {
-                Some(g) => g,
-                None if reading || previous_article => 1,
-                // A bare `million` (`millions of people`) is no number.
-                None => {
-                    previous_article = false;
-                    continue;
+        match entry {
+            Some(Spelled::Number(value)) => {
+                // `twenty five`: a unit after a ten joins it; any other run of two starts anew.
+                let joins =
+                    matches!(self.group, Some(g) if g % 100 >= 20 && g % 10 == 0 && value < 10);
+                if self.reading && !joins && self.group.is_some_and(|g| g % 100 != 0) {
+                    self.flush();
                 }
-            };
-            if multiplier == 100 {
-                group = Some(base.saturating_mul(100));
-            } else {
-                total = total.saturating_add(base.saturating_mul(multiplier));
-                group = None;
+                self.group = Some(self.group.unwrap_or(0) + value);
+                self.reading = true;
             }
-            reading = true;
-        } else if entry == Some(Spelled::And) && reading {
+            Some(Spelled::Multiplier(multiplier)) => {
+                let base = match self.group {
+                    Some(g) => g,
+                    None if self.reading || self.previous_article => 1,
+                    // A bare `million` (`millions of people`) is no number.
+                    None => {
+                        self.previous_article = false;
+                        return;
+                    }
+                };
+                if multiplier == 100 {
+                    self.group = Some(base.saturating_mul(100));
+                } else {
+                    self.total = self.total.saturating_add(base.saturating_mul(multiplier));
+                    self.group = None;
+                }
+                self.reading = true;
+            }
             // `one hundred and five`
-        } else {
-            flush(&mut total, &mut group, &mut reading);
+            Some(Spelled::And) if self.reading => {}
+            _ if self.reading => self.flush(),
+            _ => {}
         }
-        previous_article = entry == Some(Spelled::Article);
+        self.previous_article = entry == Some(Spelled::Article);
     }
-    flush(&mut total, &mut group, &mut reading);
-    found
+
+    /// The values read, in order.
+    pub fn finish(mut self) -> Vec<NumberValue> {
+        self.flush();
+        self.found
+    }
+
+    fn flush(&mut self) {
+        if self.reading {
+            let value = self.total.saturating_add(self.group.unwrap_or(0));
+            self.found
+                .push(NumberValue::from_parts(&value.to_string(), "", 0));
+        }
+        self.total = 0;
+        self.group = None;
+        self.reading = false;
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The numbers in words of `text`, its words cut as chunks' words are.
     fn spelled(text: &str) -> Vec<String> {
-        spelled_numbers(text)
-            .iter()
-            .map(ToString::to_string)
-            .collect()
+        let mut reader = SpelledNumbers::default();
+        let analyzer = crate::words::Analyzer::new(crate::Language::English);
+        analyzer.for_each_token(text, &numbers(text), |word| reader.word(word));
+        reader.finish().iter().map(ToString::to_string).collect()
     }
 
     #[test]
@@ -597,20 +663,33 @@ mod tests {
     }
 
     #[test]
-    fn every_number_word_passes_the_first_letter_screen() {
-        for (word, _) in NUMBER_WORDS.iter().chain(MULTIPLIER_WORDS) {
-            assert!(
-                word.len() <= 9 || (word.len() <= 11 && word.ends_with("th")),
-                "{word}"
-            );
-            assert_ne!(
-                NUMBER_INITIALS & initial_bit(word.as_bytes()[0]),
-                0,
-                "{word}"
-            );
+    fn every_number_word_passes_the_screen() {
+        let words = NUMBER_WORDS.iter().chain(MULTIPLIER_WORDS).map(|(w, _)| *w);
+        for word in words.chain(["and", "a", "A", "Twenty", "HUNDRED"]) {
+            assert!(may_be_number_word(word.as_bytes()), "{word}");
         }
-        assert_ne!(NUMBER_INITIALS & initial_bit(b'A'), 0);
-        assert_eq!(NUMBER_INITIALS & initial_bit(b'c'), 0);
+        for word in ["of", "in", "I", "x", "cat", "people", "was", "fivefoldly"] {
+            assert!(!may_be_number_word(word.as_bytes()), "{word}");
+        }
+    }
+
+    #[test]
+    fn the_next_digit_is_found_at_every_position() {
+        // Every byte value before and after a digit, at each offset of the eight-byte steps.
+        for len in 0..20 {
+            for at in 0..=len {
+                for filler in 0..=255u8 {
+                    let mut bytes = vec![filler; len];
+                    if at < len {
+                        bytes[at] = b'7';
+                    }
+                    let naive = |from: usize| (from..len).find(|&k| bytes[k].is_ascii_digit());
+                    for from in [0, 1, 3, 8] {
+                        assert_eq!(next_digit(&bytes, from), naive(from), "{bytes:?} {from}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
