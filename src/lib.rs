@@ -267,7 +267,10 @@ impl Checker {
             }
         }
         let quotations = quote::quotations(&text);
-        let numbers = words::numbers(&text);
+        let mut numbers = words::numbers(&text);
+        // `According to 1, ...`, `contexts 1 and 2`: a source named in words is a citation,
+        // not a number the sentence claims.
+        numbers.retain(|n| !names_a_source(&text[..n.span.start], &n.text, resolver));
         let words = self.analyzer.content_words(&text, &numbers);
         SentenceInput {
             text: answer[range].to_string(),
@@ -281,6 +284,51 @@ impl Checker {
             native,
         }
     }
+}
+
+/// Words after which a number names a source (`according to 1`, `source 2`, `contexts 1 and
+/// 2`).
+const SOURCE_WORDS: &[&str] = &[
+    "context",
+    "contexts",
+    "source",
+    "sources",
+    "passage",
+    "passages",
+    "document",
+    "documents",
+];
+
+/// Whether the number `number` (as written), after the text `before`, names one of the chunks:
+/// it is a whole number that resolves to a chunk as a marker label would, and it follows
+/// `according to` or a source word (`source 2`, `passages 1, 3 and 4`). English only words;
+/// anywhere else it is a number like any other.
+fn names_a_source(before: &str, number: &str, resolver: &Resolver) -> bool {
+    if !number.bytes().all(|b| b.is_ascii_digit()) || resolver.resolve(number).is_none() {
+        return false;
+    }
+    let mut words = before
+        .rsplit(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty());
+    // Earlier numbers of the same list: `1 and` in `contexts 1 and 2`.
+    let mut word = words.next();
+    for _ in 0..8 {
+        match word {
+            Some(w) if w == "and" || w == "&" || w.bytes().all(|b| b.is_ascii_digit()) => {
+                word = words.next();
+            }
+            _ => break,
+        }
+    }
+    let Some(word) = word else {
+        return false;
+    };
+    let word = word.to_ascii_lowercase();
+    SOURCE_WORDS.contains(&word.as_str())
+        || (word == "to"
+            && words
+                .next()
+                .is_some_and(|w| w.eq_ignore_ascii_case("according")))
 }
 
 /// A provider's citation with the chunk it names: its label as a marker would show it, and the
@@ -428,5 +476,25 @@ mod tests {
         // And on a thread whose stems were interned by other checks first.
         let _ = checker.check(&answer, &chunks);
         assert_eq!(json(false), streamed);
+    }
+
+    #[test]
+    fn a_source_named_in_words_is_no_number_of_the_sentence() {
+        let chunks = r#"[{"id": "1", "text": "China posted a trade surplus in 2019."},
+                         {"id": "2", "text": "Exports rose."}]"#;
+        let chunks = input::read_chunks(chunks.as_bytes(), true).expect("chunks");
+        let checker = Checker::new(Options::default());
+        let numbers = |answer: &str| {
+            let answer = input::read_answer(answer.as_bytes(), None).expect("answer");
+            let report = checker.check(&answer, &chunks);
+            report.result.sentences[0].check_worthy.clone()
+        };
+        assert!(numbers("According to 1, China posted a trade surplus in 2019 [1].") == ["2019"]);
+        assert!(numbers("It is in both contexts 1 and 2 [1].").is_empty());
+        assert!(numbers("As Source 2 says, exports rose [2].").is_empty());
+        // A number that names no chunk, or follows other words, is a number.
+        assert!(numbers("According to 3 analysts, exports rose [2].") == ["3"]);
+        assert!(numbers("Exports rose in 2 ports [2].") == ["2"]);
+        assert!(numbers("According to 1.5 million people, exports rose [2].") == ["1.5 million"]);
     }
 }

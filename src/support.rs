@@ -15,7 +15,7 @@ use crate::report::{
 };
 use crate::sentence::SentenceSpan;
 use crate::words::{
-    Analyzer, Number, NumberValue, SpelledNumbers, Word, WordFilter, is_negation, numbers,
+    Analyzer, Number, NumberValue, SpelledNumbers, Word, WordFilter, chunk_numbers, negates,
 };
 
 /// Allowance for floating-point error when a score is compared with the threshold.
@@ -69,12 +69,12 @@ impl<'a> ChunkTexts<'a> {
             FxHashMap::with_capacity_and_hasher(length / 24, Default::default());
         let english = analyzer.language() == crate::Language::English;
         for chunk in chunks {
-            let found = numbers(&chunk.text);
+            let (found, glued) = chunk_numbers(&chunk.text);
             let mut text = ChunkText::default();
             let mut spelled = SpelledNumbers::default();
             analyzer.for_each_token(&chunk.text, &found, |token| {
                 if english {
-                    if is_negation(token) {
+                    if negates(&chunk.text, token) {
                         text.negations.push(text.tokens.len() as u32);
                     }
                     spelled.word(token);
@@ -86,17 +86,22 @@ impl<'a> ChunkTexts<'a> {
                 }
                 text.tokens.push(k);
             });
-            text.numbers = chunk_numbers(found, spelled);
+            text.numbers = chunk_values(found, glued, spelled);
             texts.chunks.push(text);
         }
         texts
     }
 }
 
-/// The number values a chunk holds: those written in digits and, in English, in words (a chunk
-/// that writes `six albums` holds the 6 of a sentence).
-fn chunk_numbers(found: Vec<Number>, spelled: SpelledNumbers) -> FxHashSet<NumberValue> {
+/// The number values a chunk holds: those written in digits (`found`, and `glued` to a word)
+/// and, in English, in words (a chunk that writes `six albums` holds the 6 of a sentence).
+fn chunk_values(
+    found: Vec<Number>,
+    glued: Vec<NumberValue>,
+    spelled: SpelledNumbers,
+) -> FxHashSet<NumberValue> {
     let mut values: FxHashSet<NumberValue> = found.into_iter().map(|n| n.value).collect();
+    values.extend(glued);
     values.extend(spelled.finish());
     values
 }
@@ -123,7 +128,7 @@ impl ChunkIndex {
         match words {
             ChunkWords::Streamed(chunks) => {
                 for chunk in chunks {
-                    let found = numbers(&chunk.text);
+                    let (found, glued) = chunk_numbers(&chunk.text);
                     // Each wanted word with its position, and the negations, for phrases.
                     let mut at_positions: Vec<(u32, u32)> = Vec::new();
                     let mut negations: Vec<u32> = Vec::new();
@@ -139,14 +144,14 @@ impl ChunkIndex {
                         },
                         |token, at| {
                             if english {
-                                if is_negation(token) {
+                                if negates(&chunk.text, token) {
                                     negations.push(at);
                                 }
                                 spelled.word(token);
                             }
                         },
                     );
-                    index.add_chunk(at_positions, negations, chunk_numbers(found, spelled));
+                    index.add_chunk(at_positions, negations, chunk_values(found, glued, spelled));
                 }
             }
             ChunkWords::Read(texts) => {
@@ -628,7 +633,7 @@ impl<'a> Judge<'a> {
         // verdict's rule 4 looks at the words' support (before this factor): a sentence whose
         // words match and whose number does not is a number-mismatch, not unsupported.
         let words_support = support;
-        let support = support * score::missing_items_factor(missing_numbers.len());
+        let support = support * score::missing_numbers_factor(missing_numbers.len());
         let has_claim_words = !sentence.words.is_empty() || !sentence.numbers.is_empty();
         let mut quotes: Vec<QuoteCheck> = Vec::new();
         if !sentence.cited.is_empty() {
@@ -671,7 +676,7 @@ impl<'a> Judge<'a> {
         let best = if has_claim_words { scores.best() } else { None };
         let suggested = best.filter(|&(chunk, _)| {
             let score = scores.support(chunk)
-                * score::missing_items_factor(scores.numbers_missing_from(chunk));
+                * score::missing_numbers_factor(scores.numbers_missing_from(chunk));
             verdict.is_claim()
                 && !self.is_cited[chunk]
                 && reaches(score, self.threshold)

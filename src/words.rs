@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
 
-pub use number::{Number, NumberValue, SpelledNumbers, numbers};
+pub use number::{Number, NumberValue, SpelledNumbers, chunk_numbers, numbers};
 use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::{FxHashMap, FxHashSet};
 use unicode_normalization::UnicodeNormalization;
@@ -211,6 +211,10 @@ thread_local! {
     static INTERNER: RefCell<Interner> = RefCell::new(Interner::default());
 }
 
+/// What ends a sentence inside a text, between two of its words: the first word after it is
+/// not taken for a name.
+const SENTENCE_ENDS: &[&str] = &[". ", "! ", "? ", ".\u{a0}", ".\n", "!\n", "?\n"];
+
 /// A content word: its stem, which is what is compared, and the word as written
 /// (lower-cased), which is what is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -270,6 +274,23 @@ pub const NEGATION_REACH: u32 = 3;
 
 /// Whether an English token negates what follows: `not`, `no`, `never`, `without`, `nor`,
 /// `cannot`, and contractions ending in `n't`.
+/// Whether `token`, a token of `text` (a slice of it), negates the words after it: a negation
+/// not followed by punctuation. `No, the tower …` and `… or not.` negate nothing after them.
+#[inline]
+pub fn negates(text: &str, token: &str) -> bool {
+    is_negation(token) && !punctuation_follows(text, token)
+}
+
+/// Whether punctuation follows `token`, a slice of `text`, after at most spaces.
+fn punctuation_follows(text: &str, token: &str) -> bool {
+    let start = (token.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    let after = text.get(start + token.len()..).unwrap_or("");
+    after
+        .trim_start_matches([' ', '\u{a0}'])
+        .starts_with([',', '.', ';', ':', '!', '?'])
+}
+
+#[inline]
 pub fn is_negation(token: &str) -> bool {
     // Runs on every token of every chunk: no allocation.
     const WORDS: [&str; 8] = [
@@ -472,17 +493,29 @@ impl Analyzer {
         // Position of the token and of the last negation before it.
         let mut position = 0u32;
         let mut last_negation: Option<u32> = None;
+        // Where the previous token ended, and whether it was long enough to end a sentence
+        // with a full stop (`Dr.` and `U.S.` do not): the first word of each sentence of a
+        // text of several, or of each line, is no name either.
+        let mut previous_end = 0;
+        let mut previous_long = false;
         self.for_each_token(text, numbers, |token| {
-            let at_start = std::mem::take(&mut first);
+            let at = (token.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+            let gap = text.get(previous_end..at).unwrap_or("");
+            previous_end = at + token.len();
+            let new_sentence = gap.contains('\n')
+                || (previous_long && SENTENCE_ENDS.iter().any(|end| gap.contains(end)));
+            previous_long = token.chars().nth(2).is_some();
+            let at_start = std::mem::take(&mut first) || new_sentence;
             position += 1;
             // `not only ... but also` negates nothing.
             if english && last_negation == Some(position - 1) && token.eq_ignore_ascii_case("only")
             {
                 last_negation = None;
             }
+
             let negated = last_negation.is_some_and(|q| position - q <= NEGATION_REACH);
             // `never` and `without` are content words and negations both.
-            if english && is_negation(token) {
+            if english && negates(text, token) {
                 last_negation = Some(position);
             }
             let Some(id) = self.stem_id(token) else {
@@ -807,6 +840,42 @@ mod tests {
             stems(Language::English, "Completed completing completion"),
             ["complet"]
         );
+    }
+
+    #[test]
+    fn a_negation_before_punctuation_negates_nothing() {
+        let analyzer = Analyzer::new(Language::English);
+        let negated = |text: &str| -> Vec<String> {
+            analyzer
+                .content_words(text, &numbers(text))
+                .into_iter()
+                .filter(|w| w.negated)
+                .map(|w| w.surface)
+                .collect()
+        };
+        assert!(negated("No, the tower was built in Paris").is_empty());
+        assert!(negated("Whether or not. Towers rise").is_empty());
+        assert_eq!(negated("No tower was built"), ["tower", "built"]);
+        assert_eq!(negated("It was not built"), ["built"]);
+        assert!(negates("No tower", "No tower".get(..2).unwrap()));
+        let text = "No, tower";
+        assert!(!negates(text, &text[..2]));
+    }
+
+    #[test]
+    fn the_first_word_of_each_sentence_or_line_is_no_name() {
+        let analyzer = Analyzer::new(Language::English);
+        let text = "Sales rose in Paris. However, Profits fell!  Revenue grew\nMargins held; \
+                    Dr. Smith and the U.S. Navy agreed";
+        let names: Vec<String> = analyzer
+            .content_words(text, &numbers(text))
+            .into_iter()
+            .filter(|w| w.name)
+            .map(|w| w.surface)
+            .collect();
+        // `Sales`, `However`, `Revenue` and `Margins` start a sentence or a line; `Smith` and
+        // `Navy` follow abbreviations, not ends of sentences.
+        assert_eq!(names, ["paris", "profits", "dr", "smith", "navy"]);
     }
 
     #[test]

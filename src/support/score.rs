@@ -8,8 +8,8 @@
 //! - phrase recall: the share of the sentence's neighbouring content-word pairs that stand
 //!   within PHRASE_WINDOW words of each other somewhere in the chunk;
 //!
-//! then multiplied by MISSING_ITEM_FACTOR for each name and each number of the sentence that no
-//! cited chunk holds (numbers: in `assess`), and by NEGATION_FACTOR when the chunk states plainly
+//! then multiplied by MISSING_ITEM_FACTOR for each name and MISSING_NUMBER_FACTOR for each
+//! number of the sentence that no cited chunk holds (numbers: in `assess`), and by NEGATION_FACTOR when the chunk states plainly
 //! a word the sentence negates, or holds the opposite of a word of the sentence where that word
 //! would stand (`antonyms.txt`).
 
@@ -23,8 +23,11 @@ use crate::words::{NEGATION_REACH, Word};
 pub(crate) const GENERAL_WEIGHT: f64 = 0.5;
 /// Share of the score that phrase recall makes.
 pub(crate) const PHRASE_WEIGHT: f64 = 0.3;
-/// What each name or number of the sentence that no cited chunk holds multiplies the score by.
+/// What each name of the sentence that no cited chunk holds multiplies the score by.
 pub(crate) const MISSING_ITEM_FACTOR: f64 = 0.8;
+/// What each number of the sentence that no cited chunk holds multiplies the score by. Such a
+/// sentence is never `supported` (rule 4); a strong factor ranks it as its verdict judges it.
+pub(crate) const MISSING_NUMBER_FACTOR: f64 = 0.5;
 /// What a negation the chunk does not share multiplies the score by.
 pub(crate) const NEGATION_FACTOR: f64 = 0.6;
 /// Two words stand together when at most this many words separate their positions.
@@ -120,9 +123,14 @@ fn name_factor(words: &[Word], named: &impl Fn(usize) -> bool) -> f64 {
     )
 }
 
-/// What `missing` must-match items (names, numbers) multiply support by.
+/// What `missing` names multiply support by.
 pub(crate) fn missing_items_factor(missing: usize) -> f64 {
     MISSING_ITEM_FACTOR.powi(missing.min(16) as i32)
+}
+
+/// What `missing` numbers multiply support by.
+pub(crate) fn missing_numbers_factor(missing: usize) -> f64 {
+    MISSING_NUMBER_FACTOR.powi(missing.min(16) as i32)
 }
 
 /// The sentence says the opposite of the chunk, and the score is multiplied by
@@ -531,7 +539,7 @@ mod tests {
         let found = &check("The tower was finished in 1889 [1].", chunks)[0];
         let missing = &check("The tower was finished in 1888 [1].", chunks)[0];
         assert!(close(found.support, 1.0));
-        assert!(close(missing.support, MISSING_ITEM_FACTOR));
+        assert!(close(missing.support, MISSING_NUMBER_FACTOR));
         assert_eq!(missing.verdict, Verdict::NumberMismatch);
         // The cited chunks are pooled for numbers.
         let pooled = &check("The tower was finished in 1888 [1][2].", chunks)[0];

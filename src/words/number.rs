@@ -92,13 +92,38 @@ const ATTACHED_ENDINGS: &[&str] = &["st", "nd", "rd", "th", "s"];
 /// number (`3.5.1` gives `3.5` only). Thousands separators are `,` and a space (also the
 /// no-break and thin spaces) before exactly three digits; `.` is the decimal point.
 pub fn numbers(text: &str) -> Vec<Number> {
+    scan(text, None)
+}
+
+/// [`numbers`] of a chunk, and the values of the numbers written onto the end of a word, as
+/// text scraped from web pages and PDFs glues them (`Spain1986— Introduction of ...`,
+/// `grunting2 – Good`): the digits after a letter, up to the end of the word. [`numbers`] reads
+/// none of them (`covid19`, `doc2` are words); a chunk holds them as well, so that a chunk holds
+/// the `1986` a sentence gives. One pass over the text for both.
+pub fn chunk_numbers(text: &str) -> (Vec<Number>, Vec<NumberValue>) {
+    let mut glued = Vec::new();
+    let found = scan(text, Some(&mut glued));
+    (found, glued)
+}
+
+fn scan(text: &str, mut glued: Option<&mut Vec<NumberValue>>) -> Vec<Number> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut i = 0;
     while let Some(digit) = next_digit(bytes, i) {
         i = digit;
         if !starts_number(text, i) {
-            i += 1;
+            if let Some(glued) = glued.as_deref_mut()
+                && after_letter(text, i)
+            {
+                let (number, end) = read_number(text, i);
+                if word_ends_at(text, end) {
+                    glued.push(number.value);
+                }
+                i = end.max(i + 1);
+            } else {
+                i += 1;
+            }
             continue;
         }
         let (mut number, end) = read_number(text, i);
@@ -111,10 +136,69 @@ pub fn numbers(text: &str) -> Vec<Number> {
                 value: NumberValue::from_parts("", digits, 0),
             };
         }
+        if let Some(previous) = found.last()
+            && let Some(year) = year_range_end(text, previous, &number, end)
+        {
+            number.value = year;
+        }
         found.push(number);
         i = end.max(i + 1);
     }
     found
+}
+
+/// The full year that two digits after a year and a dash or slash stand for (`2018–19`,
+/// `1990/91`, `1999-00`): `previous` is the year, `number` the two digits, ending at `end`.
+/// Only when the two digits come later in the century than the year's own last two (or the
+/// year ends in 99 and they are 00), and no further `-` or `/` and digit follows: `2020-05-12`
+/// and `2010-11-05` are dates, not ranges.
+fn year_range_end(
+    text: &str,
+    previous: &Number,
+    number: &Number,
+    end: usize,
+) -> Option<NumberValue> {
+    let bytes = text.as_bytes();
+    let year = &previous.text;
+    if year.len() != 4 || !year.bytes().all(|b| b.is_ascii_digit()) || !year.starts_with(['1', '2'])
+    {
+        return None;
+    }
+    let between = text.get(previous.span.end..number.span.start)?;
+    if !matches!(between, "-" | "\u{2013}" | "\u{2014}" | "/") {
+        return None;
+    }
+    let two = &number.text;
+    if two.len() != 2 || !two.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if matches!(bytes.get(end), Some(b'-' | b'/'))
+        && bytes.get(end + 1).is_some_and(u8::is_ascii_digit)
+    {
+        return None;
+    }
+    let first: u32 = year.parse().ok()?;
+    let last: u32 = two.parse().ok()?;
+    let full = if last > first % 100 {
+        first - first % 100 + last
+    } else if last == 0 && first % 100 == 99 {
+        first + 1
+    } else {
+        return None;
+    };
+    Some(NumberValue::from_parts(&full.to_string(), "", 0))
+}
+
+/// Whether the character before byte `i` is a letter.
+fn after_letter(text: &str, i: usize) -> bool {
+    match text.as_bytes().get(i.wrapping_sub(1)) {
+        None => false,
+        Some(b) if b.is_ascii() => b.is_ascii_alphabetic(),
+        Some(_) => text[..i]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphabetic),
+    }
 }
 
 /// Position of the first ASCII digit of `bytes` at or after `from`. Most of a text has no
@@ -213,6 +297,9 @@ fn read_number(text: &str, start: usize) -> (Number, usize) {
     } else if let Some((len, power)) = scale_at(text, end) {
         end += len;
         scale = power;
+    } else if let Some((len, power)) = currency_scale(text, start, end) {
+        end += len;
+        scale = power;
     }
     let value = NumberValue::from_parts(&integer, fraction, scale);
     let number = Number {
@@ -291,6 +378,20 @@ fn scale_at(text: &str, j: usize) -> Option<(usize, i64)> {
     scale_like(text, j, SCALES.iter().copied())
 }
 
+/// Currency signs: an amount written after one is money, so a lower-case `m` or `b` attached
+/// to it is a scale (`$8.2m`, `£3b`), not metres or bytes.
+const CURRENCY_SIGNS: &[char] = &['$', '£', '€', '¥', '₹'];
+
+/// `m` (10⁶) or `b` (10⁹) attached to an amount that starts at `start` right after a currency
+/// sign and whose digits end at `j`.
+fn currency_scale(text: &str, start: usize, j: usize) -> Option<(usize, i64)> {
+    let sign = text[..start].chars().next_back()?;
+    if !CURRENCY_SIGNS.contains(&sign) {
+        return None;
+    }
+    scale_like(text, j, [("m", 6, true), ("b", 9, true)].into_iter())
+}
+
 /// Number words and their values: cardinals, and ordinals other than `second` (a unit of time
 /// as often as a rank).
 const NUMBER_WORDS: &[(&str, u64)] = &[
@@ -333,6 +434,21 @@ const NUMBER_WORDS: &[(&str, u64)] = &[
     ("tenth", 10),
     ("eleventh", 11),
     ("twelfth", 12),
+    ("thirteenth", 13),
+    ("fourteenth", 14),
+    ("fifteenth", 15),
+    ("sixteenth", 16),
+    ("seventeenth", 17),
+    ("eighteenth", 18),
+    ("nineteenth", 19),
+    ("twentieth", 20),
+    ("thirtieth", 30),
+    ("fortieth", 40),
+    ("fiftieth", 50),
+    ("sixtieth", 60),
+    ("seventieth", 70),
+    ("eightieth", 80),
+    ("ninetieth", 90),
     ("dozen", 12),
 ];
 
@@ -379,7 +495,8 @@ const NUMBER_OPENINGS: [u32; 26] = {
 fn may_be_number_word(word: &[u8]) -> bool {
     match *word {
         [only] => only.eq_ignore_ascii_case(&b'a'),
-        [first, second, ..] if word.len() <= 9 => {
+        // Only ordinals (`seventeenth`) are longer than nine letters.
+        [first, second, ..] if word.len() <= 9 || (word.len() <= 11 && word.ends_with(b"th")) => {
             let first = first.to_ascii_lowercase().wrapping_sub(b'a');
             let second = second.to_ascii_lowercase().wrapping_sub(b'a');
             first < 26 && second < 26 && NUMBER_OPENINGS[first as usize] & (1 << second) != 0
@@ -539,6 +656,10 @@ mod tests {
             Vec::<String>::new()
         );
         assert_eq!(spelled("two three"), [value("2"), value("3")]);
+        assert_eq!(
+            spelled("the seventeenth and twentieth centuries, the twenty-first"),
+            [value("17"), value("20"), value("21")]
+        );
     }
 
     #[test]
@@ -686,6 +807,60 @@ mod tests {
         assert_eq!(numbers("the 5th floor")[0].text, "5th");
         assert_eq!(value("the 1990s"), value("1990"));
         assert_eq!(numbers("an 81-storey building")[0].text, "81");
+    }
+
+    #[test]
+    fn an_amount_after_a_currency_sign_takes_m_and_b_as_scales() {
+        assert_eq!(value("a profit of $8.2m or"), value("8.2 million"));
+        assert_eq!(value("£3b"), value("3 billion"));
+        assert_eq!(value("€12m."), value("12000000"));
+        // Without the sign, or not attached, they stay units.
+        assert_eq!(value("8.2m tall"), value("8.2"));
+        assert_eq!(value("$8.2 m"), value("8.2"));
+        assert_eq!(value("$8.2mn"), value("8200000"));
+        assert_eq!(value("$5 mph"), value("5"));
+    }
+
+    #[test]
+    fn two_digits_after_a_year_and_a_dash_are_the_later_year() {
+        let years = |text: &str| -> Vec<String> {
+            numbers(text).iter().map(|n| n.value.to_string()).collect()
+        };
+        let year = |y: &str| NumberValue::from_parts(y, "", 0).to_string();
+        assert_eq!(
+            years("the 2018\u{2013}19 season"),
+            [year("2018"), year("2019")]
+        );
+        assert_eq!(years("in 2018-19"), years("in 2018-2019"));
+        assert_eq!(years("1990/91"), [year("1990"), year("1991")]);
+        assert_eq!(years("1999-00"), [year("1999"), year("2000")]);
+        // Not a range: the digits come before the year's own, dates, other numbers, spaces.
+        assert_eq!(years("2020-05-12"), [year("2020"), year("5"), year("12")]);
+        assert_eq!(years("2010-11-05"), [year("2010"), year("11"), year("5")]);
+        assert_eq!(years("2018-12"), [year("2018"), year("12")]);
+        assert_eq!(years("scored 4500-19"), [year("4500"), year("19")]);
+        assert_eq!(years("1918 - 19"), [year("1918"), year("19")]);
+        assert_eq!(years("1918-195"), [year("1918"), year("195")]);
+    }
+
+    #[test]
+    fn chunks_read_digits_glued_to_a_word() {
+        let glued = |text: &str| -> Vec<String> {
+            chunk_numbers(text)
+                .1
+                .iter()
+                .map(ToString::to_string)
+                .collect()
+        };
+        let n = |v: &str| NumberValue::from_parts(v, "", 0).to_string();
+        assert_eq!(
+            glued("set up at La Manga, Spain1986\u{2014} Introduction"),
+            [n("1986")]
+        );
+        assert_eq!(glued("grunting2 \u{2013} Good, covid19"), [n("2"), n("19")]);
+        // Digits inside a word, after a digit or starting a number are not glued numbers.
+        assert!(glued("b2b mp3player 1990 x-19 7.5").is_empty());
+        assert!(numbers("Spain1986").is_empty());
     }
 
     #[test]
