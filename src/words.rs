@@ -272,8 +272,6 @@ fn antonym_table() -> &'static FxHashMap<String, Vec<&'static str>> {
 /// fully complete` negates `completed` and `complete`.
 pub const NEGATION_REACH: u32 = 3;
 
-/// Whether an English token negates what follows: `not`, `no`, `never`, `without`, `nor`,
-/// `cannot`, and contractions ending in `n't`.
 /// Whether `token`, a token of `text` (a slice of it), negates the words after it: a negation
 /// not followed by punctuation. `No, the tower …` and `… or not.` negate nothing after them.
 #[inline]
@@ -290,6 +288,8 @@ fn punctuation_follows(text: &str, token: &str) -> bool {
         .starts_with([',', '.', ';', ':', '!', '?'])
 }
 
+/// Whether an English token is a negation: `not`, `no`, `never`, `without`, `nor`, `cannot`,
+/// `neither`, `none`, and contractions ending in `n't`.
 #[inline]
 pub fn is_negation(token: &str) -> bool {
     // Runs on every token of every chunk: no allocation.
