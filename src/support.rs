@@ -71,14 +71,9 @@ impl<'a> ChunkTexts<'a> {
         for chunk in chunks {
             let (found, glued) = chunk_numbers(&chunk.text);
             let mut text = ChunkText::default();
-            let mut spelled = SpelledNumbers::default();
+            let mut notes = TokenNotes::new(english);
             analyzer.for_each_token(&chunk.text, &found, |token| {
-                if english {
-                    if negates(&chunk.text, token) {
-                        text.negations.push(text.tokens.len() as u32);
-                    }
-                    spelled.word(token);
-                }
+                notes.token(&chunk.text, token, text.tokens.len() as u32);
                 let next = texts.tokens.len() as u32;
                 let k = *distinct.entry(token).or_insert(next);
                 if k == next {
@@ -86,10 +81,39 @@ impl<'a> ChunkTexts<'a> {
                 }
                 text.tokens.push(k);
             });
-            text.numbers = chunk_values(found, glued, spelled);
+            text.negations = notes.negations;
+            text.numbers = chunk_values(found, glued, notes.spelled);
             texts.chunks.push(text);
         }
         texts
+    }
+}
+
+/// What a chunk pass notes of every token beside its word, in English: where the negations
+/// stand (as token positions) and the numbers written in words.
+struct TokenNotes {
+    english: bool,
+    negations: Vec<u32>,
+    spelled: SpelledNumbers,
+}
+
+impl TokenNotes {
+    fn new(english: bool) -> Self {
+        TokenNotes {
+            english,
+            negations: Vec::new(),
+            spelled: SpelledNumbers::default(),
+        }
+    }
+
+    /// The token at position `at` of the chunk `text` (a slice of it).
+    fn token(&mut self, text: &str, token: &str, at: u32) {
+        if self.english {
+            if negates(text, token) {
+                self.negations.push(at);
+            }
+            self.spelled.word(token);
+        }
     }
 }
 
@@ -131,8 +155,7 @@ impl ChunkIndex {
                     let (found, glued) = chunk_numbers(&chunk.text);
                     // Each wanted word with its position, and the negations, for phrases.
                     let mut at_positions: Vec<(u32, u32)> = Vec::new();
-                    let mut negations: Vec<u32> = Vec::new();
-                    let mut spelled = SpelledNumbers::default();
+                    let mut notes = TokenNotes::new(english);
                     analyzer.for_each_stem_position(
                         &chunk.text,
                         &found,
@@ -142,16 +165,10 @@ impl ChunkIndex {
                                 at_positions.push((id, at));
                             }
                         },
-                        |token, at| {
-                            if english {
-                                if negates(&chunk.text, token) {
-                                    negations.push(at);
-                                }
-                                spelled.word(token);
-                            }
-                        },
+                        |token, at| notes.token(&chunk.text, token, at),
                     );
-                    index.add_chunk(at_positions, negations, chunk_values(found, glued, spelled));
+                    let values = chunk_values(found, glued, notes.spelled);
+                    index.add_chunk(at_positions, notes.negations, values);
                 }
             }
             ChunkWords::Read(texts) => {
