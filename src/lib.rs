@@ -156,24 +156,14 @@ impl Checker {
                 .collect::<Vec<SentenceInput>>();
             (sentences, citations)
         };
-        let read_chunks = || ChunkTexts::read(&chunks.chunks, &self.analyzer);
         // A long answer's chunks are read on a second thread while this one reads the answer
         // (whose words go through this thread's interner); a short answer's chunks are read
         // while indexing, screened by its few words.
-        // When no thread can be started, the check goes on in this one.
         let ((sentences, citations), chunk_words) = if parallel {
-            std::thread::scope(|scope| {
-                match std::thread::Builder::new().spawn_scoped(scope, read_chunks) {
-                    Ok(other) => {
-                        let answer = read_answer();
-                        let texts = other
-                            .join()
-                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                        (answer, ChunkWords::Read(texts))
-                    }
-                    Err(_) => (read_answer(), ChunkWords::Streamed(&chunks.chunks)),
-                }
-            })
+            let (answer, texts) = on_two_threads(read_answer, || {
+                ChunkTexts::read(&chunks.chunks, &self.analyzer)
+            });
+            (answer, ChunkWords::Read(texts))
         } else {
             (read_answer(), ChunkWords::Streamed(&chunks.chunks))
         };
@@ -329,6 +319,26 @@ fn names_a_source(before: &str, number: &str, resolver: &Resolver) -> bool {
             && words
                 .next()
                 .is_some_and(|w| w.eq_ignore_ascii_case("according")))
+}
+
+/// Runs `here` on this thread while `there` runs on a second one, and returns both results.
+/// When no thread can be started, `there` runs on this one too, after `here`, with the same
+/// results. A panic on the second thread goes on on this one.
+pub(crate) fn on_two_threads<A, B: Send>(
+    here: impl FnOnce() -> A,
+    there: impl Fn() -> B + Sync,
+) -> (A, B) {
+    std::thread::scope(|scope| {
+        let other = std::thread::Builder::new().spawn_scoped(scope, &there);
+        let mine = here();
+        let theirs = match other {
+            Ok(other) => other
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => there(),
+        };
+        (mine, theirs)
+    })
 }
 
 /// A provider's citation with the chunk it names: its label as a marker would show it, and the

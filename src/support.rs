@@ -784,24 +784,15 @@ pub fn assess(
     let judge = |searches| Judge::new(index, chunks, threshold, &citation_quotes, searches);
     let (results, tallies) = if parallel && sentences.len() >= PARALLEL_SENTENCES {
         let (first, second) = sentences.split_at(sentences.len() / 2);
-        std::thread::scope(|scope| {
-            let spawned = std::thread::Builder::new().spawn_scoped(scope, || {
-                judge(QuoteSearches::new(chunks)).judge_all(first.len(), second)
-            });
-            // When no thread can be started, this one judges them all.
-            let Ok(other) = spawned else {
-                return judge(searches).judge_all(0, &sentences);
-            };
-            let (mut results, mut tallies) = judge(searches).judge_all(0, first);
-            let (more, other_tallies) = other
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            results.extend(more);
-            for (tally, other) in tallies.iter_mut().zip(&other_tallies) {
-                tally.merge(other);
-            }
-            (results, tallies)
-        })
+        let ((mut results, mut tallies), (more, other_tallies)) = crate::on_two_threads(
+            || judge(searches).judge_all(0, first),
+            || judge(QuoteSearches::new(chunks)).judge_all(first.len(), second),
+        );
+        results.extend(more);
+        for (tally, other) in tallies.iter_mut().zip(&other_tallies) {
+            tally.merge(other);
+        }
+        (results, tallies)
     } else {
         judge(searches).judge_all(0, &sentences)
     };

@@ -195,6 +195,14 @@ struct Interner {
 }
 
 impl Interner {
+    /// Remembers what `token` is: the id of its stem, interned, or `None` when it is no
+    /// content word (`stem` is `None`). Returns that id.
+    fn remember(&mut self, token: &str, stem: Option<String>) -> Option<u32> {
+        let id = stem.map(|stem| self.intern(stem));
+        self.tokens.insert(token.into(), id);
+        id
+    }
+
     fn intern(&mut self, stem: String) -> u32 {
         if let Some(id) = self.stems.get(stem.as_str()) {
             return *id;
@@ -606,28 +614,16 @@ impl Analyzer {
             }
             // Their stems are worked out on two threads when one can be started, then
             // interned in order, so that ids are the same as one by one.
-            let stem = |k: &usize| self.content_word(tokens[*k]).map(|word| word.stem);
+            let stems = |part: &[usize]| -> Vec<Option<String>> {
+                part.iter().map(|&k| self.stem_of(tokens[k])).collect()
+            };
             let (first, second) = unknown.split_at(unknown.len() / 2);
-            let stems: Vec<Option<String>> = std::thread::scope(|scope| {
-                let other = std::thread::Builder::new()
-                    .spawn_scoped(scope, || second.iter().map(stem).collect::<Vec<_>>());
-                let mut stems: Vec<Option<String>> = first.iter().map(stem).collect();
-                match other {
-                    Ok(other) => stems.extend(
-                        other
-                            .join()
-                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                    ),
-                    Err(_) => stems.extend(second.iter().map(stem)),
-                }
-                stems
-            });
+            let (mut stems_read, more) = crate::on_two_threads(|| stems(first), || stems(second));
+            stems_read.extend(more);
             interner.tokens.reserve(unknown.len());
             interner.stems.reserve(unknown.len());
-            for (k, stem) in unknown.into_iter().zip(stems) {
-                let id = stem.map(|stem| interner.intern(stem));
-                interner.tokens.insert(tokens[k].into(), id);
-                ids[k] = id;
+            for (k, stem) in unknown.into_iter().zip(stems_read) {
+                ids[k] = interner.remember(tokens[k], stem);
             }
             ids
         })
@@ -700,11 +696,12 @@ impl Analyzer {
         if let Some(id) = interner.tokens.get(token) {
             return *id;
         }
-        let id = self
-            .content_word(token)
-            .map(|word| interner.intern(word.stem));
-        interner.tokens.insert(token.into(), id);
-        id
+        interner.remember(token, self.stem_of(token))
+    }
+
+    /// The stem of `token` if it is a content word.
+    fn stem_of(&self, token: &str) -> Option<String> {
+        self.content_word(token).map(|word| word.stem)
     }
 
     /// The content word a token is, if it is one (not a stop word, a one-letter word or digits).
