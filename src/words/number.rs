@@ -635,30 +635,29 @@ mod tests {
 
     #[test]
     fn numbers_written_in_words() {
-        let value = |n: &str| NumberValue::from_parts(n, "", 0).to_string();
-        assert_eq!(spelled("They released six studio albums"), [value("6")]);
+        assert_eq!(spelled("They released six studio albums"), [whole("6")]);
         assert_eq!(
             spelled("twenty-five or twenty five"),
-            [value("25"), value("25")]
+            [whole("25"), whole("25")]
         );
-        assert_eq!(spelled("With one hundred members"), [value("100")]);
+        assert_eq!(spelled("With one hundred members"), [whole("100")]);
         assert_eq!(
             spelled("almost four billion years ago"),
-            [value("4000000000")]
+            [whole("4000000000")]
         );
-        assert_eq!(spelled("a hundred and five days"), [value("105")]);
+        assert_eq!(spelled("a hundred and five days"), [whole("105")]);
         assert_eq!(
             spelled("number one hit, the third album"),
-            [value("1"), value("3")]
+            [whole("1"), whole("3")]
         );
         assert_eq!(
             spelled("millions of people, a second time, someone"),
             Vec::<String>::new()
         );
-        assert_eq!(spelled("two three"), [value("2"), value("3")]);
+        assert_eq!(spelled("two three"), [whole("2"), whole("3")]);
         assert_eq!(
             spelled("the seventeenth and twentieth centuries, the twenty-first"),
-            [value("17"), value("20"), value("21")]
+            [whole("17"), whole("20"), whole("21")]
         );
     }
 
@@ -697,6 +696,11 @@ mod tests {
         let found = numbers("sales exceeded 1.73\u{a0}million copies");
         assert_eq!(found[0].value, NumberValue::from_parts("173", "", 4));
         assert_eq!(found[0].text, "1.73\u{a0}million");
+    }
+
+    /// The value of a whole number written in digits, as `NumberValue` shows it.
+    fn whole(digits: &str) -> String {
+        NumberValue::from_parts(digits, "", 0).to_string()
     }
 
     fn values(text: &str) -> Vec<(String, String)> {
@@ -826,21 +830,26 @@ mod tests {
         let years = |text: &str| -> Vec<String> {
             numbers(text).iter().map(|n| n.value.to_string()).collect()
         };
-        let year = |y: &str| NumberValue::from_parts(y, "", 0).to_string();
         assert_eq!(
             years("the 2018\u{2013}19 season"),
-            [year("2018"), year("2019")]
+            [whole("2018"), whole("2019")]
         );
         assert_eq!(years("in 2018-19"), years("in 2018-2019"));
-        assert_eq!(years("1990/91"), [year("1990"), year("1991")]);
-        assert_eq!(years("1999-00"), [year("1999"), year("2000")]);
+        assert_eq!(years("1990/91"), [whole("1990"), whole("1991")]);
+        assert_eq!(years("1999-00"), [whole("1999"), whole("2000")]);
         // Not a range: the digits come before the year's own, dates, other numbers, spaces.
-        assert_eq!(years("2020-05-12"), [year("2020"), year("5"), year("12")]);
-        assert_eq!(years("2010-11-05"), [year("2010"), year("11"), year("5")]);
-        assert_eq!(years("2018-12"), [year("2018"), year("12")]);
-        assert_eq!(years("scored 4500-19"), [year("4500"), year("19")]);
-        assert_eq!(years("1918 - 19"), [year("1918"), year("19")]);
-        assert_eq!(years("1918-195"), [year("1918"), year("195")]);
+        assert_eq!(
+            years("2020-05-12"),
+            [whole("2020"), whole("5"), whole("12")]
+        );
+        assert_eq!(
+            years("2010-11-05"),
+            [whole("2010"), whole("11"), whole("5")]
+        );
+        assert_eq!(years("2018-12"), [whole("2018"), whole("12")]);
+        assert_eq!(years("scored 4500-19"), [whole("4500"), whole("19")]);
+        assert_eq!(years("1918 - 19"), [whole("1918"), whole("19")]);
+        assert_eq!(years("1918-195"), [whole("1918"), whole("195")]);
     }
 
     #[test]
@@ -852,12 +861,14 @@ mod tests {
                 .map(ToString::to_string)
                 .collect()
         };
-        let n = |v: &str| NumberValue::from_parts(v, "", 0).to_string();
         assert_eq!(
             glued("set up at La Manga, Spain1986\u{2014} Introduction"),
-            [n("1986")]
+            [whole("1986")]
         );
-        assert_eq!(glued("grunting2 \u{2013} Good, covid19"), [n("2"), n("19")]);
+        assert_eq!(
+            glued("grunting2 \u{2013} Good, covid19"),
+            [whole("2"), whole("19")]
+        );
         // Digits inside a word, after a digit or starting a number are not glued numbers.
         assert!(glued("b2b mp3player 1990 x-19 7.5").is_empty());
         assert!(numbers("Spain1986").is_empty());
