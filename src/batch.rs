@@ -154,7 +154,8 @@ fn answer_at(value: &Value, path: &str) -> Result<Option<Answer>, String> {
         Value::String(s) => s.as_bytes().to_vec(),
         Value::Object(_) => {
             let text = found.to_string();
-            if input::response::detect(&text) == AnswerFormat::Text {
+            if !matches!(input::response::detect(&text), Ok(format) if format != AnswerFormat::Text)
+            {
                 return Ok(None);
             }
             text.into_bytes()

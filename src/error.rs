@@ -29,6 +29,12 @@ pub enum InputError {
         line: Option<usize>,
         message: String,
     },
+    /// JSON that no response format ragcite knows matches: never linted as prose.
+    #[error(
+        "JSON of no known response format ({}); to read it as prose, pass `--answer-format text`",
+        if keys.is_empty() { "no keys".to_string() } else { format!("top-level keys: {keys}") }
+    )]
+    UnknownJson { keys: String },
     #[error("{}{message}", position_prefix(position))]
     ChunkShape {
         position: Option<ChunkPosition>,

@@ -1,7 +1,8 @@
 //! Input stage: decodes the answer and the chunks from bytes and recognises their formats.
-//! Provider responses (Ollama, OpenAI, Anthropic, Cohere, Gemini, ...) are read in
-//! [`response`] into the same [`Answer`]: the answer's text, the citations the provider attached
-//! to spans of it, and what the response says about itself (cut off, token counts).
+//! Provider responses and framework outputs (Ollama, OpenAI, Anthropic, Bedrock, LangChain, ...)
+//! are read in [`response`] into the same [`Answer`]: the answer's text, the citations the
+//! provider attached to spans of it, the sources it carries, and what the response says about
+//! itself (cut off, token counts).
 
 pub mod response;
 
@@ -39,10 +40,27 @@ pub enum AnswerFormat {
     /// A JSON answer with an explicit citation list:
     /// `{"answer": "...", "citations": [{"source": 2, "quote": "..."}]}`.
     CitationList,
+    /// Azure OpenAI "On Your Data": a chat completion whose `message.context.citations` are the
+    /// sources, `[docN]` naming the N-th.
+    Azure,
+    /// Perplexity Sonar: a chat completion with `search_results`, `[N]` naming the N-th.
+    Perplexity,
+    /// Mistral chat with `reference` content chunks.
+    Mistral,
+    /// AWS Bedrock Knowledge Bases `RetrieveAndGenerate` (`output.text`, `citations`).
+    Bedrock,
+    /// AWS Bedrock Converse with document citations (`citationsContent`).
+    BedrockConverse,
+    /// LangChain `create_retrieval_chain` output (`answer`, `context`).
+    Langchain,
+    /// LlamaIndex `Response` (`response`, `source_nodes`).
+    Llamaindex,
+    /// Haystack pipeline output with `AnswerBuilder` answers.
+    Haystack,
 }
 
 impl AnswerFormat {
-    pub const ALL: [AnswerFormat; 8] = [
+    pub const ALL: [AnswerFormat; 16] = [
         AnswerFormat::Text,
         AnswerFormat::Ollama,
         AnswerFormat::Openai,
@@ -51,6 +69,14 @@ impl AnswerFormat {
         AnswerFormat::Cohere,
         AnswerFormat::Gemini,
         AnswerFormat::CitationList,
+        AnswerFormat::Azure,
+        AnswerFormat::Perplexity,
+        AnswerFormat::Mistral,
+        AnswerFormat::Bedrock,
+        AnswerFormat::BedrockConverse,
+        AnswerFormat::Langchain,
+        AnswerFormat::Llamaindex,
+        AnswerFormat::Haystack,
     ];
 
     /// The kebab-case name, as `--answer-format` takes it and `inputs` reports it.
@@ -64,6 +90,14 @@ impl AnswerFormat {
             AnswerFormat::Cohere => "cohere",
             AnswerFormat::Gemini => "gemini",
             AnswerFormat::CitationList => "citation-list",
+            AnswerFormat::Azure => "azure",
+            AnswerFormat::Perplexity => "perplexity",
+            AnswerFormat::Mistral => "mistral",
+            AnswerFormat::Bedrock => "bedrock",
+            AnswerFormat::BedrockConverse => "bedrock-converse",
+            AnswerFormat::Langchain => "langchain",
+            AnswerFormat::Llamaindex => "llamaindex",
+            AnswerFormat::Haystack => "haystack",
         }
     }
 }
@@ -71,14 +105,16 @@ impl AnswerFormat {
 /// Which chunk a provider's citation names.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CitationTarget {
-    /// A 0-based position among the chunks in input order (Anthropic `document_index`, Gemini
-    /// `groundingChunkIndices`).
+    /// A 0-based position among the chunks in input order (Gemini `groundingChunkIndices`,
+    /// Bedrock Converse `documentIndex`).
     Position(usize),
-    /// A label resolved exactly like a marker's (`2`, `doc2`): the citation list's `source`.
+    /// A label resolved exactly like a marker's (`2`, `doc2`, a file id, a URL): the citation
+    /// list's `source`, a Mistral reference id, an OpenAI file or URL citation.
     Label(String),
-    /// A chunk id; failing that, the 0-based position its trailing number gives (Cohere source
-    /// ids such as `doc-0` or `doc:0`).
-    IdOrPosition(String),
+    /// The chunk with this id (or source name); failing that, the chunk at `position` (Cohere
+    /// source ids such as `doc:0`; Anthropic's `document_index`, whose request names its
+    /// documents `document-<n>`).
+    IdOrPosition { id: String, position: Option<usize> },
 }
 
 /// A citation the provider attached to the answer instead of writing a marker into the text.
@@ -128,11 +164,13 @@ pub struct Answer {
     /// What the response says that a reader should know: cut off by the token limit, an error
     /// inside the stream, no citation at all, a citation to a source that does not exist.
     pub warnings: Vec<String>,
+    /// The retrieved chunks the response carries beside the answer (Bedrock's references, Azure's
+    /// citations, a LangChain chain's context, ...); `None` when it carries none.
+    pub sources: Option<Chunks>,
 }
 
-/// How the chunks were written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
+/// How the chunks were written. Reports name it by [`ChunkFormat::name`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ChunkFormat {
     /// A JSON array of objects or strings, or an object holding one.
@@ -147,13 +185,49 @@ pub enum ChunkFormat {
     DashSeparated,
     /// Text separated by blank lines.
     BlankLineSeparated,
+    /// CSV with a header naming an id column and a text column.
+    Csv,
+    /// Markdown with one heading per source (`## Source 1`, `### [2] Title`).
+    MarkdownHeadings,
+    /// A provider's or framework's own list of sources (Bedrock `Retrieve` results, Azure
+    /// citations, an Anthropic request's documents, ...), or the sources a response carries.
+    Sources(AnswerFormat),
+}
+
+impl ChunkFormat {
+    /// The kebab-case name reports give it: `json`, `csv`, `bracket-blocks`; a provider's sources
+    /// are named by the provider (`bedrock`, `anthropic`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ChunkFormat::Json => "json",
+            ChunkFormat::JsonLines => "json-lines",
+            ChunkFormat::BracketBlocks => "bracket-blocks",
+            ChunkFormat::ColonBlocks => "colon-blocks",
+            ChunkFormat::DashSeparated => "dash-separated",
+            ChunkFormat::BlankLineSeparated => "blank-line-separated",
+            ChunkFormat::Csv => "csv",
+            ChunkFormat::MarkdownHeadings => "markdown-headings",
+            ChunkFormat::Sources(format) => format.name(),
+        }
+    }
+}
+
+impl Serialize for ChunkFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
 }
 
 /// One retrieved chunk.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Chunk {
+    /// What reports call it, and what a marker names it by.
     pub id: String,
     pub text: String,
+    /// Other names a citation may give it: its document's file name, file id or URL (shared by
+    /// every chunk of that document), or its id in the stack when reports call it by the number
+    /// markers cite.
+    pub aliases: Vec<String>,
 }
 
 /// The chunks, in input order.
@@ -162,6 +236,10 @@ pub struct Chunks {
     pub chunks: Vec<Chunk>,
     pub format: ChunkFormat,
     pub warnings: Vec<String>,
+    /// The stack numbers its sources itself and the ids are those numbers (Haystack's
+    /// `source_index`, whose list may skip numbers): a bare number in a marker names the chunk
+    /// with that id, never the n-th chunk.
+    pub ids_are_numbers: bool,
 }
 
 /// Field names accepted for a chunk's id, first present wins.
@@ -211,7 +289,10 @@ pub fn read_answer(bytes: &[u8], format: Option<AnswerFormat>) -> Result<Answer,
     if text.trim().is_empty() {
         return Err(InputError::Empty { what: "answer" });
     }
-    let format = format.unwrap_or_else(|| response::detect(text));
+    let format = match format {
+        Some(format) => format,
+        None => response::detect(text)?,
+    };
     if format != AnswerFormat::Text {
         return response::read(text, format);
     }
@@ -232,11 +313,10 @@ pub fn read_chunks(bytes: &[u8], json_name: bool) -> Result<Chunks, InputError> 
             what: "chunks file",
         });
     }
-    let (chunks, format) = if json_name || looks_like_json(text) {
-        read_json_chunks(text)?
-    } else {
-        read_text_chunks(text)
-    };
+    if json_name || looks_like_json(text) {
+        return read_json_chunks(text);
+    }
+    let (chunks, format) = read_text_chunks(text);
     finish_chunks(chunks, format)
 }
 
@@ -270,7 +350,7 @@ pub fn chunks_from_value(value: Value) -> Result<Chunks, InputError> {
 }
 
 /// Refuses duplicate ids and warns about empty chunks.
-fn finish_chunks(chunks: Vec<Chunk>, format: ChunkFormat) -> Result<Chunks, InputError> {
+pub(crate) fn finish_chunks(chunks: Vec<Chunk>, format: ChunkFormat) -> Result<Chunks, InputError> {
     let mut warnings = Vec::new();
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for (position, chunk) in chunks.iter().enumerate() {
@@ -292,6 +372,7 @@ fn finish_chunks(chunks: Vec<Chunk>, format: ChunkFormat) -> Result<Chunks, Inpu
         chunks,
         format,
         warnings,
+        ids_are_numbers: false,
     })
 }
 
@@ -325,7 +406,7 @@ fn strip_position(message: &str) -> String {
     }
 }
 
-fn read_json_chunks(text: &str) -> Result<(Vec<Chunk>, ChunkFormat), InputError> {
+fn read_json_chunks(text: &str) -> Result<Chunks, InputError> {
     let mut values = Vec::new();
     let mut lines = Vec::new();
     let stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
@@ -344,6 +425,9 @@ fn read_json_chunks(text: &str) -> Result<(Vec<Chunk>, ChunkFormat), InputError>
     }
     if values.len() == 1 {
         let value = values.pop().unwrap_or(Value::Null);
+        if let Some(chunks) = response::chunks_of(&value, text) {
+            return chunks;
+        }
         let items = match value {
             Value::Array(items) => items,
             Value::Object(mut object) => {
@@ -379,7 +463,7 @@ fn read_json_chunks(text: &str) -> Result<(Vec<Chunk>, ChunkFormat), InputError>
             .enumerate()
             .map(|(k, item)| json_chunk(item, k, None))
             .collect::<Result<_, _>>()?;
-        return Ok((chunks, ChunkFormat::Json));
+        return finish_chunks(chunks, ChunkFormat::Json);
     }
     let chunks = values
         .into_iter()
@@ -387,7 +471,7 @@ fn read_json_chunks(text: &str) -> Result<(Vec<Chunk>, ChunkFormat), InputError>
         .enumerate()
         .map(|(k, (item, line))| json_chunk(item, k, Some(line)))
         .collect::<Result<_, _>>()?;
-    Ok((chunks, ChunkFormat::JsonLines))
+    finish_chunks(chunks, ChunkFormat::JsonLines)
 }
 
 fn quoted_list(names: &[&str]) -> String {
@@ -418,6 +502,7 @@ fn json_chunk(item: Value, position: usize, line: Option<usize>) -> Result<Chunk
         Value::String(text) => Ok(Chunk {
             id: fallback_id,
             text,
+            ..Chunk::default()
         }),
         Value::Object(object) => {
             let id = match ID_FIELDS.iter().find_map(|k| object.get(*k)) {
@@ -450,7 +535,11 @@ fn json_chunk(item: Value, position: usize, line: Option<usize>) -> Result<Chunk
                     });
                 }
             };
-            Ok(Chunk { id, text })
+            Ok(Chunk {
+                id,
+                text,
+                ..Chunk::default()
+            })
         }
         other => Err(InputError::ChunkShape {
             position: Some(at),
@@ -504,6 +593,7 @@ fn read_text_chunks(text: &str) -> (Vec<Chunk>, ChunkFormat) {
         .map(|(k, p)| Chunk {
             id: (k + 1).to_string(),
             text: p.join("\n"),
+            ..Chunk::default()
         })
         .collect();
     (chunks, ChunkFormat::BlankLineSeparated)
@@ -546,7 +636,7 @@ fn headed_blocks(lines: &[&str], header: &Regex) -> Vec<Chunk> {
             flush(&mut chunks, &mut body);
             chunks.push(Chunk {
                 id: caps[1].to_string(),
-                text: String::new(),
+                ..Chunk::default()
             });
             body.push(caps.get(2).map_or("", |m| m.as_str()));
         } else if !chunks.is_empty() {
@@ -580,6 +670,7 @@ fn dash_separated(lines: &[&str]) -> Vec<Chunk> {
         .map(|(k, text)| Chunk {
             id: (k + 1).to_string(),
             text,
+            ..Chunk::default()
         })
         .collect()
 }

@@ -119,7 +119,7 @@ impl Checker {
         parallel: bool,
     ) -> Report {
         self.analyzer.begin();
-        let resolver = Resolver::new(chunks.chunks.iter().map(|c| c.id.as_str()));
+        let resolver = Resolver::for_chunks(chunks);
         // The answer's sentences with their markers, citations and words.
         let read_answer = || {
             let mut split = sentence::split(&answer.text, &resolver);
@@ -187,7 +187,7 @@ impl Checker {
         let mut warnings = answer.warnings.clone();
         warnings.extend(chunks.warnings.iter().cloned());
         for citation in &citations {
-            if citation.chunk.is_none() {
+            if citation.chunks.is_empty() {
                 warnings.push(format!(
                     "citation {} names source {}, which does not exist",
                     citation.index, citation.label
@@ -231,7 +231,7 @@ impl Checker {
             }
         }
         text.push_str(&prose[copied..]);
-        let mut targets: Vec<(String, Option<usize>)> = labels
+        let mut targets: Vec<(String, &[usize])> = labels
             .iter()
             .map(|label| (label.clone(), resolver.resolve(label)))
             .collect();
@@ -240,20 +240,20 @@ impl Checker {
             let citation = &citations[k];
             if seen_labels.insert(&citation.label) {
                 labels.push(citation.label.clone());
-                targets.push((citation.label.clone(), citation.chunk));
+                targets.push((citation.label.clone(), &citation.chunks));
             }
         }
         let mut cited = Vec::new();
         let mut seen_chunks = FxHashSet::default();
         let mut unknown = Vec::new();
-        for (label, chunk) in targets {
-            match chunk {
-                Some(chunk) => {
-                    if seen_chunks.insert(chunk) {
-                        cited.push(chunk);
-                    }
+        for (label, chunks) in targets {
+            if chunks.is_empty() {
+                unknown.push(label);
+            }
+            for &chunk in chunks {
+                if seen_chunks.insert(chunk) {
+                    cited.push(chunk);
                 }
-                None => unknown.push(label),
             }
         }
         let quotations = quote::quotations(&text);
@@ -294,7 +294,7 @@ const SOURCE_WORDS: &[&str] = &[
 /// `according to` or a source word (`source 2`, `passages 1, 3 and 4`). English only words;
 /// anywhere else it is a number like any other.
 fn names_a_source(before: &str, number: &str, resolver: &Resolver) -> bool {
-    if !number.bytes().all(|b| b.is_ascii_digit()) || resolver.resolve(number).is_none() {
+    if !number.bytes().all(|b| b.is_ascii_digit()) || resolver.resolve(number).is_empty() {
         return false;
     }
     let mut words = before
@@ -341,8 +341,9 @@ pub(crate) fn on_two_threads<A, B: Send>(
     })
 }
 
-/// A provider's citation with the chunk it names: its label as a marker would show it, and the
-/// chunk's position, or `None` when it names no chunk.
+/// A provider's citation with the chunks it names: its label as a marker would show it, and the
+/// chunks' positions (none when it names no chunk; several when it names a document whose
+/// chunks share a name, as an OpenAI file citation does).
 fn resolve_citation(
     k: usize,
     citation: &NativeCitation,
@@ -350,27 +351,24 @@ fn resolve_citation(
     resolver: &Resolver,
 ) -> ResolvedCitation {
     let position_label = |i: usize| match chunks.get(i) {
-        Some(chunk) => (chunk.id.clone(), Some(i)),
-        None => (format!("#{i}"), None),
+        Some(chunk) => (chunk.id.clone(), vec![i]),
+        None => (format!("#{i}"), Vec::new()),
     };
-    let (label, chunk) = match &citation.target {
+    let (label, chunks) = match &citation.target {
         CitationTarget::Position(i) => position_label(*i),
-        CitationTarget::Label(label) => (label.clone(), resolver.resolve(label)),
-        CitationTarget::IdOrPosition(id) if resolver.is_id(id) => {
-            (id.clone(), resolver.resolve(id))
+        CitationTarget::Label(label) => (label.clone(), resolver.resolve(label).to_vec()),
+        CitationTarget::IdOrPosition { id, .. } if resolver.is_id(id) => {
+            (id.clone(), resolver.resolve(id).to_vec())
         }
-        CitationTarget::IdOrPosition(id) => {
-            let digits = id.len() - id.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-            match id[id.len() - digits..].parse::<usize>() {
-                Ok(i) if digits > 0 && i < chunks.len() => position_label(i),
-                _ => (id.clone(), None),
-            }
-        }
+        CitationTarget::IdOrPosition {
+            position: Some(i), ..
+        } if *i < chunks.len() => position_label(*i),
+        CitationTarget::IdOrPosition { id, .. } => (id.clone(), Vec::new()),
     };
     ResolvedCitation {
         index: k + 1,
         label,
-        chunk,
+        chunks,
         quote: citation.quote.clone(),
         span: citation.span.clone(),
     }

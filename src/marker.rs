@@ -43,62 +43,114 @@ const MAX_MARKER_LEN: usize = 256;
 /// A range longer than this is not expanded (`[1939-1945]` expands, `[1-99999999]` is one label).
 const MAX_RANGE: u64 = 1000;
 
-/// Resolves marker labels to chunks (0-based positions in input order):
+/// Resolves marker labels to chunks (0-based positions in input order), in this order:
 /// 1. the chunk whose id equals the label;
-/// 2. the one chunk whose id ends in the same number as the label (`doc2` ↔ `2`);
-/// 3. a bare number `n`: the n-th chunk.
+/// 2. every chunk that has the label as another name (its document's file name, file id or
+///    URL, shared by the chunks of that document: `(source: report.pdf)`);
+/// 3. for a label that is a number or a word and a number (`2`, `doc2`), the one chunk whose id
+///    is a word and the same number (`doc2` ↔ `2` ↔ `source_2`); ids that are digests or UUIDs
+///    (`…de4`, `a186…-5791`) never take part;
+/// 4. a bare number `n`: the n-th chunk, unless the chunks are numbered by their ids
+///    ([`crate::Chunks::ids_are_numbers`]).
+///
+/// A label that matches nothing resolves to no chunk: an unknown marker.
 #[derive(Debug, Clone, Default)]
 pub struct Resolver {
     by_id: FxHashMap<String, usize>,
+    by_alias: FxHashMap<String, Vec<usize>>,
     by_trailing_number: FxHashMap<String, Vec<usize>>,
-    count: usize,
+    /// `0..count`: what the rules that name one chunk return a slice of.
+    positions: Vec<usize>,
+    ids_are_numbers: bool,
 }
 
 impl Resolver {
+    /// A resolver for chunks with these ids and no other names.
     pub fn new<'a>(ids: impl IntoIterator<Item = &'a str>) -> Self {
         let mut resolver = Resolver::default();
-        for (position, id) in ids.into_iter().enumerate() {
-            resolver.by_id.entry(id.to_string()).or_insert(position);
-            if let Some(number) = trailing_number(id) {
-                resolver
-                    .by_trailing_number
-                    .entry(number)
-                    .or_default()
-                    .push(position);
-            }
-            resolver.count = position + 1;
+        for id in ids {
+            resolver.add(id, &[]);
         }
         resolver
     }
 
-    /// Whether `label` is exactly a chunk's id.
-    pub fn is_id(&self, label: &str) -> bool {
-        self.by_id.contains_key(label)
+    /// A resolver for `chunks`: their ids, their other names, and how they are numbered.
+    pub fn for_chunks(chunks: &crate::Chunks) -> Self {
+        let mut resolver = Resolver::default();
+        for chunk in &chunks.chunks {
+            resolver.add(&chunk.id, &chunk.aliases);
+        }
+        resolver.ids_are_numbers = chunks.ids_are_numbers;
+        resolver
     }
 
-    pub fn resolve(&self, label: &str) -> Option<usize> {
+    fn add(&mut self, id: &str, aliases: &[String]) {
+        let position = self.positions.len();
+        self.positions.push(position);
+        self.by_id.entry(id.to_string()).or_insert(position);
+        if let Some(number) = trailing_number(id) {
+            self.by_trailing_number
+                .entry(number)
+                .or_default()
+                .push(position);
+        }
+        for alias in aliases {
+            let chunks = self.by_alias.entry(alias.clone()).or_default();
+            if chunks.last() != Some(&position) {
+                chunks.push(position);
+            }
+        }
+    }
+
+    /// Whether `label` is exactly a chunk's id or another name of some chunk.
+    pub fn is_id(&self, label: &str) -> bool {
+        self.by_id.contains_key(label) || self.by_alias.contains_key(label)
+    }
+
+    /// The chunks `label` names, by the rules above; empty when it names none.
+    pub fn resolve(&self, label: &str) -> &[usize] {
+        let one = |position: usize| &self.positions[position..=position];
         if let Some(&position) = self.by_id.get(label) {
-            return Some(position);
+            return one(position);
+        }
+        if let Some(chunks) = self.by_alias.get(label) {
+            return chunks;
         }
         if let Some(number) = trailing_number(label)
             && let Some([only]) = self.by_trailing_number.get(&number).map(Vec::as_slice)
         {
-            return Some(*only);
+            return one(*only);
         }
-        if !label.is_empty() && label.bytes().all(|b| b.is_ascii_digit()) {
-            let n: usize = label.trim_start_matches('0').parse().ok()?;
-            if (1..=self.count).contains(&n) {
-                return Some(n - 1);
+        if !self.ids_are_numbers && !label.is_empty() && label.bytes().all(|b| b.is_ascii_digit()) {
+            let n: usize = match label.trim_start_matches('0').parse() {
+                Ok(n) => n,
+                Err(_) => return &[],
+            };
+            if (1..=self.positions.len()).contains(&n) {
+                return one(n - 1);
             }
         }
-        None
+        &[]
     }
 }
 
-/// The digits a label or id ends with, without leading zeros (`doc02` → `2`).
+/// The number a label or id is shaped around, without leading zeros (`doc02` → `2`): the label
+/// or id is digits, or letters (words joined by `_`, `-`, `.` or a space) and then digits, with
+/// at most one separator between (`doc2`, `source_3`, `doc:0`, `Source 1`). Anything else
+/// (`a1b2`, a UUID, a digest) has none.
 fn trailing_number(s: &str) -> Option<String> {
     let digits = s.len() - s.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    if digits == 0 {
+    if digits == 0 || s.len() > 64 {
+        return None;
+    }
+    let head = &s[..s.len() - digits];
+    let head = head
+        .strip_suffix(['_', '-', '.', ':', '#', ' '])
+        .unwrap_or(head);
+    let word_shaped = head
+        .split(['_', '-', '.', ' '])
+        .all(|word| !word.is_empty() && word.chars().all(char::is_alphabetic));
+    if !head.is_empty() && !word_shaped {
         return None;
     }
     let number = s[s.len() - digits..].trim_start_matches('0');
@@ -433,24 +485,82 @@ mod tests {
     #[test]
     fn resolution_exact_then_trailing_number_then_position() {
         let resolver = Resolver::new(["intro", "doc2", "source_3", "7"]);
-        assert_eq!(resolver.resolve("intro"), Some(0));
-        assert_eq!(resolver.resolve("doc2"), Some(1));
-        assert_eq!(resolver.resolve("2"), Some(1), "trailing number");
-        assert_eq!(resolver.resolve("3"), Some(2), "trailing number");
-        assert_eq!(resolver.resolve("doc3"), Some(2), "trailing number");
-        assert_eq!(resolver.resolve("7"), Some(3), "exact id beats position");
-        assert_eq!(resolver.resolve("1"), Some(0), "n-th chunk");
-        assert_eq!(resolver.resolve("4"), Some(3), "n-th chunk");
-        assert_eq!(resolver.resolve("5"), None);
-        assert_eq!(resolver.resolve("0"), None);
-        assert_eq!(resolver.resolve("outro"), None);
+        assert_eq!(resolver.resolve("intro"), [0]);
+        assert_eq!(resolver.resolve("doc2"), [1]);
+        assert_eq!(resolver.resolve("2"), [1], "trailing number");
+        assert_eq!(resolver.resolve("3"), [2], "trailing number");
+        assert_eq!(resolver.resolve("doc3"), [2], "trailing number");
+        assert_eq!(resolver.resolve("7"), [3], "exact id beats position");
+        assert_eq!(resolver.resolve("1"), [0], "n-th chunk");
+        assert_eq!(resolver.resolve("4"), [3], "n-th chunk");
+        assert!(resolver.resolve("5").is_empty());
+        assert!(resolver.resolve("0").is_empty());
+        assert!(resolver.resolve("outro").is_empty());
     }
 
     #[test]
     fn an_ambiguous_trailing_number_falls_back_to_position() {
         let resolver = Resolver::new(["a1", "b1", "c"]);
-        assert_eq!(resolver.resolve("1"), Some(0));
-        assert_eq!(resolver.resolve("x1"), None);
-        assert_eq!(resolver.resolve("3"), Some(2));
+        assert_eq!(resolver.resolve("1"), [0]);
+        assert!(resolver.resolve("x1").is_empty());
+        assert_eq!(resolver.resolve("3"), [2]);
+    }
+
+    #[test]
+    fn digests_and_uuids_never_capture_a_number() {
+        let ids = [
+            "3f2a9c0d4e5b6a7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0de4",
+            "a186c7f2-1b2c-4d5e-9f00-6a7b8c9d5791",
+            "7f3e9",
+        ];
+        let resolver = Resolver::new(ids);
+        // `[4]` is the fourth chunk of three: nothing; never the digest that ends in 4.
+        assert!(resolver.resolve("4").is_empty());
+        assert!(resolver.resolve("5791").is_empty());
+        assert!(resolver.resolve("9").is_empty());
+        assert_eq!(resolver.resolve("2"), [1], "n-th chunk");
+        assert_eq!(trailing_number("doc2").as_deref(), Some("2"));
+        assert_eq!(trailing_number("source_03").as_deref(), Some("3"));
+        assert_eq!(trailing_number("doc:0").as_deref(), Some("0"));
+        assert_eq!(trailing_number("Source 1").as_deref(), Some("1"));
+        assert_eq!(trailing_number("search-result-2").as_deref(), Some("2"));
+        assert_eq!(trailing_number("12").as_deref(), Some("12"));
+        assert_eq!(trailing_number("a1b2"), None);
+        assert_eq!(trailing_number("doc"), None);
+        assert_eq!(trailing_number(ids[0]), None);
+        assert_eq!(trailing_number(ids[1]), None);
+    }
+
+    #[test]
+    fn other_names_name_every_chunk_of_their_document() {
+        let chunk = |id: &str, aliases: &[&str]| crate::Chunk {
+            id: id.to_string(),
+            text: String::new(),
+            aliases: aliases.iter().map(|a| a.to_string()).collect(),
+        };
+        let chunks = crate::Chunks {
+            chunks: vec![
+                chunk("1", &["report.pdf"]),
+                chunk("2", &["notes.md"]),
+                chunk("3", &["report.pdf"]),
+            ],
+            format: crate::ChunkFormat::Json,
+            warnings: Vec::new(),
+            ids_are_numbers: false,
+        };
+        let resolver = Resolver::for_chunks(&chunks);
+        assert_eq!(resolver.resolve("report.pdf"), [0, 2]);
+        assert_eq!(resolver.resolve("notes.md"), [1]);
+        assert!(resolver.is_id("notes.md"));
+        assert!(resolver.resolve("other.pdf").is_empty());
+        // Numbered by their ids: `[1]` is the chunk with id 1, never the first chunk.
+        let numbered = crate::Chunks {
+            chunks: vec![chunk("2", &[]), chunk("4", &[])],
+            ids_are_numbers: true,
+            ..chunks
+        };
+        let resolver = Resolver::for_chunks(&numbered);
+        assert_eq!(resolver.resolve("4"), [1]);
+        assert!(resolver.resolve("1").is_empty());
     }
 }

@@ -399,8 +399,11 @@ pub struct CitationResult {
     pub index: usize,
     /// The source as the response names it, or the id of the chunk it resolves to.
     pub source: String,
-    /// The chunk it names; `null` when it names none.
+    /// The chunk it names (the first, when it names several); `null` when it names none.
     pub chunk: Option<String>,
+    /// Every chunk it names: one, or every chunk of the document it names (an OpenAI file
+    /// citation, a source name shared by several chunks); empty when it names none.
+    pub chunks: Vec<String>,
     /// Indices of the sentences it covers (empty for citations not tied to a span).
     pub sentences: Vec<usize>,
     /// Its cited text, checked in the chunk; `null` when the citation carries none.

@@ -255,8 +255,8 @@ pub struct ResolvedCitation {
     pub index: usize,
     /// The id of the chunk it names, or the source as the response gives it.
     pub label: String,
-    /// The chunk's position; `None` when it names no chunk.
-    pub chunk: Option<usize>,
+    /// The positions of the chunks it names; empty when it names none.
+    pub chunks: Vec<usize>,
     /// The text it says the chunk holds.
     pub quote: Option<String>,
     /// Byte span of the answer it covers.
@@ -775,8 +775,10 @@ pub fn assess(
         .iter()
         .map(|c| {
             let quote = c.quote.as_deref()?;
-            let chunk = c.chunk?;
-            Some(searches.check(quote, QuoteOrigin::Citation, &[chunk]))
+            if c.chunks.is_empty() {
+                return None;
+            }
+            Some(searches.check(quote, QuoteOrigin::Citation, &c.chunks))
         })
         .collect();
     // The first judge keeps the chunks the citations' texts were searched in; a second starts
@@ -837,7 +839,8 @@ pub fn assess(
         .map(|((c, quote), sentences)| CitationResult {
             index: c.index,
             source: c.label.clone(),
-            chunk: c.chunk.map(|k| chunks[k].id.clone()),
+            chunk: c.chunks.first().map(|&k| chunks[k].id.clone()),
+            chunks: c.chunks.iter().map(|&k| chunks[k].id.clone()).collect(),
             sentences,
             quote,
         })

@@ -291,7 +291,7 @@ fn format_json_makes_the_output_json() {
     tree.write(".ragcite.toml", "format = \"json\"\n");
     let (answer, chunks) = (answer(), chunks());
     let stdout = stdout_of(ragcite_in(&tree.root, &["check", &answer, &chunks]), 1);
-    assert_eq!(parse(&stdout)["schemaVersion"], "1.2");
+    assert_eq!(parse(&stdout)["schemaVersion"], "1.3");
     // `--format table` on the command line wins.
     let table = stdout_of(
         ragcite_in(

@@ -1,0 +1,378 @@
+//! Cohere Chat v2: the `text` items of `message.content`, joined, one JSON object or the SSE
+//! stream (which joins the `content-delta` texts, takes each `citation-start` citation, and the
+//! finish reason and counts of `message-end`). Cut off when `finish_reason` is `MAX_TOKENS`.
+//!
+//! Citations: each source of each of `message.citations` cites the span `start..end`
+//! (characters, counted from the start of the item at `content_index` when given, else of the
+//! text) to the chunk with the source's `id`; a generated id such as `doc:0` or `doc-0`, when no
+//! chunk has it, names the chunk at its trailing number. Citations of type `THINKING_CONTENT` or
+//! `PLAN` cite the model's reasoning, not the answer: skipped.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+
+use super::json::{
+    Located, empty_stream, error_message, is_an_error, not_a_stream_of, object_of, opt_array,
+    opt_object, opt_str, opt_whole, type_of, values_of,
+};
+use super::offsets::{char_span, char_starts};
+use super::reading::{ENDED_EARLY, Reading, StreamErrors, cut_off};
+use super::{Provider, never, no_sources};
+use crate::error::InputError;
+use crate::input::{AnswerFormat, CitationTarget, NativeCitation};
+
+pub(super) const PROVIDER: Provider = Provider {
+    format: AnswerFormat::Cohere,
+    response: is_response,
+    event: |event| {
+        event
+            .get("type")
+            .and_then(Value::as_str)
+            .is_some_and(|kind| EVENTS.contains(&kind))
+    },
+    error: never,
+    array_stream: false,
+    keys: &["finish_reason"],
+    read,
+    sources: no_sources,
+};
+
+/// `message` with a `content` array (Ollama's holds a string) or a `finish_reason`, and no
+/// `done`.
+fn is_response(object: &Map<String, Value>) -> bool {
+    let Some(message) = object.get("message").and_then(Value::as_object) else {
+        return false;
+    };
+    !object.contains_key("done")
+        && (message.get("content").is_some_and(Value::is_array)
+            || object.contains_key("finish_reason"))
+}
+
+/// The position a generated source id names: its trailing number (`doc:0` → 0).
+fn trailing_number(id: &str) -> Option<usize> {
+    let digits = id.len() - id.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if digits == 0 {
+        return None;
+    }
+    id[id.len() - digits..].parse().ok()
+}
+
+fn read(text: &str) -> Result<Reading, InputError> {
+    let values = values_of(text)?;
+    match values.items.as_slice() {
+        [] => Err(empty_stream()),
+        [one] if !values.sse && !is_event(&one.value) => response(one),
+        events => stream(events),
+    }
+}
+
+/// The event types of a Cohere Chat v2 stream.
+const EVENTS: [&str; 7] = [
+    "message-start",
+    "content-start",
+    "content-delta",
+    "content-end",
+    "citation-start",
+    "citation-end",
+    "message-end",
+];
+
+fn is_event(value: &Value) -> bool {
+    type_of(value).is_some_and(|kind| EVENTS.contains(&kind))
+}
+
+fn response(item: &Located) -> Result<Reading, InputError> {
+    let object = object_of(item)?;
+    if let Some(message) = error_message(object) {
+        return Err(is_an_error(None, &message));
+    }
+    // Cohere's error bodies are `{"message": "..."}`; in an answer `message` is an object.
+    if let Some(Value::String(message)) = object.get("message") {
+        return Err(is_an_error(None, message));
+    }
+    let mut reading = Reading::default();
+    let message = opt_object(object.get("message")).map_err(|w| w.at(None, "message"))?;
+    if let Some(message) = message {
+        let content =
+            opt_array(message.get("content")).map_err(|w| w.at(None, "message.content"))?;
+        let mut items = Vec::with_capacity(content.len());
+        for (k, item) in content.iter().enumerate() {
+            let text = match type_of(item) {
+                Some("text") => Some(
+                    opt_str(item.get("text"))
+                        .map_err(|w| w.at(None, format_args!("message.content[{k}].text")))?
+                        .unwrap_or(""),
+                ),
+                _ => None,
+            };
+            items.push((k as u64, text));
+        }
+        let citations =
+            opt_array(message.get("citations")).map_err(|w| w.at(None, "message.citations"))?;
+        let citations = citations
+            .iter()
+            .enumerate()
+            .map(|(k, citation)| (citation, None, format!("message.citations[{k}]")));
+        text_and_citations(&mut reading, items, citations)?;
+    }
+    read_end(&mut reading, object, None, "")?;
+    Ok(reading)
+}
+
+/// The finish reason and token counts, from the response or from a stream's `message-end`
+/// delta (`path` is then `delta.`).
+fn read_end(
+    reading: &mut Reading,
+    object: &Map<String, Value>,
+    at: Option<usize>,
+    path: &str,
+) -> Result<(), InputError> {
+    let reason = opt_str(object.get("finish_reason"))
+        .map_err(|w| w.at(at, format_args!("{path}finish_reason")))?;
+    // The API writes `MAX_TOKENS`; an older SDK release spells it `max_tokens`.
+    if let Some(reason) = reason.filter(|r| r.eq_ignore_ascii_case("MAX_TOKENS")) {
+        reading.warnings.push(cut_off("finish_reason", reason));
+    }
+    let usage =
+        opt_object(object.get("usage")).map_err(|w| w.at(at, format_args!("{path}usage")))?;
+    if let Some(usage) = usage {
+        // `tokens` (what the model read and wrote) wins over `billed_units` where both count.
+        for kind in ["billed_units", "tokens"] {
+            reading.read_usage(
+                usage.get(kind),
+                &format!("{path}usage.{kind}"),
+                ("input_tokens", "output_tokens"),
+                at,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Joins the content items (by `content_index`; `None` for items that are not text) and reads
+/// the citations, each with the line and path that name it in errors.
+fn text_and_citations<'a>(
+    reading: &mut Reading,
+    items: Vec<(u64, Option<&str>)>,
+    citations: impl Iterator<Item = (&'a Value, Option<usize>, String)>,
+) -> Result<(), InputError> {
+    // The character range of each text item in the joined text, by its `content_index`.
+    let mut ranges: BTreeMap<u64, Range<usize>> = BTreeMap::new();
+    let mut chars = 0;
+    for (index, text) in items {
+        if let Some(text) = text {
+            let len = text.chars().count();
+            reading.text.push_str(text);
+            ranges.insert(index, chars..chars + len);
+            chars += len;
+        }
+    }
+    // Built at the first citation: an answer without citations needs no table.
+    let mut starts: Option<Vec<usize>> = None;
+    for (citation, at, path) in citations {
+        let field = |key: &str| {
+            opt_whole(citation.get(key)).map_err(|w| w.at(at, format_args!("{path}.{key}")))
+        };
+        let kind =
+            opt_str(citation.get("type")).map_err(|w| w.at(at, format_args!("{path}.type")))?;
+        // `THINKING_CONTENT` and `PLAN` citations cite the model's reasoning, not the answer.
+        if kind.is_some_and(|kind| !kind.eq_ignore_ascii_case("TEXT_CONTENT")) {
+            continue;
+        }
+        let (Some(start), Some(end)) = (field("start")?, field("end")?) else {
+            continue;
+        };
+        let within = match field("content_index")? {
+            Some(index) => match ranges.get(&index) {
+                Some(range) => range.clone(),
+                None => continue,
+            },
+            None => 0..chars,
+        };
+        let starts = starts.get_or_insert_with(|| char_starts(&reading.text));
+        let Some(span) = char_span(starts, &within, start, end) else {
+            continue;
+        };
+        let sources = opt_array(citation.get("sources"))
+            .map_err(|w| w.at(at, format_args!("{path}.sources")))?;
+        for (j, source) in sources.iter().enumerate() {
+            let id = opt_str(source.get("id"))
+                .map_err(|w| w.at(at, format_args!("{path}.sources[{j}].id")))?
+                .or_else(|| source.pointer("/document/id").and_then(Value::as_str));
+            if let Some(id) = id {
+                reading.citations.push(NativeCitation {
+                    span: Some(span.clone()),
+                    target: CitationTarget::IdOrPosition {
+                        id: id.to_string(),
+                        position: trailing_number(id),
+                    },
+                    quote: None,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+fn stream(events: &[Located]) -> Result<Reading, InputError> {
+    let mut reading = Reading::streamed();
+    let mut errors = StreamErrors::default();
+    // Content items by `index`: whether it is text, and its text so far.
+    let mut contents: BTreeMap<u64, (bool, String)> = BTreeMap::new();
+    let mut citations = Vec::new();
+    let mut end = None;
+    let mut recognised = false;
+    for item in events {
+        let at = Some(item.line);
+        let object = object_of(item)?;
+        if let Some(message) = error_message(object) {
+            errors.note(&mut reading, at, message);
+            continue;
+        }
+        let kind = opt_str(object.get("type")).map_err(|w| w.at(at, "type"))?;
+        recognised |= kind.is_some_and(|kind| EVENTS.contains(&kind));
+        let index = || {
+            opt_whole(object.get("index"))
+                .map(|index| index.unwrap_or(0))
+                .map_err(|w| w.at(at, "index"))
+        };
+        let message = item.value.pointer("/delta/message");
+        let content = message.and_then(|m| m.get("content"));
+        match kind {
+            Some("content-start") => {
+                let is_text = content.and_then(type_of).is_none_or(|kind| kind == "text");
+                let text = opt_str(content.and_then(|c| c.get("text")))
+                    .map_err(|w| w.at(at, "delta.message.content.text"))?;
+                contents.insert(index()?, (is_text, text.unwrap_or("").to_string()));
+            }
+            Some("content-delta") => {
+                let text = opt_str(content.and_then(|c| c.get("text")))
+                    .map_err(|w| w.at(at, "delta.message.content.text"))?;
+                // A delta without its `content-start` is text, as most are.
+                let (is_text, so_far) = contents.entry(index()?).or_insert((true, String::new()));
+                if *is_text {
+                    so_far.push_str(text.unwrap_or(""));
+                }
+            }
+            Some("citation-start") => {
+                // One citation per event, under the plural name.
+                if let Some(citation) = message.and_then(|m| m.get("citations")) {
+                    citations.push((citation, at, "delta.message.citations".to_string()));
+                }
+            }
+            Some("message-end") => {
+                let delta = opt_object(object.get("delta")).map_err(|w| w.at(at, "delta"))?;
+                end = Some((delta, at));
+            }
+            _ => {}
+        }
+    }
+    if !recognised {
+        return Err(errors.or(not_a_stream_of(
+            "a Cohere chat stream",
+            "no event has a Cohere chat stream `type` (`content-delta`, `message-end`, ...)",
+        )));
+    }
+    let items = contents
+        .iter()
+        .map(|(index, (is_text, text))| (*index, is_text.then_some(text.as_str())))
+        .collect();
+    text_and_citations(&mut reading, items, citations.into_iter())?;
+    match end {
+        Some((Some(delta), at)) => read_end(&mut reading, delta, at, "delta.")?,
+        Some((None, _)) => {}
+        None => reading.warnings.push(ENDED_EARLY.to_string()),
+    }
+    Ok(reading)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::response::testing::*;
+
+    fn doc(id: &str) -> CitationTarget {
+        CitationTarget::IdOrPosition {
+            id: id.to_string(),
+            position: trailing_number(id),
+        }
+    }
+
+    #[test]
+    fn cohere_citations_in_characters() {
+        let single = read_detected(fixture!("cohere.json"));
+        let stream = read_detected(fixture!("cohere-stream.sse"));
+        for answer in [&single, &stream] {
+            assert_eq!(
+                answer.text,
+                "The Eiffel Tower — Paris’s wrought-iron landmark — is 330 metres tall. It was \
+                 completed in 1889 for the World's Fair, and it was designed by the company of \
+                 Gustave Eiffel."
+            );
+            assert_eq!(
+                cited(answer),
+                [
+                    (Some("wrought-iron landmark"), doc("doc:0"), None),
+                    (Some("330 metres tall"), doc("doc:0"), None),
+                    (
+                        Some("completed in 1889 for the World's Fair"),
+                        doc("doc:1"),
+                        None
+                    ),
+                    (
+                        Some("designed by the company of Gustave Eiffel"),
+                        doc("doc:3"),
+                        None
+                    ),
+                ]
+            );
+            assert_eq!(answer.usage, usage(1354, 97));
+            assert!(answer.warnings.is_empty(), "{:?}", answer.warnings);
+        }
+        assert_eq!((single.streamed, stream.streamed), (false, true));
+    }
+
+    #[test]
+    fn cohere_content_index_thinking_and_sources() {
+        let text = r#"{"id": "x", "finish_reason": "COMPLETE", "message": {"role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": "Wéighing the sources."},
+                {"type": "text", "text": "Ça coûte 5 €. "},
+                {"type": "text", "text": "Élevé: 330 m."}],
+            "citations": [
+                {"start": 9, "end": 12, "text": "5 €", "content_index": 1, "type": "TEXT_CONTENT",
+                 "sources": [{"type": "document", "id": "doc:2", "document": {"id": "doc:2"}},
+                             {"type": "tool", "id": "web:0", "tool_output": {}}]},
+                {"start": 7, "end": 12, "content_index": 2, "sources": [{"type": "document", "document": {"id": "7"}}]},
+                {"start": 0, "end": 4, "type": "THINKING_CONTENT", "sources": [{"type": "document", "id": "doc:0"}]},
+                {"start": 0, "end": 2, "content_index": 0, "sources": [{"type": "document", "id": "doc:0"}]},
+                {"start": 14, "end": 19, "sources": [{"type": "document", "id": "doc:4"}]}]},
+            "usage": {"billed_units": {"input_tokens": 5.0, "output_tokens": 7}}}"#;
+        let answer = read_as(text, AnswerFormat::Cohere);
+        assert_eq!(answer.text, "Ça coûte 5 €. Élevé: 330 m.");
+        assert_eq!(
+            cited(&answer),
+            [
+                (Some("5 €"), doc("doc:2"), None),
+                (Some("5 €"), doc("web:0"), None),
+                (Some("330 m"), doc("7"), None),
+                (Some("Élevé"), doc("doc:4"), None),
+            ]
+        );
+        assert_eq!(answer.usage, usage(5, 7));
+    }
+
+    #[test]
+    fn cohere_offsets_past_the_end_are_clamped_or_dropped() {
+        let text = r#"{"message": {"content": [{"type": "text", "text": "Paris — 330 m"}], "citations": [
+            {"start": 8, "end": 400, "sources": [{"type": "document", "id": "a"}]},
+            {"start": 400, "end": 500, "sources": [{"type": "document", "id": "b"}]},
+            {"start": 1e30, "end": 1e31, "sources": [{"type": "document", "id": "c"}]},
+            {"start": -3, "end": 5, "sources": [{"type": "document", "id": "d"}]},
+            {"start": 2, "end": 5, "content_index": 7, "sources": [{"type": "document", "id": "e"}]}]}}"#;
+        let answer = read_as(text, AnswerFormat::Cohere);
+        assert_eq!(cited(&answer), [(Some("330 m"), doc("a"), None)]);
+    }
+}

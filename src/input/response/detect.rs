@@ -1,0 +1,151 @@
+//! Recognising a response's format from its content, by asking each provider of
+//! [`PROVIDERS`](super::PROVIDERS) in turn.
+
+use serde_json::{Map, Value};
+
+use super::json::{DONE, invalid_json, is_sse};
+use super::{PROVIDERS, Provider};
+use crate::error::InputError;
+use crate::input::AnswerFormat;
+
+/// The format `text` is written in, recognised from its content.
+///
+/// - Text whose first non-blank characters are `data:`, `event:` or `:` is a server-sent event
+///   stream when one of its `data:` lines holds a JSON object or `[DONE]`. The first payload that
+///   a provider recognises as one of its stream's events decides (`choices` is OpenAI Chat
+///   Completions, `candidates` Gemini, a `type` starting with `response.` the OpenAI Responses
+///   API, an Anthropic or Cohere event type those). A stream none of whose payloads says (only
+///   `data: [DONE]`, only errors, a payload that is not valid JSON) is read as OpenAI, the format
+///   most servers speak, so that [`read`](super::read) reports what is wrong with it. Without
+///   such a `data:` line it is text.
+/// - Text starting with `{` or `[` is recognised by its first JSON value (one object, or the
+///   first line of NDJSON): the first provider whose response it is (see each provider's
+///   module), else the first whose stream event it is (events logged one per line), else the
+///   first whose error body it is (so that reading it reports the provider's message). A JSON
+///   array whose first object is a Gemini response is Gemini's JSON-array stream.
+/// - JSON that no provider recognises is an error naming its top-level keys, never prose: an
+///   object, or an array when the whole text is JSON. So is JSON that does not parse but opens
+///   like an object (`{"`, or `[{"`), unless one of a provider's keys (a quoted name followed by
+///   `:`) names the format: then that provider's reader reports the JSON error with its line.
+/// - Everything else is text, including Markdown that starts with `[1]` (its first JSON value is
+///   the array `[1]`, followed by prose) or with `{` in prose.
+pub fn detect(text: &str) -> Result<AnswerFormat, InputError> {
+    let start = text.trim_start();
+    if is_sse(start) {
+        return Ok(detect_sse(start));
+    }
+    if !start.starts_with(['{', '[']) {
+        return Ok(AnswerFormat::Text);
+    }
+    let mut values = serde_json::Deserializer::from_str(start).into_iter::<Value>();
+    match values.next() {
+        Some(Ok(Value::Object(object))) => {
+            classify_object(&object).ok_or_else(|| unknown_json(Some(&object)))
+        }
+        Some(Ok(Value::Array(items))) => {
+            let first = items.first().and_then(Value::as_object);
+            if let Some(provider) = first.and_then(|first| {
+                PROVIDERS
+                    .iter()
+                    .find(|p| p.array_stream && (p.response)(first))
+            }) {
+                return Ok(provider.format);
+            }
+            // `[1] The tower is tall.` is Markdown; a text that is nothing but JSON is not.
+            if values.all(|v| v.is_ok()) {
+                return Err(unknown_json(first));
+            }
+            Ok(AnswerFormat::Text)
+        }
+        Some(Ok(_)) => Ok(AnswerFormat::Text),
+        Some(Err(e)) if opens_a_json_object(start) => match guess_from_keys(start) {
+            Some(format) => Ok(format),
+            None => Err(invalid_json(&e, e.line(), 0)),
+        },
+        _ => Ok(AnswerFormat::Text),
+    }
+}
+
+/// The error for JSON that no provider recognises, naming the keys of `object`.
+fn unknown_json(object: Option<&Map<String, Value>>) -> InputError {
+    const SHOWN: usize = 12;
+    let keys: Vec<String> = object
+        .map(|o| o.keys().take(SHOWN).map(|k| format!("`{k}`")).collect())
+        .unwrap_or_default();
+    let more = object.is_some_and(|o| o.len() > SHOWN);
+    InputError::UnknownJson {
+        keys: keys.join(", ") + if more { ", ..." } else { "" },
+    }
+}
+
+fn detect_sse(text: &str) -> AnswerFormat {
+    let mut has_payload = false;
+    for line in text.lines() {
+        let Some(payload) = line.strip_prefix("data:").map(str::trim) else {
+            continue;
+        };
+        if payload == DONE {
+            has_payload = true;
+        } else if payload.starts_with('{') {
+            has_payload = true;
+            let value = serde_json::from_str::<Value>(payload).ok();
+            if let Some(format) = value
+                .as_ref()
+                .and_then(Value::as_object)
+                .and_then(classify_event)
+            {
+                return format;
+            }
+        }
+    }
+    if has_payload {
+        AnswerFormat::Openai
+    } else {
+        AnswerFormat::Text
+    }
+}
+
+/// How a provider recognises one JSON object (its response, event or error body).
+type Recognises = fn(&Map<String, Value>) -> bool;
+
+fn first_format(
+    object: &Map<String, Value>,
+    test: fn(&Provider) -> Recognises,
+) -> Option<AnswerFormat> {
+    PROVIDERS.iter().find(|p| test(p)(object)).map(|p| p.format)
+}
+
+fn classify_event(event: &Map<String, Value>) -> Option<AnswerFormat> {
+    first_format(event, |p| p.event)
+}
+
+pub(super) fn classify_object(object: &Map<String, Value>) -> Option<AnswerFormat> {
+    first_format(object, |p| p.response)
+        .or_else(|| classify_event(object))
+        .or_else(|| first_format(object, |p| p.error))
+}
+
+/// `{"`, or `[{"`, with any white space between: a JSON object's first key, which prose does not
+/// start with.
+fn opens_a_json_object(start: &str) -> bool {
+    let rest = start.strip_prefix('[').map_or(start, str::trim_start);
+    rest.strip_prefix('{')
+        .is_some_and(|rest| rest.trim_start().starts_with('"'))
+}
+
+/// The format of the first provider one of whose keys occurs in `text`.
+fn guess_from_keys(text: &str) -> Option<AnswerFormat> {
+    PROVIDERS
+        .iter()
+        .find(|p| p.keys.iter().any(|key| has_key(text, key)))
+        .map(|p| p.format)
+}
+
+/// Whether `"key"` followed by `:` occurs in `text`: a JSON key, not the word in the answer.
+fn has_key(text: &str, key: &str) -> bool {
+    let quoted = format!("\"{key}\"");
+    text.match_indices(&quoted).any(|(at, _)| {
+        text.get(at + quoted.len()..)
+            .is_some_and(|rest| rest.trim_start().starts_with(':'))
+    })
+}
