@@ -100,6 +100,30 @@ impl AnswerFormat {
             AnswerFormat::Haystack => "haystack",
         }
     }
+
+    /// What it is, in one line (`--answer-format` help).
+    pub fn summary(self) -> &'static str {
+        match self {
+            AnswerFormat::Text => "Plain text or Markdown",
+            AnswerFormat::Ollama => "Ollama /api/chat or /api/generate, JSON or NDJSON stream",
+            AnswerFormat::Openai => "OpenAI Chat Completions, JSON or SSE stream",
+            AnswerFormat::OpenaiResponses => "OpenAI Responses API, with file search results",
+            AnswerFormat::Anthropic => "Anthropic Messages, with citations",
+            AnswerFormat::Cohere => "Cohere Chat v2, with citations",
+            AnswerFormat::Gemini => "Gemini or Vertex AI generateContent, with grounding metadata",
+            AnswerFormat::CitationList => {
+                "{\"answer\": ..., \"citations\": [{\"source\", \"quote\"}]}"
+            }
+            AnswerFormat::Azure => "Azure OpenAI On Your Data, [docN] = N-th citation",
+            AnswerFormat::Perplexity => "Perplexity Sonar, with search_results",
+            AnswerFormat::Mistral => "Mistral chat with reference chunks",
+            AnswerFormat::Bedrock => "AWS Bedrock Knowledge Bases RetrieveAndGenerate",
+            AnswerFormat::BedrockConverse => "AWS Bedrock Converse, with document citations",
+            AnswerFormat::Langchain => "LangChain retrieval chain output {answer, context}",
+            AnswerFormat::Llamaindex => "LlamaIndex Response {response, source_nodes}",
+            AnswerFormat::Haystack => "Haystack pipeline output with AnswerBuilder answers",
+        }
+    }
 }
 
 /// Which chunk a provider's citation names.
@@ -266,6 +290,40 @@ pub const TEXT_FIELDS: &[&str] = &[
     "body",
     "snippet",
 ];
+
+/// Fields that name the document a chunk comes from (its file, file id or URL), looked for in the
+/// chunk object and in its `metadata` or `meta`: each present one is another name of the chunk,
+/// shared with the other chunks of that document (`(source: report.pdf)` cites them all).
+pub const SOURCE_FIELDS: &[&str] = &[
+    "source",
+    "url",
+    "uri",
+    "file_id",
+    "filename",
+    "file_name",
+    "filepath",
+    "file_path",
+];
+
+/// The other names of a chunk object: its [`SOURCE_FIELDS`] that are strings, its own first,
+/// then its `metadata`'s and `meta`'s, each once.
+pub(crate) fn source_names(object: &serde_json::Map<String, Value>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let nested = ["metadata", "meta"]
+        .into_iter()
+        .filter_map(|k| object.get(k)?.as_object());
+    for fields in std::iter::once(object).chain(nested) {
+        for key in SOURCE_FIELDS {
+            if let Some(Value::String(name)) = fields.get(*key)
+                && !name.is_empty()
+                && !names.contains(name)
+            {
+                names.push(name.clone());
+            }
+        }
+    }
+    names
+}
 
 /// Keys under which an object may hold the array of chunks.
 pub const ARRAY_FIELDS: &[&str] = &["chunks", "documents", "contexts", "sources"];

@@ -107,9 +107,9 @@ pub struct CheckArgs {
     #[arg(value_name = "ANSWER")]
     pub answer: String,
 
-    /// The retrieved chunks: JSON, JSON Lines, `[id]`/`id:` blocks, `---` or blank-line separated text (`-` reads standard input)
+    /// The retrieved chunks: JSON, JSON Lines, CSV, a provider's source list, Markdown headings, `[id]`/`id:` blocks, `---` or blank-line separated text (`-` reads standard input); optional when the answer carries its sources
     #[arg(value_name = "CHUNKS")]
-    pub chunks: String,
+    pub chunks: Option<String>,
 
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Table)]
@@ -419,43 +419,23 @@ impl ValueEnum for Lang {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AnswerFormatArg(pub Option<ragcite::AnswerFormat>);
 
+/// `auto`, then every answer format.
+static ANSWER_FORMATS: std::sync::LazyLock<Vec<AnswerFormatArg>> = std::sync::LazyLock::new(|| {
+    std::iter::once(AnswerFormatArg(None))
+        .chain(ragcite::AnswerFormat::ALL.map(|f| AnswerFormatArg(Some(f))))
+        .collect()
+});
+
 impl ValueEnum for AnswerFormatArg {
     fn value_variants<'a>() -> &'a [Self] {
-        use ragcite::AnswerFormat as F;
-        &[
-            AnswerFormatArg(None),
-            AnswerFormatArg(Some(F::Text)),
-            AnswerFormatArg(Some(F::Ollama)),
-            AnswerFormatArg(Some(F::Openai)),
-            AnswerFormatArg(Some(F::OpenaiResponses)),
-            AnswerFormatArg(Some(F::Anthropic)),
-            AnswerFormatArg(Some(F::Cohere)),
-            AnswerFormatArg(Some(F::Gemini)),
-            AnswerFormatArg(Some(F::CitationList)),
-        ]
+        &ANSWER_FORMATS
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
-        use ragcite::AnswerFormat as F;
-        let (name, help) = match self.0 {
-            None => ("auto", "Recognise the format from the content"),
-            Some(F::Text) => ("text", "Plain text or Markdown"),
-            Some(F::Ollama) => (
-                "ollama",
-                "Ollama /api/chat or /api/generate, JSON or NDJSON stream",
-            ),
-            Some(F::Openai) => ("openai", "OpenAI Chat Completions, JSON or SSE stream"),
-            Some(F::OpenaiResponses) => ("openai-responses", "OpenAI Responses API"),
-            Some(F::Anthropic) => ("anthropic", "Anthropic Messages, with citations"),
-            Some(F::Cohere) => ("cohere", "Cohere Chat v2, with citations"),
-            Some(F::Gemini) => ("gemini", "Gemini generateContent, with grounding metadata"),
-            Some(F::CitationList) => (
-                "citation-list",
-                "{\"answer\": ..., \"citations\": [{\"source\", \"quote\"}]}",
-            ),
-            Some(_) => return None,
-        };
-        Some(PossibleValue::new(name).help(help))
+        Some(match self.0 {
+            None => PossibleValue::new("auto").help("Recognise the format from the content"),
+            Some(format) => PossibleValue::new(format.name()).help(format.summary()),
+        })
     }
 }
 

@@ -181,7 +181,7 @@ fn output_width() -> u16 {
 }
 
 fn check(args: &CheckArgs) -> Result<ExitStatus> {
-    if args.answer == "-" && args.chunks == "-" {
+    if args.answer == "-" && args.chunks.as_deref() == Some("-") {
         bail!("only one of ANSWER and CHUNKS can be `-` (standard input)");
     }
     let stdin_name = |name: String| match &args.output.stdin_filename {
@@ -190,17 +190,29 @@ fn check(args: &CheckArgs) -> Result<ExitStatus> {
     };
     let (answer_bytes, answer_name) = read_input(&args.answer)?;
     let answer_name = stdin_name(answer_name);
-    let answer = input::read_answer(&answer_bytes, args.answer_format.0)
+    let mut answer = input::read_answer(&answer_bytes, args.answer_format.0)
         .with_context(|| answer_name.clone())?;
     if answer.text.trim().is_empty() {
         bail!("{answer_name}: the response holds no answer text");
     }
     drop(answer_bytes);
-    let (chunk_bytes, chunks_name) = read_input(&args.chunks)?;
-    let chunks_name = stdin_name(chunks_name);
-    let chunks = input::read_chunks(&chunk_bytes, is_json_name(&args.chunks))
-        .with_context(|| chunks_name.clone())?;
-    drop(chunk_bytes);
+    // A chunks file wins over the sources the response carries.
+    let (chunks, chunks_name) = match &args.chunks {
+        Some(path) => {
+            let (chunk_bytes, chunks_name) = read_input(path)?;
+            let chunks_name = stdin_name(chunks_name);
+            let chunks = input::read_chunks(&chunk_bytes, is_json_name(path))
+                .with_context(|| chunks_name.clone())?;
+            (chunks, chunks_name)
+        }
+        None => match answer.sources.take() {
+            Some(sources) => (sources, answer_name.clone()),
+            None => bail!(
+                "{answer_name}: {}",
+                input::response::where_sources_are(answer.format)
+            ),
+        },
+    };
 
     let options = Options {
         threshold: args.checking.threshold,

@@ -45,6 +45,7 @@ pub(super) const PROVIDER: Provider = Provider {
     array_stream: false,
     keys: &["stop_reason"],
     read,
+    sources_elsewhere: "the request (its documents and search results)",
     sources,
 };
 

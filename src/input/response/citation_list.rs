@@ -21,6 +21,7 @@ pub(super) const PROVIDER: Provider = Provider {
     array_stream: false,
     keys: &["answer"],
     read,
+    sources_elsewhere: "",
     sources: no_sources,
 };
 

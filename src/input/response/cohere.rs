@@ -36,6 +36,7 @@ pub(super) const PROVIDER: Provider = Provider {
     array_stream: false,
     keys: &["finish_reason"],
     read,
+    sources_elsewhere: "",
     sources: no_sources,
 };
 

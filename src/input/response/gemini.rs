@@ -36,6 +36,7 @@ pub(super) const PROVIDER: Provider = Provider {
     array_stream: true,
     keys: &["candidates"],
     read,
+    sources_elsewhere: "the chunks the grounding indices count",
     sources: no_sources,
 };
 

@@ -248,3 +248,12 @@ pub(super) fn is_present(object: &Map<String, Value>, key: &str) -> bool {
 pub(super) fn type_of(value: &Value) -> Option<&str> {
     value.get("type").and_then(Value::as_str)
 }
+
+/// `Value::pointer` for an object: the value at `/key/rest...`.
+pub(super) fn pointer<'a>(object: &'a Map<String, Value>, path: &str) -> Option<&'a Value> {
+    let path = path.strip_prefix('/')?;
+    match path.split_once('/') {
+        None => object.get(path),
+        Some((key, rest)) => object.get(key)?.pointer(&format!("/{rest}")),
+    }
+}

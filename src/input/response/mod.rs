@@ -35,12 +35,20 @@ mod offsets;
 mod reading;
 
 mod anthropic;
+mod azure;
+mod bedrock;
+mod bedrock_converse;
 mod citation_list;
 mod cohere;
 mod gemini;
+mod haystack;
+mod langchain;
+mod llamaindex;
+mod mistral;
 mod ollama;
 mod openai;
 mod openai_responses;
+mod perplexity;
 
 #[cfg(test)]
 mod testing;
@@ -74,6 +82,9 @@ pub(crate) struct Provider {
     pub keys: &'static [&'static str],
     /// Reads the whole input.
     pub read: fn(&str) -> Result<Reading, InputError>,
+    /// Where this provider's sources are when its responses do not carry them: what to pass as
+    /// the chunks file.
+    pub sources_elsewhere: &'static str,
     /// Reads a chunks file that is this provider's list of sources (the search results it
     /// returned, the documents of its request); `None` when the JSON is not one.
     pub sources: fn(&Value) -> Option<Result<Sources, InputError>>,
@@ -92,13 +103,21 @@ fn no_sources(_: &Value) -> Option<Result<Sources, InputError>> {
 /// Every provider, in the order detection asks them: a response that fits two (an Azure "On
 /// Your Data" response is also an OpenAI chat completion) is the first one's, so the more
 /// specific come first.
-const PROVIDERS: [Provider; 7] = [
+const PROVIDERS: [Provider; 15] = [
+    azure::PROVIDER,
+    perplexity::PROVIDER,
+    mistral::PROVIDER,
     openai::PROVIDER,
     openai_responses::PROVIDER,
+    bedrock::PROVIDER,
+    bedrock_converse::PROVIDER,
     anthropic::PROVIDER,
     gemini::PROVIDER,
     cohere::PROVIDER,
+    llamaindex::PROVIDER,
     ollama::PROVIDER,
+    haystack::PROVIDER,
+    langchain::PROVIDER,
     citation_list::PROVIDER,
 ];
 
@@ -122,6 +141,16 @@ pub fn read(text: &str, format: AnswerFormat) -> Result<Answer, InputError> {
         },
     };
     reading.into_answer(format)
+}
+
+/// What to say when an answer in `format` comes without a chunks file and carries no sources:
+/// which file to pass.
+pub fn where_sources_are(format: AnswerFormat) -> String {
+    let elsewhere = provider(format)
+        .map(|p| p.sources_elsewhere)
+        .filter(|s| !s.is_empty())
+        .unwrap_or("the chunks the answer was written from");
+    format!("the answer carries no sources: pass {elsewhere} as CHUNKS, the second argument")
 }
 
 /// The chunks of a chunks file that is a provider's own list of sources (see each provider's

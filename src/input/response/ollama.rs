@@ -22,6 +22,7 @@ pub(super) const PROVIDER: Provider = Provider {
     array_stream: false,
     keys: &["done", "response", "message"],
     read,
+    sources_elsewhere: "",
     sources: no_sources,
 };
 

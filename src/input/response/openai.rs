@@ -33,10 +33,12 @@ pub(super) const PROVIDER: Provider = Provider {
     array_stream: false,
     keys: &["choices"],
     read,
+    sources_elsewhere: "",
     sources: no_sources,
 };
 
-fn read(text: &str) -> Result<Reading, InputError> {
+/// Reads a chat completion as such (also Mistral's, whose references the content parts carry).
+pub(super) fn read(text: &str) -> Result<Reading, InputError> {
     read_with(text, |_, _, _, _, _| Ok(()))
 }
 

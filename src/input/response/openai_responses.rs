@@ -40,6 +40,7 @@ pub(super) const PROVIDER: Provider = Provider {
     array_stream: false,
     keys: &["output"],
     read,
+    sources_elsewhere: "the file search results (or ask the API to include `file_search_call.results`)",
     sources: no_sources,
 };
 
