@@ -176,7 +176,7 @@ _ragcite() {
                     return 0
                     ;;
                 --answer-format)
-                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses anthropic cohere gemini citation-list" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse langchain llamaindex haystack" -- "${cur}"))
                     return 0
                     ;;
                 --threshold)

@@ -43,11 +43,19 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l answer-format 
 text\t'Plain text or Markdown'
 ollama\t'Ollama /api/chat or /api/generate, JSON or NDJSON stream'
 openai\t'OpenAI Chat Completions, JSON or SSE stream'
-openai-responses\t'OpenAI Responses API'
+openai-responses\t'OpenAI Responses API, with file search results'
 anthropic\t'Anthropic Messages, with citations'
 cohere\t'Cohere Chat v2, with citations'
-gemini\t'Gemini generateContent, with grounding metadata'
-citation-list\t'{"answer": ..., "citations": [{"source", "quote"}]}'"
+gemini\t'Gemini or Vertex AI generateContent, with grounding metadata'
+citation-list\t'{"answer": ..., "citations": [{"source", "quote"}]}'
+azure\t'Azure OpenAI On Your Data, [docN] = N-th citation'
+perplexity\t'Perplexity Sonar, with search_results'
+mistral\t'Mistral chat with reference chunks'
+bedrock\t'AWS Bedrock Knowledge Bases RetrieveAndGenerate'
+bedrock-converse\t'AWS Bedrock Converse, with document citations'
+langchain\t'LangChain retrieval chain output {answer, context}'
+llamaindex\t'LlamaIndex Response {response, source_nodes}'
+haystack\t'Haystack pipeline output with AnswerBuilder answers'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
 da\t'Danish'

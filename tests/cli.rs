@@ -730,7 +730,7 @@ fn an_unknown_format_is_a_usage_error() {
 
 #[test]
 fn missing_arguments_and_unknown_options_are_usage_errors() {
-    assert_usage_error(&mut check(&[EIFFEL_ANSWER]), "<CHUNKS>");
+    assert_usage_error(&mut check(&[EIFFEL_ANSWER]), "carries no sources: pass the chunks");
     assert_usage_error(
         &mut check(&[EIFFEL_ANSWER, EIFFEL_CHUNKS, "--no-such-option"]),
         "--no-such-option",
@@ -771,7 +771,7 @@ fn help_check_mentions_every_option_and_the_exit_codes() {
     assert_eq!(out.code, Some(0));
     for option in [
         "<ANSWER>",
-        "<CHUNKS>",
+        "[CHUNKS]",
         "--format",
         "--threshold",
         "--max-uncited",

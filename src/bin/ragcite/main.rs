@@ -147,11 +147,6 @@ fn read_input(path: &str) -> Result<(Vec<u8>, String)> {
     Ok((bytes, path.to_string()))
 }
 
-fn is_json_name(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    lower.ends_with(".json") || lower.ends_with(".jsonl") || lower.ends_with(".ndjson")
-}
-
 /// `--color always|never` win; in `auto`, NO_COLOR with any non-empty value turns colour off,
 /// CLICOLOR_FORCE or FORCE_COLOR (non-empty, not `0`) turn it on, else colour on a terminal.
 fn use_color(choice: ColorChoice) -> bool {
@@ -201,7 +196,7 @@ fn check(args: &CheckArgs) -> Result<ExitStatus> {
         Some(path) => {
             let (chunk_bytes, chunks_name) = read_input(path)?;
             let chunks_name = stdin_name(chunks_name);
-            let chunks = input::read_chunks(&chunk_bytes, is_json_name(path))
+            let chunks = input::read_chunks_named(&chunk_bytes, path)
                 .with_context(|| chunks_name.clone())?;
             (chunks, chunks_name)
         }
