@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use divan::Bencher;
 use divan::counter::BytesCount;
-use ragcite::batch::{self, Aggregate, Fields, scan::RecordScanner};
+use ragcite::batch::{self, Aggregate, Fields, scan::RecordScanner, traces::Records};
 use ragcite::gate::Limits;
 use ragcite::quote::QuoteSearch;
 use ragcite::{Checker, Options, input};
@@ -110,7 +110,7 @@ fn batch_throughput(bencher: Bencher) {
         let (mut index, mut partial) = (0, Aggregate::default());
         let mut records = 0;
         batch::run(
-            scanner,
+            Records::new(scanner),
             &name,
             &fields,
             &checker,

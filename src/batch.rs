@@ -3,6 +3,7 @@
 //! parallel, keeping input order, with memory bounded by a window of records.
 
 pub mod scan;
+pub mod traces;
 
 use std::io;
 use std::sync::Arc;
@@ -15,7 +16,8 @@ use crate::Checker;
 use crate::gate::{GateOutcome, LimitFailure, Limits};
 use crate::input::{self, Answer, AnswerFormat};
 use crate::report::{Counts, Report};
-use scan::{RecordScanner, ScanError, Scanned};
+use scan::{ScanError, Scanned};
+use traces::Records;
 
 /// Field paths, first present wins: `a.b` descends into objects, `a[].b` maps over an array.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +48,7 @@ pub const CONTEXT_ALIASES: &[&str] = &[
     "vars.context",
     "outputs.documents[].page_content",
     "source_documents[].page_content",
+    "outputs.context",
     "context",
 ];
 
@@ -61,27 +64,35 @@ impl Default for Fields {
 }
 
 /// The value at `path` in `value`: `a.b` descends into objects, `a[]` maps over an array
-/// (giving an array of the results).
+/// (giving an array of the results). A key may itself hold dots (`attributes.output.value`, as
+/// a dataframe's columns are named): at each object the longest key the path starts with wins.
 pub fn lookup(value: &Value, path: &str) -> Option<Value> {
-    let mut segments = path.splitn(2, '.');
-    let head = segments.next()?;
-    let rest = segments.next();
-    let (key, over_array) = match head.strip_suffix("[]") {
-        Some(key) => (key, true),
-        None => (head, false),
-    };
-    let inner = value.as_object()?.get(key)?;
-    match (over_array, rest) {
-        (false, None) => Some(inner.clone()),
-        (false, Some(rest)) => lookup(inner, rest),
-        (true, None) => Some(inner.clone()).filter(Value::is_array),
-        (true, Some(rest)) => {
-            let items = inner.as_array()?;
-            Some(Value::Array(
-                items.iter().filter_map(|item| lookup(item, rest)).collect(),
-            ))
+    let object = value.as_object()?;
+    let ends = path
+        .match_indices('.')
+        .map(|(at, _)| at)
+        .chain(std::iter::once(path.len()));
+    let ends: Vec<usize> = ends.collect();
+    ends.iter().rev().find_map(|&end| {
+        let head = &path[..end];
+        let rest = path.get(end + 1..).filter(|_| end < path.len());
+        let (key, over_array) = match head.strip_suffix("[]") {
+            Some(key) => (key, true),
+            None => (head, false),
+        };
+        let inner = object.get(key)?;
+        match (over_array, rest) {
+            (false, None) => Some(inner.clone()),
+            (false, Some(rest)) => lookup(inner, rest),
+            (true, None) => Some(inner.clone()).filter(Value::is_array),
+            (true, Some(rest)) => {
+                let items = inner.as_array()?;
+                Some(Value::Array(
+                    items.iter().filter_map(|item| lookup(item, rest)).collect(),
+                ))
+            }
         }
-    }
+    })
 }
 
 /// A record ready to check.
@@ -93,7 +104,9 @@ pub struct Record {
 }
 
 /// Reads a record's id, answer and contexts through `fields`. `index` is its 1-based
-/// position, the id when it has none.
+/// position, the id when it has none. A record that the aliases find no answer or no contexts
+/// in, and that is a response carrying its sources (a LlamaIndex `Response`, a Haystack
+/// pipeline output, ...), is read as `check` reads that response.
 pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record, String> {
     let value: Value = serde_json::from_slice(bytes).map_err(|e| {
         let message = e.to_string();
@@ -117,29 +130,66 @@ pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record
         .iter()
         .find_map(|path| answer_at(&value, path).transpose())
         .transpose()
-        .map_err(|e| format!("record {id}: the answer: {e}"))?
-        .ok_or_else(|| {
-            format!(
-                "record {id} has no answer field ({})",
-                fields.answer.join(", ")
-            )
-        })?;
-    if answer.text.trim().is_empty() {
-        return Err(format!("record {id}: the answer is empty"));
-    }
+        .map_err(|e| format!("record {id}: the answer: {e}"))?;
     let contexts = fields
         .contexts
         .iter()
-        .find_map(|path| lookup(&value, path).filter(|v| !v.is_null()))
-        .ok_or_else(|| {
-            format!(
+        .find_map(|path| lookup(&value, path).filter(|v| !v.is_null()));
+    let (answer, contexts) = match (answer, contexts) {
+        (Some(answer), Some(contexts)) => (answer, contexts),
+        (answer, contexts) => {
+            if let Some(record) = self_sourced(bytes, &id)? {
+                return Ok(record);
+            }
+            let Some(answer) = answer else {
+                return Err(format!(
+                    "record {id} has no answer field ({})",
+                    fields.answer.join(", ")
+                ));
+            };
+            if answer.text.trim().is_empty() {
+                return Err(format!("record {id}: the answer is empty"));
+            }
+            debug_assert!(contexts.is_none());
+            return Err(format!(
                 "record {id} has no contexts field ({})",
                 fields.contexts.join(", ")
-            )
-        })?;
+            ));
+        }
+    };
+    if answer.text.trim().is_empty() {
+        return Err(format!("record {id}: the answer is empty"));
+    }
     let chunks = input::chunks_from_value(contexts)
         .map_err(|e| format!("record {id}: the contexts: {e}"))?;
     Ok(Record { id, answer, chunks })
+}
+
+/// The record read as a response that carries its sources, when it is one; `Ok(None)` when it
+/// is no response, or one without sources.
+fn self_sourced(bytes: &[u8], id: &str) -> Result<Option<Record>, String> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Ok(None);
+    };
+    let Ok(format) = input::response::detect(text) else {
+        return Ok(None);
+    };
+    if format == AnswerFormat::Text {
+        return Ok(None);
+    }
+    let mut answer = input::response::read(text, format)
+        .map_err(|e| format!("record {id}, read as a {} response: {e}", format.name()))?;
+    let Some(chunks) = answer.sources.take() else {
+        return Ok(None);
+    };
+    if answer.text.trim().is_empty() {
+        return Err(format!("record {id}: the answer is empty"));
+    }
+    Ok(Some(Record {
+        id: id.to_string(),
+        answer,
+        chunks,
+    }))
 }
 
 /// The answer at `path`, read as `check` reads an answer: a string is text or a provider
@@ -380,7 +430,7 @@ const WINDOW: usize = 512;
 /// aggregate so far is then in `partial`).
 #[allow(clippy::too_many_arguments)]
 pub fn run(
-    scanner: RecordScanner<'_>,
+    records: Records<'_>,
     file: &Arc<str>,
     fields: &Fields,
     checker: &Checker,
@@ -389,7 +439,7 @@ pub fn run(
     partial: &mut Aggregate,
     mut each: impl FnMut(&RecordOutcome) -> io::Result<()>,
 ) -> Result<(), BatchError> {
-    let mut scanner = scanner;
+    let mut scanner = records;
     let mut next = index.to_owned();
     let mut window = read_window(&mut scanner, &mut next);
     loop {
@@ -431,7 +481,7 @@ pub fn run(
 
 /// Up to [`WINDOW`] records, numbered on from `index`, and the error that stopped the scan.
 fn read_window(
-    scanner: &mut RecordScanner<'_>,
+    scanner: &mut Records<'_>,
     index: &mut usize,
 ) -> (Vec<(usize, Scanned)>, Option<ScanError>) {
     let mut window = Vec::with_capacity(WINDOW);

@@ -730,7 +730,10 @@ fn an_unknown_format_is_a_usage_error() {
 
 #[test]
 fn missing_arguments_and_unknown_options_are_usage_errors() {
-    assert_usage_error(&mut check(&[EIFFEL_ANSWER]), "carries no sources: pass the chunks");
+    assert_usage_error(
+        &mut check(&[EIFFEL_ANSWER]),
+        "carries no sources: pass the chunks",
+    );
     assert_usage_error(
         &mut check(&[EIFFEL_ANSWER, EIFFEL_CHUNKS, "--no-such-option"]),
         "--no-such-option",

@@ -1,6 +1,8 @@
 //! Streams the records of a transcript file, one at a time, with the line each starts on: a
-//! JSON array, JSON Lines, or an object holding the records under `results.results`
-//! (promptfoo), `samples` or `goldens`. Only one record is held in memory at a time.
+//! JSON array, JSON Lines, an object holding the records under `results.results` (promptfoo),
+//! `testCases` or `testRunData.testCases` (DeepEval), `samples` or `goldens`, or CSV with a
+//! header (RAGAS `to_csv`), each row handed out as a JSON object. Only one record is held in
+//! memory at a time.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
@@ -8,9 +10,12 @@ use std::io::{self, BufRead, Read};
 /// Largest record accepted, in bytes; a larger one is reported as a bad record and skipped.
 pub const MAX_RECORD_BYTES: usize = 256 * 1024 * 1024;
 
-/// Keys under which an object holds the records (`results` may also hold an object that holds
-/// them under `results`, as promptfoo writes).
-pub const RECORD_KEYS: &[&str] = &["results", "samples", "goldens"];
+/// Keys under which an object holds the records.
+pub const RECORD_KEYS: &[&str] = &["results", "testCases", "samples", "goldens"];
+
+/// Keys under which an object may hold an object that holds the records: promptfoo writes
+/// `results.results`, DeepEval's test-run file `testRunData.testCases`.
+pub const NESTING_KEYS: &[&str] = &["results", "testRunData"];
 
 /// One record's JSON text and the line it starts on.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,9 +52,18 @@ enum Mode {
     Array,
     /// Records already read into `queue` (a container written on one line).
     Queued,
+    /// Rows of CSV, read by `csv`.
+    Csv,
     /// No more records.
     Done,
 }
+
+/// The rows of a CSV transcript: the reader, the header, and the line the CSV starts on.
+type CsvRows<'a> = (
+    csv::Reader<Box<dyn BufRead + Send + 'a>>,
+    csv::StringRecord,
+    usize,
+);
 
 /// Reads records from a byte stream.
 pub struct RecordScanner<'a> {
@@ -66,6 +80,10 @@ pub struct RecordScanner<'a> {
     seen_line: bool,
     /// Records read from the array so far.
     elements: usize,
+    /// CSV: `Some(tabs)` reads the file as CSV (with tabs), whatever it starts with.
+    force_csv: Option<bool>,
+    /// CSV: the reader of the rows, their header, and the line the CSV starts on.
+    csv: Option<CsvRows<'a>>,
 }
 
 impl<'a> RecordScanner<'a> {
@@ -81,7 +99,26 @@ impl<'a> RecordScanner<'a> {
             top_level_array: false,
             seen_line: false,
             elements: 0,
+            force_csv: None,
+            csv: None,
         }
+    }
+
+    /// A scanner for the file named `name` (which names it only): `.jsonl` and `.ndjson` are
+    /// JSON Lines, `.csv` and `.tsv` CSV, whatever they start with; any other name is
+    /// recognised from the content.
+    pub fn named(reader: impl BufRead + Send + 'a, name: &str) -> Self {
+        let lower = name.to_ascii_lowercase();
+        let lines = lower.ends_with(".jsonl") || lower.ends_with(".ndjson");
+        let mut scanner = RecordScanner::new(reader, lines);
+        scanner.force_csv = if lower.ends_with(".csv") {
+            Some(false)
+        } else if lower.ends_with(".tsv") {
+            Some(true)
+        } else {
+            None
+        };
+        scanner
     }
 
     fn peek(&mut self) -> Result<Option<u8>, ScanError> {
@@ -212,7 +249,7 @@ impl<'a> RecordScanner<'a> {
                 self.bump()?;
                 return Ok(true);
             }
-            if key == "results" && may_nest && next == Some(b'{') {
+            if NESTING_KEYS.contains(&key.as_str()) && may_nest && next == Some(b'{') {
                 self.bump()?;
                 if self.enter_container(false)? {
                     return Ok(true);
@@ -245,6 +282,10 @@ impl<'a> RecordScanner<'a> {
         if self.force_lines {
             self.mode = Mode::Lines;
             return Ok(());
+        }
+        if let Some(tabs) = self.force_csv {
+            self.skip_space()?;
+            return self.start_csv(tabs, None);
         }
         match self.skip_space()? {
             None => return Err(self.structure("the file is empty: no records")),
@@ -320,13 +361,77 @@ impl<'a> RecordScanner<'a> {
                 }
             }
             Some(b) => {
-                return Err(self.structure(format!(
-                    "expected a JSON array of records, JSON Lines, or an object holding them; found `{}`",
-                    char::from(b).escape_default()
-                )));
+                let Some((line, first)) = self.read_line()? else {
+                    return Err(self.structure("the file is empty: no records"));
+                };
+                match std::str::from_utf8(&first)
+                    .ok()
+                    .and_then(crate::input::chunks::csv_header)
+                {
+                    Some(tabs) => return self.start_csv(tabs, Some((line, first))),
+                    None => {
+                        self.line = line;
+                        return Err(self.structure(format!(
+                            "expected a JSON array of records, JSON Lines, an object holding them, or CSV with a header; found `{}`",
+                            char::from(b).escape_default()
+                        )));
+                    }
+                }
             }
         }
         Ok(())
+    }
+
+    /// Reads the rest of the file as CSV, `first` being its first line when it was read already.
+    fn start_csv(&mut self, tabs: bool, first: Option<(usize, Vec<u8>)>) -> Result<(), ScanError> {
+        let start_line = first.as_ref().map_or(self.line, |(line, _)| *line);
+        let rest = std::mem::replace(&mut self.reader, Box::new(io::empty()));
+        let reader: Box<dyn BufRead + Send + 'a> = match first {
+            Some((_, mut bytes)) => {
+                bytes.push(b'\n');
+                Box::new(io::Cursor::new(bytes).chain(rest))
+            }
+            None => rest,
+        };
+        let mut csv = csv::ReaderBuilder::new()
+            .delimiter(if tabs { b'\t' } else { b',' })
+            .flexible(false)
+            .from_reader(reader);
+        let header = csv
+            .headers()
+            .map_err(|e| csv_error(&e, start_line))?
+            .clone();
+        if header.iter().all(|name| name.trim().is_empty()) {
+            return Err(self.structure("the CSV has no header"));
+        }
+        self.csv = Some((csv, header, start_line));
+        self.mode = Mode::Csv;
+        Ok(())
+    }
+
+    /// The next CSV row, as a JSON object of the header's names (list cells read as lists).
+    fn csv_row(&mut self) -> Result<Option<Scanned>, ScanError> {
+        let Some((reader, header, start_line)) = self.csv.as_mut() else {
+            return Ok(None);
+        };
+        let mut row = csv::StringRecord::new();
+        let read = reader
+            .read_record(&mut row)
+            .map_err(|e| csv_error(&e, *start_line))?;
+        if !read {
+            self.mode = Mode::Done;
+            return Ok(None);
+        }
+        let line = row
+            .position()
+            .map_or(*start_line, |p| *start_line + p.line() as usize - 1);
+        let object: serde_json::Map<String, serde_json::Value> = header
+            .iter()
+            .zip(row.iter())
+            .map(|(name, cell)| (name.to_string(), cell_value(cell)))
+            .collect();
+        let bytes = serde_json::to_vec(&object).map_err(io::Error::other)?;
+        Ok(Some(Scanned::Record(RawRecord { line, bytes })))
     }
 
     fn step(&mut self) -> Result<Option<Scanned>, ScanError> {
@@ -361,6 +466,7 @@ impl<'a> RecordScanner<'a> {
                 return Ok(Some(Scanned::Record(RawRecord { line, bytes })));
             },
             Mode::Array => self.array_element(),
+            Mode::Csv => self.csv_row(),
         }
     }
 
@@ -431,13 +537,106 @@ fn holds_records(value: &serde_json::Value) -> bool {
     let Some(object) = value.as_object() else {
         return false;
     };
-    RECORD_KEYS.iter().any(|k| match object.get(*k) {
-        Some(serde_json::Value::Array(_)) => true,
-        Some(serde_json::Value::Object(inner)) => {
-            *k == "results" && inner.get("results").is_some_and(|v| v.is_array())
+    let holds = |object: &serde_json::Map<String, serde_json::Value>| {
+        RECORD_KEYS
+            .iter()
+            .any(|k| object.get(*k).is_some_and(|v| v.is_array()))
+    };
+    holds(object)
+        || NESTING_KEYS.iter().any(|k| {
+            object
+                .get(*k)
+                .and_then(serde_json::Value::as_object)
+                .is_some_and(holds)
+        })
+}
+
+/// A CSV cell as a JSON value: a list written as JSON or as a Python literal (`['a', "b's"]`,
+/// as RAGAS `to_csv` writes lists) is a list; anything else is the string.
+fn cell_value(cell: &str) -> serde_json::Value {
+    let trimmed = cell.trim();
+    if trimmed.starts_with('[') && trimmed.ends_with(']') {
+        if let Ok(value @ serde_json::Value::Array(_)) = serde_json::from_str(trimmed) {
+            return value;
         }
-        _ => false,
-    })
+        if let Some(items) = python_list(trimmed) {
+            return serde_json::Value::Array(
+                items.into_iter().map(serde_json::Value::String).collect(),
+            );
+        }
+    }
+    serde_json::Value::String(cell.to_string())
+}
+
+/// A Python list literal of strings (`['a', "b's", 'c\\nd']`), as `repr` writes it; `None`
+/// when it is something else.
+fn python_list(text: &str) -> Option<Vec<String>> {
+    let mut chars = text
+        .strip_prefix('[')?
+        .strip_suffix(']')?
+        .chars()
+        .peekable();
+    let mut items = Vec::new();
+    loop {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        let Some(quote) = chars.next() else {
+            return Some(items);
+        };
+        if quote != '\'' && quote != '"' {
+            return None;
+        }
+        let mut item = String::new();
+        loop {
+            match chars.next()? {
+                c if c == quote => break,
+                '\\' => match chars.next()? {
+                    'n' => item.push('\n'),
+                    't' => item.push('\t'),
+                    'r' => item.push('\r'),
+                    '0' => item.push('\0'),
+                    'x' => item.push(hex_char(&mut chars, 2)?),
+                    'u' => item.push(hex_char(&mut chars, 4)?),
+                    'U' => item.push(hex_char(&mut chars, 8)?),
+                    c @ ('\\' | '\'' | '"') => item.push(c),
+                    c => {
+                        item.push('\\');
+                        item.push(c);
+                    }
+                },
+                c => item.push(c),
+            }
+        }
+        items.push(item);
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        match chars.next() {
+            None => return Some(items),
+            Some(',') => {}
+            Some(_) => return None,
+        }
+    }
+}
+
+fn hex_char(chars: &mut impl Iterator<Item = char>, digits: usize) -> Option<char> {
+    let hex: String = chars.take(digits).collect();
+    if hex.len() != digits {
+        return None;
+    }
+    char::from_u32(u32::from_str_radix(&hex, 16).ok()?)
+}
+
+fn csv_error(e: &csv::Error, start_line: usize) -> ScanError {
+    let line = e
+        .position()
+        .map_or(start_line, |p| start_line + p.line() as usize - 1);
+    let message = match e.kind() {
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!("a row has {len} fields where the header has {expected_len}"),
+        csv::ErrorKind::Utf8 { .. } => "invalid UTF-8".to_string(),
+        csv::ErrorKind::Io(e) => return ScanError::Io(io::Error::new(e.kind(), e.to_string())),
+        _ => e.to_string(),
+    };
+    ScanError::Structure { line, message }
 }
 
 impl Iterator for RecordScanner<'_> {

@@ -16,6 +16,11 @@ use serde_json::Value;
 use super::{Chunk, ChunkFormat, ChunkPosition, Chunks, decode, json_kind, response};
 use crate::error::InputError;
 
+/// Whether `line` is a CSV header (two or more column names): `Some(tabs)` with its delimiter.
+pub fn csv_header(line: &str) -> Option<bool> {
+    csv_file::header_line(line)
+}
+
 /// What a chunks file's name says about its format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum NameHint {
@@ -151,7 +156,19 @@ pub const ARRAY_FIELDS: &[&str] = &["chunks", "documents", "contexts", "sources"
 
 /// Chunks given as a JSON value inside another document (an eval record's contexts): one
 /// string, an array of strings or objects, or an object holding such an array.
+///
+/// A provider's or framework's list of sources (LangChain Documents, LlamaIndex source nodes,
+/// Bedrock references, ...) is read as such. One string that numbers its sources (`[1] ...\n[2]
+/// ...`, as promptfoo users pass the context in one variable) is split at those labels.
 pub fn chunks_from_value(value: Value) -> Result<Chunks, InputError> {
+    if let Some(chunks) = response::sources_of(&value) {
+        return chunks;
+    }
+    if let Value::String(text) = &value
+        && let Some(chunks) = text::numbered(text)
+    {
+        return chunks;
+    }
     let items = match value {
         Value::Array(items) => items,
         Value::String(_) => vec![value],
@@ -355,7 +372,7 @@ fn json_chunk(item: Value, position: usize, line: Option<usize>) -> Result<Chunk
             Ok(Chunk {
                 id,
                 text,
-                ..Chunk::default()
+                aliases: source_names(&object),
             })
         }
         other => Err(InputError::ChunkShape {

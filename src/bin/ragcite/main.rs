@@ -368,11 +368,12 @@ fn batch(args: &BatchArgs) -> Result<ExitStatus> {
                 }
             };
             emitter.file(name);
-            // A `.jsonl` name, given or for standard input, means JSON Lines.
-            let scanner = batch::scan::RecordScanner::new(reader, is_lines_name(name));
+            // A `.jsonl` or `.csv` name, given or for standard input, says the layout.
+            let scanner = batch::scan::RecordScanner::named(reader, name);
+            let records = batch::traces::Records::new(scanner);
             let name: std::sync::Arc<str> = name.as_str().into();
             let outcome = batch::run(
-                scanner,
+                records,
                 &name,
                 &fields,
                 &checker,
@@ -453,11 +454,6 @@ fn progress_bar(len: u64) -> Option<indicatif::ProgressBar> {
     .ok()?;
     bar.set_style(style);
     Some(bar)
-}
-
-fn is_lines_name(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    lower.ends_with(".jsonl") || lower.ends_with(".ndjson")
 }
 
 /// A unit enum's serde name (`"bracket-blocks"`), for `inputs`.

@@ -15,6 +15,11 @@ pub(super) fn has_header(text: &str) -> Option<bool> {
     let mut lines = text.lines().skip_while(|l| l.trim().is_empty());
     let first = lines.next()?;
     lines.next()?;
+    header_line(first)
+}
+
+/// Whether one line is a CSV header, as [`has_header`] says.
+pub(super) fn header_line(first: &str) -> Option<bool> {
     let tabs = first.contains('\t') && !first.contains(',');
     let names: Vec<&str> = first
         .split(if tabs { '\t' } else { ',' })

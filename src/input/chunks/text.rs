@@ -25,6 +25,26 @@ pub(super) fn read(text: &str) -> Result<Chunks, InputError> {
     Ok(chunks)
 }
 
+/// One string that numbers its sources at the starts of its lines (`[1] ...\n[2] ...`): two or
+/// more blocks, every label a whole number, the first at the start. `None` when it is not that.
+pub(super) fn numbered(text: &str) -> Option<Result<Chunks, InputError>> {
+    let lines: Vec<&str> = text.lines().collect();
+    let first = lines.iter().find(|l| !l.trim().is_empty())?;
+    if !BRACKET_HEADER.is_match(first) {
+        return None;
+    }
+    let chunks = headed_blocks(&lines, &BRACKET_HEADER);
+    if chunks.len() < 2 || !chunks.iter().all(|c| is_whole_number(&c.id)) {
+        return None;
+    }
+    Some(
+        finish_chunks(chunks, ChunkFormat::BracketBlocks).map(|mut chunks| {
+            chunks.ids_are_numbers = true;
+            chunks
+        }),
+    )
+}
+
 /// `3`, `12`: what a file that numbers its sources itself names them by.
 pub(super) fn is_whole_number(id: &str) -> bool {
     !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())
@@ -216,6 +236,20 @@ mod tests {
             ids_and_texts(&chunks),
             [("1", "One.\nStill one."), ("2", "Two.")]
         );
+    }
+
+    #[test]
+    fn one_context_string_that_numbers_its_sources_is_split() {
+        let chunks = numbered("[1] The tower is tall.\n[2] It is old.\nStill old.")
+            .expect("numbered")
+            .expect("chunks");
+        assert_eq!(
+            ids_and_texts(&chunks),
+            [("1", "The tower is tall."), ("2", "It is old.\nStill old.")]
+        );
+        assert!(numbered("[1] Only one source.").is_none());
+        assert!(numbered("[a] One.\n[b] Two.").is_none());
+        assert!(numbered("Intro.\n[1] One.\n[2] Two.").is_none());
     }
 
     #[test]

@@ -153,6 +153,15 @@ pub fn where_sources_are(format: AnswerFormat) -> String {
     format!("the answer carries no sources: pass {elsewhere} as CHUNKS, the second argument")
 }
 
+/// The chunks of a JSON value that is a provider's own list of sources (see each provider's
+/// `sources`); `None` when it is none.
+pub(crate) fn sources_of(value: &Value) -> Option<Result<Chunks, InputError>> {
+    PROVIDERS.iter().find_map(|provider| {
+        let sources = (provider.sources)(value)?;
+        Some(sources.and_then(|s| s.into_chunks(ChunkFormat::Sources(provider.format))))
+    })
+}
+
 /// The chunks of a chunks file that is a provider's own list of sources (see each provider's
 /// `sources`), or a whole response that carries its sources; `None` when `value` is neither.
 /// `text` is the file, which a response's reader reads again.
