@@ -553,6 +553,41 @@ mod tests {
         assert_eq!(lookup(&record, "vars[].context"), None);
     }
 
+    #[test]
+    fn lookup_takes_keys_with_dots() {
+        let row = json!({"attributes.output.value": "A.", "attributes": {"output": {"value": "B."}},
+                         "attributes.retrieval.documents": [{"document.content": "x"}]});
+        // The longest key the path starts with wins.
+        assert_eq!(lookup(&row, "attributes.output.value"), Some(json!("A.")));
+        assert_eq!(
+            lookup(&row, "attributes.retrieval.documents[].document.content"),
+            Some(json!(["x"]))
+        );
+        assert_eq!(lookup(&json!({"a": {"b.c": 1}}), "a.b.c"), Some(json!(1)));
+    }
+
+    #[test]
+    fn a_response_that_carries_its_sources_is_a_record() {
+        let llamaindex = read(json!({"response": "It is tall [1].", "metadata": {},
+            "source_nodes": [{"node": {"id_": "n1", "text": "It is tall.", "metadata": {}}, "score": 0.9}]}))
+        .unwrap();
+        assert_eq!(llamaindex.answer.text, "It is tall [1].");
+        assert_eq!(llamaindex.chunks.chunks[0].text, "It is tall.");
+        let haystack = read(
+            json!({"answer_builder": {"answers": [{"data": "Tall [2].", "query": "q", "meta": {},
+            "documents": [{"id": "d", "content": "It is tall.", "meta": {"source_index": 2}}]}]}}),
+        )
+        .unwrap();
+        assert_eq!(haystack.chunks.chunks[0].id, "2");
+        assert!(haystack.chunks.ids_are_numbers);
+        // A response without sources is still a record without contexts.
+        assert!(
+            read(json!({"answer": "A [1]."}))
+                .unwrap_err()
+                .starts_with("record 7 has no contexts field")
+        );
+    }
+
     fn read(record: Value) -> Result<Record, String> {
         read_record(record.to_string().as_bytes(), 7, &Fields::default())
     }

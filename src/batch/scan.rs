@@ -714,6 +714,67 @@ mod tests {
     }
 
     #[test]
+    fn deepeval_test_runs_hold_their_cases_under_test_run_data() {
+        let wrapped =
+            "{\"testRunData\": {\"testFile\": \"t.py\",\n \"testCases\": [\n {\"a\": 1}\n ]}}";
+        assert_eq!(scan(wrapped, false), [ok(3, "{\"a\": 1}")]);
+        let one_line = "{\"testRunData\": {\"testCases\": [{\"a\": 1}]}}";
+        assert_eq!(scan(one_line, false), [ok(1, "{\"a\": 1}")]);
+        let bare = "{\"testCases\": [{\"a\": 1}], \"testPassed\": 1}";
+        assert_eq!(scan(bare, false), [ok(1, "{\"a\": 1}")]);
+    }
+
+    #[test]
+    fn csv_rows_are_objects_and_list_cells_are_lists() {
+        let text = ",user_input,retrieved_contexts,response,faithfulness\n\
+                    0,How tall?,\"['It is 330 m tall.', \"\"It's old.\"\"]\",\"Tall [1],\nvery.\",1.0\n\
+                    1,Where?,\"[\"\"Paris.\"\"]\",Paris [1].,0.5\n";
+        let rows = scan(text, false);
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        let (line, first) = rows[0].clone().expect("row");
+        let first: serde_json::Value = serde_json::from_str(&first).expect("JSON");
+        assert_eq!(line, 2);
+        assert_eq!(first[""], "0");
+        assert_eq!(
+            first["retrieved_contexts"],
+            serde_json::json!(["It is 330 m tall.", "It's old."])
+        );
+        assert_eq!(first["response"], "Tall [1],\nvery.");
+        let (line, second) = rows[1].clone().expect("row");
+        assert_eq!(line, 4);
+        assert!(second.contains("[\"Paris.\"]"), "{second}");
+        // By name, whatever it starts with; a ragged row stops the scan with its line.
+        let ragged: Vec<_> = RecordScanner::named("a,b\n1,2\n3\n".as_bytes(), "t.csv")
+            .map(|item| item.map_err(|e| e.to_string()))
+            .collect();
+        assert_eq!(
+            ragged.last().cloned().map(|r| r.err()),
+            Some(Some(
+                "line 3: a row has 1 fields where the header has 2".to_string()
+            ))
+        );
+    }
+
+    #[test]
+    fn python_list_literals() {
+        assert_eq!(
+            python_list(r#"['a', "b's", 'c\'d', 'e\\nf', '\x41\u00e9']"#),
+            Some(vec![
+                "a".to_string(),
+                "b's".to_string(),
+                "c'd".to_string(),
+                "e\\nf".to_string(),
+                "Aé".to_string()
+            ])
+        );
+        assert_eq!(python_list("[]"), Some(vec![]));
+        assert_eq!(python_list("[1, 2]"), None);
+        assert_eq!(python_list("['a' 'b']"), None);
+        assert_eq!(python_list("['unclosed]"), None);
+        assert_eq!(cell_value("[not a list"), serde_json::json!("[not a list"));
+    }
+
+    #[test]
     fn broken_structure_stops_with_the_line() {
         let found = scan("[\n{\"a\": 1},\n{\"a\": \"unterminated}\n", false);
         assert_eq!(found[0], ok(2, "{\"a\": 1}"));

@@ -36,12 +36,17 @@ struct Heading<'a> {
     text: &'a str,
 }
 
-/// The chunks of a Markdown file whose first visible line is a heading; `None` when it is not
-/// one.
+/// The chunks of a Markdown file whose first visible line is a heading, or that has a heading
+/// naming a source anywhere; `None` when it is not one.
 pub(super) fn read(text: &str) -> Option<Result<Chunks, InputError>> {
     let lines: Vec<&str> = text.lines().collect();
     let first = lines.iter().find(|l| !l.trim().is_empty())?;
-    if !HEADING.is_match(first.trim_end()) {
+    let names_a_source = |line: &&str| {
+        HEADING
+            .captures(line.trim_end())
+            .is_some_and(|caps| SOURCE_HEADING.is_match(caps.get(2).map_or("", |m| m.as_str())))
+    };
+    if !HEADING.is_match(first.trim_end()) && !lines.iter().any(names_a_source) {
         return None;
     }
     let mut headings = Vec::new();
@@ -195,6 +200,12 @@ mod tests {
 
     #[test]
     fn text_before_the_first_source_is_an_error() {
+        let err =
+            read_chunks(b"Our sources:\n## Source 1\nOne.\n## Source 2\nTwo.", false).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 1: text before the first source heading (`## ...`) belongs to no source"
+        );
         let err = read_chunks(
             b"## Notes\nSome text.\n### Source 1\nOne.\n### Source 2\nTwo.",
             false,
