@@ -10,8 +10,6 @@
 use assert_cmd::Command;
 use serde_json::Value;
 
-const STACKS: &str = "testdata/stacks";
-
 /// The verdicts of the worked example: 1888 is not in chunk 2, and chunk 3 does not say who
 /// designed the tower.
 const VERDICTS: [&str; 4] = [
@@ -444,8 +442,11 @@ fn every_wrong_shape_is_one_error_line() {
     }
 }
 
+/// The verdict counts of a record that are not zero, by their JSON names.
+type Counts = Vec<(String, u64)>;
+
 /// `batch FILE --format jsonl`: each record's (id, passed, verdict counts that are not zero).
-fn batch_records(file: &str) -> Vec<(String, bool, Vec<(String, u64)>)> {
+fn batch_records(file: &str) -> Vec<(String, bool, Counts)> {
     let out = ragcite(&["batch", &format!("../batch/{file}"), "--format", "jsonl"]);
     assert_eq!(out.code, Some(1), "{file}: {}", out.stderr);
     out.stdout
@@ -497,7 +498,7 @@ fn every_transcript_format_of_the_stacks() {
         "haystack.jsonl",
     ] {
         let records = batch_records(file);
-        let found: Vec<(bool, Vec<(String, u64)>)> = records
+        let found: Vec<(bool, Counts)> = records
             .into_iter()
             .map(|(_, passed, counts)| (passed, counts))
             .collect();
