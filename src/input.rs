@@ -6,6 +6,8 @@
 
 pub mod chunks;
 pub mod response;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use serde::Serialize;
 use serde_json::Value;

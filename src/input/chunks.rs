@@ -388,18 +388,7 @@ fn json_chunk(item: Value, position: usize, line: Option<usize>) -> Result<Chunk
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn read(text: &str) -> Chunks {
-        read_chunks(text.as_bytes(), false).unwrap()
-    }
-
-    fn ids_and_texts(chunks: &Chunks) -> Vec<(&str, &str)> {
-        chunks
-            .chunks
-            .iter()
-            .map(|c| (c.id.as_str(), c.text.as_str()))
-            .collect()
-    }
+    use crate::input::testing::{ids_and_texts, read};
 
     #[test]
     fn json_objects_with_id_and_text_aliases() {
@@ -409,7 +398,7 @@ mod tests {
         );
         assert_eq!(chunks.format, ChunkFormat::Json);
         assert_eq!(
-            ids_and_texts(&chunks),
+            ids_and_texts(&chunks.chunks),
             [("a", "one"), ("7", "two"), ("c", "three"), ("4", "four")]
         );
     }
@@ -417,7 +406,7 @@ mod tests {
     #[test]
     fn json_strings_are_numbered_from_one() {
         let chunks = read(r#"["one", "two"]"#);
-        assert_eq!(ids_and_texts(&chunks), [("1", "one"), ("2", "two")]);
+        assert_eq!(ids_and_texts(&chunks.chunks), [("1", "one"), ("2", "two")]);
     }
 
     #[test]
@@ -427,7 +416,7 @@ mod tests {
                 r#"{{"{key}": ["one", {{"id": "x", "text": "two"}}]}}"#
             ));
             assert_eq!(
-                ids_and_texts(&chunks),
+                ids_and_texts(&chunks.chunks),
                 [("1", "one"), ("x", "two")],
                 "{key}"
             );
@@ -439,7 +428,7 @@ mod tests {
         let chunks =
             read("{\"id\": \"a\", \"text\": \"one\"}\n\n{\"id\": \"b\", \"text\": \"two\"}\n");
         assert_eq!(chunks.format, ChunkFormat::JsonLines);
-        assert_eq!(ids_and_texts(&chunks), [("a", "one"), ("b", "two")]);
+        assert_eq!(ids_and_texts(&chunks.chunks), [("a", "one"), ("b", "two")]);
     }
 
     #[test]

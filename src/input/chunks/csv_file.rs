@@ -109,6 +109,7 @@ fn csv_error(e: &csv::Error) -> InputError {
 
 #[cfg(test)]
 mod tests {
+    use crate::input::testing::with_names;
     use crate::input::{ChunkFormat, read_chunks, read_chunks_named};
 
     #[test]
@@ -118,11 +119,7 @@ mod tests {
                     2,\"Paris, the city\",,Paris is big.\n";
         let chunks = read_chunks(text.as_bytes(), false).expect("chunks");
         assert_eq!(chunks.format, ChunkFormat::Csv);
-        let got: Vec<(&str, &str, &[String])> = chunks
-            .chunks
-            .iter()
-            .map(|c| (c.id.as_str(), c.text.as_str(), c.aliases.as_slice()))
-            .collect();
+        let got = with_names(&chunks.chunks);
         assert_eq!(
             got,
             [

@@ -169,26 +169,14 @@ fn dash_separated(lines: &[&str]) -> Vec<Chunk> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::read_chunks;
-
-    fn read(text: &str) -> Chunks {
-        read_chunks(text.as_bytes(), false).unwrap()
-    }
-
-    fn ids_and_texts(chunks: &Chunks) -> Vec<(&str, &str)> {
-        chunks
-            .chunks
-            .iter()
-            .map(|c| (c.id.as_str(), c.text.as_str()))
-            .collect()
-    }
+    use crate::input::testing::{ids_and_texts, read};
 
     #[test]
     fn bracket_blocks() {
         let chunks = read("[doc1] The first\nchunk text.\n[doc2]\nThe second.\n\n[3] Third.");
         assert_eq!(chunks.format, ChunkFormat::BracketBlocks);
         assert_eq!(
-            ids_and_texts(&chunks),
+            ids_and_texts(&chunks.chunks),
             [
                 ("doc1", "The first\nchunk text."),
                 ("doc2", "The second."),
@@ -202,7 +190,7 @@ mod tests {
         let chunks = read("doc1: The first.\ndoc2: The second.\n\nsource_3: The third.\n");
         assert_eq!(chunks.format, ChunkFormat::ColonBlocks);
         assert_eq!(
-            ids_and_texts(&chunks),
+            ids_and_texts(&chunks.chunks),
             [
                 ("doc1", "The first."),
                 ("doc2", "The second."),
@@ -223,7 +211,7 @@ mod tests {
         let chunks = read("---\nOne.\nStill one.\n---\nTwo.\n---\n");
         assert_eq!(chunks.format, ChunkFormat::DashSeparated);
         assert_eq!(
-            ids_and_texts(&chunks),
+            ids_and_texts(&chunks.chunks),
             [("1", "One.\nStill one."), ("2", "Two.")]
         );
     }
@@ -233,7 +221,7 @@ mod tests {
         let chunks = read("One.\r\nStill one.\r\n\r\n  \r\nTwo.");
         assert_eq!(chunks.format, ChunkFormat::BlankLineSeparated);
         assert_eq!(
-            ids_and_texts(&chunks),
+            ids_and_texts(&chunks.chunks),
             [("1", "One.\nStill one."), ("2", "Two.")]
         );
     }
@@ -244,7 +232,7 @@ mod tests {
             .expect("numbered")
             .expect("chunks");
         assert_eq!(
-            ids_and_texts(&chunks),
+            ids_and_texts(&chunks.chunks),
             [("1", "The tower is tall."), ("2", "It is old.\nStill old.")]
         );
         assert!(numbered("[1] Only one source.").is_none());

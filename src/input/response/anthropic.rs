@@ -25,7 +25,7 @@ use super::json::{
     Located, empty_stream, error_message, is_an_error, not_a_stream_of, object_of, opt_array,
     opt_object, opt_str, opt_whole, type_of, values_of,
 };
-use super::reading::{ENDED_EARLY, Reading, Sources, StreamErrors, cut_off};
+use super::reading::{ENDED_EARLY, Event, Reading, Sources, StreamErrors, cut_off, typed_events};
 use crate::error::InputError;
 use crate::input::{AnswerFormat, Chunk, CitationTarget, NativeCitation};
 
@@ -188,17 +188,12 @@ fn stream(events: &[Located]) -> Result<Reading, InputError> {
     // Blocks by their `index`, which orders them; only text blocks are kept.
     let mut blocks: BTreeMap<u64, TextBlock> = BTreeMap::new();
     let mut stop_reason = None;
-    let mut recognised = false;
     let mut stopped = false;
-    for item in events {
-        let at = Some(item.line);
-        let object = object_of(item)?;
-        if let Some(message) = error_message(object) {
-            errors.note(&mut reading, at, message);
-            continue;
-        }
-        let kind = opt_str(object.get("type")).map_err(|w| w.at(at, "type"))?;
-        recognised |= kind.is_some_and(|kind| EVENTS.contains(&kind));
+    let events = typed_events(events, &mut reading, &mut errors)?;
+    let recognised = events
+        .iter()
+        .any(|e| e.kind.is_some_and(|k| EVENTS.contains(&k)));
+    for Event { at, object, kind } in events {
         let index = || opt_whole(object.get("index")).map_err(|w| w.at(at, "index"));
         match kind {
             Some("message_start") => {
@@ -385,6 +380,7 @@ fn text_blocks(content: Option<&Value>) -> Option<String> {
 mod tests {
     use super::*;
     use crate::input::response::testing::*;
+    use crate::input::testing::ids_and_texts;
 
     fn document(n: usize) -> CitationTarget {
         CitationTarget::IdOrPosition {
@@ -480,11 +476,7 @@ mod tests {
                 {"type": "search_result", "source": "kb://b", "title": "B", "content": [{"type": "text", "text": "Third."}]},
                 {"type": "text", "text": "What is it?"}]}]});
         let sources = sources(&request).expect("recognised").expect("read");
-        let chunks: Vec<(&str, &str)> = sources
-            .chunks
-            .iter()
-            .map(|c| (c.id.as_str(), c.text.as_str()))
-            .collect();
+        let chunks = ids_and_texts(&sources.chunks);
         assert_eq!(
             chunks,
             [

@@ -31,8 +31,9 @@ pub(super) const PROVIDER: Provider = Provider {
 };
 
 fn read(text: &str) -> Result<Reading, InputError> {
-    openai::read_with(text, |reading, _, message, at, path| {
-        let Some(message) = message else {
+    openai::read_with(text, |reading, seen| {
+        let (at, path) = (seen.at, seen.path);
+        let Some(message) = seen.message else {
             return Ok(());
         };
         let context = opt_object(message.get("context"))
@@ -112,6 +113,7 @@ fn holder(object: &Map<String, Value>) -> Option<&Vec<Value>> {
 mod tests {
     use super::*;
     use crate::input::response::testing::*;
+    use crate::input::testing::with_names;
 
     #[test]
     fn doc_markers_name_the_citations_and_chunk_ids_are_not_ids() {
@@ -124,11 +126,7 @@ mod tests {
         assert_eq!(answer.format, AnswerFormat::Azure);
         assert_eq!(answer.text, "Tall [doc1]. Old [doc2].");
         let sources = answer.sources.expect("sources");
-        let chunks: Vec<(&str, &str, &[String])> = sources
-            .chunks
-            .iter()
-            .map(|c| (c.id.as_str(), c.text.as_str(), c.aliases.as_slice()))
-            .collect();
+        let chunks = with_names(&sources.chunks);
         assert_eq!(
             chunks[0],
             (

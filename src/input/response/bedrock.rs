@@ -13,10 +13,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::json::{
-    empty_stream, error_message, is_an_error, json_values, object_of, one_value, opt_array,
-    opt_object, opt_str, opt_whole, pointer,
-};
+use super::json::{opt_array, opt_object, opt_str, opt_whole, pointer, single_object};
 use super::offsets::{char_span, char_starts};
 use super::reading::{Reading, Sources};
 use super::{Provider, never};
@@ -43,14 +40,7 @@ const CHUNK_ID: &str = "x-amz-bedrock-kb-chunk-id";
 const SOURCE_URI: &str = "x-amz-bedrock-kb-source-uri";
 
 fn read(text: &str) -> Result<Reading, InputError> {
-    let items = json_values(text)?;
-    if items.is_empty() {
-        return Err(empty_stream());
-    }
-    let object = object_of(one_value(&items)?)?;
-    if let Some(message) = error_message(object) {
-        return Err(is_an_error(None, &message));
-    }
+    let object = &single_object(text)?;
     let output = opt_object(object.get("output")).map_err(|w| w.at(None, "output"))?;
     let answer = opt_str(output.and_then(|o| o.get("text")))
         .map_err(|w| w.at(None, "output.text"))?
@@ -197,6 +187,7 @@ fn sources(value: &Value) -> Option<Result<Sources, InputError>> {
 mod tests {
     use super::*;
     use crate::input::response::testing::*;
+    use crate::input::testing::with_names;
 
     const RESPONSE: &str = r#"{"ResponseMetadata": {"HTTPStatusCode": 200}, "sessionId": "s",
         "output": {"text": "The tower is tall. It is old. Nobody asked."},
@@ -230,11 +221,7 @@ mod tests {
             ]
         );
         let sources = answer.sources.expect("sources");
-        let chunks: Vec<(&str, &str, &[String])> = sources
-            .chunks
-            .iter()
-            .map(|c| (c.id.as_str(), c.text.as_str(), c.aliases.as_slice()))
-            .collect();
+        let chunks = with_names(&sources.chunks);
         assert_eq!(
             chunks,
             [

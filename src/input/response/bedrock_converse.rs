@@ -12,10 +12,7 @@
 
 use serde_json::Value;
 
-use super::json::{
-    empty_stream, error_message, is_an_error, json_values, object_of, one_value, opt_array,
-    opt_object, opt_str, opt_whole, pointer,
-};
+use super::json::{opt_array, opt_object, opt_str, opt_whole, pointer, single_object};
 use super::reading::{Reading, Sources, cut_off};
 use super::{Provider, never};
 use crate::error::InputError;
@@ -40,14 +37,7 @@ const DOCUMENT: &str = "document";
 const LOCATIONS: [&str; 3] = ["documentChar", "documentPage", "documentChunk"];
 
 fn read(text: &str) -> Result<Reading, InputError> {
-    let items = json_values(text)?;
-    if items.is_empty() {
-        return Err(empty_stream());
-    }
-    let object = object_of(one_value(&items)?)?;
-    if let Some(message) = error_message(object) {
-        return Err(is_an_error(None, &message));
-    }
+    let object = &single_object(text)?;
     let content = opt_array(pointer(object, "/output/message/content"))
         .map_err(|w| w.at(None, "output.message.content"))?;
     let mut reading = Reading::default();
@@ -172,6 +162,7 @@ fn sources(value: &Value) -> Option<Result<Sources, InputError>> {
 mod tests {
     use super::*;
     use crate::input::response::testing::*;
+    use crate::input::testing::ids_and_texts;
 
     #[test]
     fn cited_blocks_cite_their_text_to_the_request_s_documents() {
@@ -214,11 +205,7 @@ mod tests {
             {"document": {"name": "Parts", "source": {"content": [{"text": "One."}, {"text": "Two."}]}}},
             {"text": "How tall is it?"}]}]});
         let sources = sources(&request).expect("recognised").expect("read");
-        let chunks: Vec<(&str, &str)> = sources
-            .chunks
-            .iter()
-            .map(|c| (c.id.as_str(), c.text.as_str()))
-            .collect();
+        let chunks = ids_and_texts(&sources.chunks);
         assert_eq!(
             chunks,
             [

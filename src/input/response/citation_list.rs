@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 
-use super::json::{json_values, object_of, one_value, opt_array, opt_str, opt_whole, wrong};
+use super::json::{opt_array, opt_str, opt_whole, single_object, wrong};
 use super::reading::Reading;
 use super::{Provider, never, no_sources};
 use crate::error::InputError;
@@ -26,8 +26,7 @@ pub(super) const PROVIDER: Provider = Provider {
 };
 
 fn read(text: &str) -> Result<Reading, InputError> {
-    let items = json_values(text)?;
-    let object = object_of(one_value(&items)?)?;
+    let object = &single_object(text)?;
     let answer = match object.get("answer") {
         Some(Value::String(answer)) => answer.clone(),
         Some(Value::Null) => String::new(),

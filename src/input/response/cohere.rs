@@ -15,10 +15,10 @@ use serde_json::{Map, Value};
 
 use super::json::{
     Located, empty_stream, error_message, is_an_error, not_a_stream_of, object_of, opt_array,
-    opt_object, opt_str, opt_whole, type_of, values_of,
+    opt_object, opt_str, opt_whole, pointer, type_of, values_of,
 };
 use super::offsets::{char_span, char_starts};
-use super::reading::{ENDED_EARLY, Reading, StreamErrors, cut_off};
+use super::reading::{ENDED_EARLY, Event, Reading, StreamErrors, cut_off, typed_events};
 use super::{Provider, never, no_sources};
 use crate::error::InputError;
 use crate::input::{AnswerFormat, CitationTarget, NativeCitation};
@@ -224,22 +224,17 @@ fn stream(events: &[Located]) -> Result<Reading, InputError> {
     let mut contents: BTreeMap<u64, (bool, String)> = BTreeMap::new();
     let mut citations = Vec::new();
     let mut end = None;
-    let mut recognised = false;
-    for item in events {
-        let at = Some(item.line);
-        let object = object_of(item)?;
-        if let Some(message) = error_message(object) {
-            errors.note(&mut reading, at, message);
-            continue;
-        }
-        let kind = opt_str(object.get("type")).map_err(|w| w.at(at, "type"))?;
-        recognised |= kind.is_some_and(|kind| EVENTS.contains(&kind));
+    let events = typed_events(events, &mut reading, &mut errors)?;
+    let recognised = events
+        .iter()
+        .any(|e| e.kind.is_some_and(|k| EVENTS.contains(&k)));
+    for Event { at, object, kind } in events {
         let index = || {
             opt_whole(object.get("index"))
                 .map(|index| index.unwrap_or(0))
                 .map_err(|w| w.at(at, "index"))
         };
-        let message = item.value.pointer("/delta/message");
+        let message = pointer(object, "/delta/message");
         let content = message.and_then(|m| m.get("content"));
         match kind {
             Some("content-start") => {

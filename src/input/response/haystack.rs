@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value};
 
-use super::json::{json_values, object_of, one_value, opt_array, opt_str, opt_whole};
+use super::json::{opt_array, opt_str, opt_whole, single_object};
 use super::reading::{Reading, Sources};
 use super::{Provider, never};
 use crate::error::InputError;
@@ -60,8 +60,7 @@ fn generated_answer(value: &Value) -> Option<&Map<String, Value>> {
 }
 
 fn read(text: &str) -> Result<Reading, InputError> {
-    let items = json_values(text)?;
-    let object = object_of(one_value(&items)?)?;
+    let object = &single_object(text)?;
     let answer = answers(object)
         .and_then(|list| list.first())
         .and_then(generated_answer)
@@ -137,6 +136,7 @@ fn sources(value: &Value) -> Option<Result<Sources, InputError>> {
 mod tests {
     use super::*;
     use crate::input::response::testing::*;
+    use crate::input::testing::ids_and_texts;
 
     const DIGEST: &str = "ed4e066696e7c5e11be31e48bb8814056adbe4848b6f1a7e55cb1108f3e4b5ad";
 
@@ -160,11 +160,7 @@ mod tests {
             assert_eq!(read.text, "Old [2]. Tall [4].");
             let sources = read.sources.expect("sources");
             assert!(sources.ids_are_numbers);
-            let chunks: Vec<(&str, &str)> = sources
-                .chunks
-                .iter()
-                .map(|c| (c.id.as_str(), c.text.as_str()))
-                .collect();
+            let chunks = ids_and_texts(&sources.chunks);
             assert_eq!(chunks, [("2", "Built in 1889."), ("4", "It is tall.")]);
             assert_eq!(sources.chunks[0].aliases, [DIGEST, "t.pdf"]);
         }

@@ -141,15 +141,26 @@ pub(super) fn object_of(item: &Located) -> Result<&Map<String, Value>, InputErro
     })
 }
 
-/// The one JSON value of a format that has no streamed form (the citation list).
-pub(super) fn one_value(items: &[Located]) -> Result<&Located, InputError> {
-    match items {
-        [] => Err(empty_stream()),
-        [one] => Ok(one),
-        [_, second, ..] => Err(InputError::Response {
+/// The one JSON object of a format that has no streamed form (Bedrock, the frameworks' outputs,
+/// the citation list); an error body is the provider's error.
+pub(super) fn single_object(text: &str) -> Result<Map<String, Value>, InputError> {
+    let mut items = json_values(text)?.into_iter();
+    let (Some(item), second) = (items.next(), items.next()) else {
+        return Err(empty_stream());
+    };
+    if let Some(second) = second {
+        return Err(InputError::Response {
             line: Some(second.line),
             message: "expected one JSON response; found another JSON value after it".to_string(),
-        }),
+        });
+    }
+    object_of(&item)?;
+    let Value::Object(object) = item.value else {
+        return Err(empty_stream());
+    };
+    match error_message(&object) {
+        Some(message) => Err(is_an_error(None, &message)),
+        None => Ok(object),
     }
 }
 

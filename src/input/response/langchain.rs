@@ -10,7 +10,7 @@
 
 use serde_json::{Map, Value};
 
-use super::json::{json_values, object_of, one_value, opt_str};
+use super::json::{opt_str, single_object};
 use super::reading::{Reading, Sources};
 use super::{Provider, never};
 use crate::error::InputError;
@@ -54,8 +54,7 @@ pub(super) fn document(item: &Value) -> Option<&Map<String, Value>> {
 }
 
 fn read(text: &str) -> Result<Reading, InputError> {
-    let items = json_values(text)?;
-    let object = object_of(one_value(&items)?)?;
+    let object = &single_object(text)?;
     let Some((answer, documents)) = shape(object) else {
         return Err(InputError::Response {
             line: None,
@@ -134,6 +133,7 @@ fn sources(value: &Value) -> Option<Result<Sources, InputError>> {
 mod tests {
     use super::*;
     use crate::input::response::testing::*;
+    use crate::input::testing::with_names;
 
     #[test]
     fn a_retrieval_chain_s_output_and_its_documents() {
@@ -150,11 +150,7 @@ mod tests {
             "The tower is 330 m tall [1] (source: tower.pdf)."
         );
         let sources = answer.sources.expect("sources");
-        let chunks: Vec<(&str, &str, &[String])> = sources
-            .chunks
-            .iter()
-            .map(|c| (c.id.as_str(), c.text.as_str(), c.aliases.as_slice()))
-            .collect();
+        let chunks = with_names(&sources.chunks);
         assert_eq!(
             chunks,
             [

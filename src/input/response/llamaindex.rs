@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::json::{json_values, object_of, one_value, opt_str};
+use super::json::{opt_str, single_object};
 use super::reading::{Reading, Sources};
 use super::{Provider, never};
 use crate::error::InputError;
@@ -33,8 +33,7 @@ pub(super) const PROVIDER: Provider = Provider {
 };
 
 fn read(text: &str) -> Result<Reading, InputError> {
-    let items = json_values(text)?;
-    let object = object_of(one_value(&items)?)?;
+    let object = &single_object(text)?;
     let answer = opt_str(object.get("response")).map_err(|w| w.at(None, "response"))?;
     let nodes = object
         .get("source_nodes")
@@ -118,6 +117,7 @@ fn sources(value: &Value) -> Option<Result<Sources, InputError>> {
 mod tests {
     use super::*;
     use crate::input::response::testing::*;
+    use crate::input::testing::ids_and_texts;
 
     #[test]
     fn source_nodes_are_the_sources_numbered_as_cited() {
@@ -130,11 +130,7 @@ mod tests {
         let answer = read_detected(text);
         assert_eq!(answer.format, AnswerFormat::Llamaindex);
         let sources = answer.sources.expect("sources");
-        let chunks: Vec<(&str, &str)> = sources
-            .chunks
-            .iter()
-            .map(|c| (c.id.as_str(), c.text.as_str()))
-            .collect();
+        let chunks = ids_and_texts(&sources.chunks);
         assert_eq!(chunks, [("1", "It is 330 m tall."), ("2", "Paris is big.")]);
         assert_eq!(
             sources.chunks[0].aliases,

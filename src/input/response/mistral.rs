@@ -105,6 +105,7 @@ mod tests {
     use super::*;
     use crate::input::CitationTarget;
     use crate::input::response::testing::*;
+    use crate::input::testing::ids_and_texts;
 
     #[test]
     fn a_reference_cites_the_sentence_it_ends() {
@@ -134,11 +135,7 @@ mod tests {
             "1": {"url": "https://b", "title": "B", "snippets": [["Two."], ["Three."]], "description": null},
             "0": {"url": "https://a", "title": "A", "snippets": [], "description": "One."}});
         let sources = sources(&value).expect("recognised").expect("read");
-        let chunks: Vec<(&str, &str)> = sources
-            .chunks
-            .iter()
-            .map(|c| (c.id.as_str(), c.text.as_str()))
-            .collect();
+        let chunks = ids_and_texts(&sources.chunks);
         assert_eq!(chunks, [("0", "One."), ("1", "Two.\nThree.")]);
         assert!(super::sources(&serde_json::json!({"0": "x"})).is_none());
         assert!(super::sources(&serde_json::json!({"chunks": []})).is_none());

@@ -39,36 +39,26 @@ pub(super) const PROVIDER: Provider = Provider {
 
 /// Reads a chat completion as such (also Mistral's, whose references the content parts carry).
 pub(super) fn read(text: &str) -> Result<Reading, InputError> {
-    read_with(text, |_, _, _, _, _| Ok(()))
+    read_with(text, |_, _| Ok(()))
 }
 
-/// What a provider built on Chat Completions reads beside the text: called once for each JSON
-/// object of the response (the completion, or each chunk of a stream) with that object, the
-/// message (or delta) of its first choice, the line (in a stream) and the path of that message.
-pub(super) trait Extend:
-    FnMut(
-    &mut Reading,
-    &Map<String, Value>,
-    Option<&Map<String, Value>>,
-    Option<usize>,
-    &str,
-) -> Result<(), InputError>
-{
+/// What a provider built on Chat Completions sees of each JSON object of the response (the
+/// completion, or each chunk of a stream), to read what its responses carry beside the text.
+pub(super) struct Seen<'a> {
+    pub object: &'a Map<String, Value>,
+    /// The message (or delta) of its first choice.
+    pub message: Option<&'a Map<String, Value>>,
+    /// Its line, in a stream.
+    pub at: Option<usize>,
+    /// The path of `message`, for errors.
+    pub path: &'a str,
 }
 
-impl<F> Extend for F where
-    F: FnMut(
-        &mut Reading,
-        &Map<String, Value>,
-        Option<&Map<String, Value>>,
-        Option<usize>,
-        &str,
-    ) -> Result<(), InputError>
-{
-}
-
-/// Reads a chat completion or its stream, calling `extend` as [`Extend`] says.
-pub(super) fn read_with(text: &str, mut extend: impl Extend) -> Result<Reading, InputError> {
+/// Reads a chat completion or its stream, calling `extend` with what it [`Seen`]s of each object.
+pub(super) fn read_with(
+    text: &str,
+    mut extend: impl FnMut(&mut Reading, Seen<'_>) -> Result<(), InputError>,
+) -> Result<Reading, InputError> {
     let values = values_of(text)?;
     match values.items.as_slice() {
         [] => Err(empty_stream()),
@@ -85,7 +75,10 @@ fn is_chunk(value: &Value) -> bool {
             && value.pointer("/choices/0/message").is_none())
 }
 
-fn completion(item: &Located, extend: &mut impl Extend) -> Result<Reading, InputError> {
+fn completion(
+    item: &Located,
+    extend: &mut impl FnMut(&mut Reading, Seen<'_>) -> Result<(), InputError>,
+) -> Result<Reading, InputError> {
     let object = object_of(item)?;
     if let Some(message) = error_message(object) {
         return Err(is_an_error(None, &message));
@@ -120,7 +113,16 @@ fn completion(item: &Located, extend: &mut impl Extend) -> Result<Reading, Input
             reading.warnings.push(cut_off("finish_reason", "length"));
         }
     }
-    extend(&mut reading, object, message, None, "choices[0].message")?;
+    let path = "choices[0].message";
+    extend(
+        &mut reading,
+        Seen {
+            object,
+            message,
+            at: None,
+            path,
+        },
+    )?;
     reading.read_usage(
         object.get("usage"),
         "usage",
@@ -219,7 +221,7 @@ fn url_citations(
 fn stream(
     chunks: &[Located],
     done_marker: bool,
-    extend: &mut impl Extend,
+    extend: &mut impl FnMut(&mut Reading, Seen<'_>) -> Result<(), InputError>,
 ) -> Result<Reading, InputError> {
     let mut reading = Reading::streamed();
     let mut errors = StreamErrors::default();
@@ -255,10 +257,19 @@ fn stream(
                 finish_reason = Some(reason);
             }
         }
-        match first {
-            Some((delta, path)) => extend(&mut reading, object, Some(delta), at, &path)?,
-            None => extend(&mut reading, object, None, at, "")?,
-        }
+        let (message, path) = match &first {
+            Some((delta, path)) => (Some(*delta), path.as_str()),
+            None => (None, ""),
+        };
+        extend(
+            &mut reading,
+            Seen {
+                object,
+                message,
+                at,
+                path,
+            },
+        )?;
         reading.read_usage(
             object.get("usage"),
             "usage",

@@ -19,7 +19,7 @@ use super::json::{
     opt_object, opt_str, opt_whole, type_of, values_of,
 };
 use super::offsets::{char_span, char_starts, ending_at};
-use super::reading::{ENDED_EARLY, Reading, Sources, StreamErrors, cut_off};
+use super::reading::{ENDED_EARLY, Event, Reading, Sources, StreamErrors, cut_off, typed_events};
 use super::{Provider, never, no_sources};
 use crate::error::InputError;
 use crate::input::{AnswerFormat, Chunk, CitationTarget, NativeCitation};
@@ -225,11 +225,11 @@ fn stream(events: &[Located]) -> Result<Reading, InputError> {
     let mut errors = StreamErrors::default();
     let mut deltas = String::new();
     let mut final_response = None;
-    let mut recognised = false;
-    for item in events {
-        let at = Some(item.line);
-        let object = object_of(item)?;
-        let kind = opt_str(object.get("type")).map_err(|w| w.at(at, "type"))?;
+    let events = typed_events(events, &mut reading, &mut errors)?;
+    let recognised = events
+        .iter()
+        .any(|e| e.kind.is_some_and(|kind| kind.starts_with("response.")));
+    for Event { at, object, kind } in events {
         match kind {
             Some("response.output_text.delta") => {
                 let delta = opt_str(object.get("delta")).map_err(|w| w.at(at, "delta"))?;
@@ -242,15 +242,8 @@ fn stream(events: &[Located]) -> Result<Reading, InputError> {
                     final_response = Some((response, at));
                 }
             }
-            Some("error") => {
-                if let Some(message) = error_message(object) {
-                    errors.note(&mut reading, at, message);
-                }
-                continue;
-            }
             _ => {}
         }
-        recognised |= kind.is_some_and(|kind| kind.starts_with("response."));
     }
     if !recognised {
         return Err(errors.or(not_a_stream_of(

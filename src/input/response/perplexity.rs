@@ -35,9 +35,9 @@ pub(super) const PROVIDER: Provider = Provider {
 };
 
 fn read(text: &str) -> Result<Reading, InputError> {
-    openai::read_with(text, |reading, object, _, at, _| {
-        if let Some(results) = object.get("search_results") {
-            reading.sources = Some(read_results(Some(results), at)?);
+    openai::read_with(text, |reading, seen| {
+        if let Some(results) = seen.object.get("search_results") {
+            reading.sources = Some(read_results(Some(results), seen.at)?);
         }
         Ok(())
     })

@@ -4,7 +4,11 @@
 
 use serde_json::Value;
 
-use super::json::{WrongType, is_an_error, opt_object, opt_whole};
+use serde_json::Map;
+
+use super::json::{
+    Located, WrongType, error_message, is_an_error, object_of, opt_object, opt_str, opt_whole,
+};
 use crate::error::InputError;
 use crate::input::{
     Answer, AnswerFormat, Chunk, ChunkFormat, Chunks, NativeCitation, Usage, finish_chunks,
@@ -133,4 +137,33 @@ impl StreamErrors {
             None => otherwise,
         }
     }
+}
+
+/// One event of a stream: its line, its object and its `type`.
+pub(super) struct Event<'a> {
+    pub at: Option<usize>,
+    pub object: &'a Map<String, Value>,
+    pub kind: Option<&'a str>,
+}
+
+/// The events of a stream whose events say their `type` (Anthropic, Cohere, OpenAI Responses),
+/// in order; an error event is noted (a warning, and the error the stream is when it carries
+/// nothing else) and left out.
+pub(super) fn typed_events<'a>(
+    items: &'a [Located],
+    reading: &mut Reading,
+    errors: &mut StreamErrors,
+) -> Result<Vec<Event<'a>>, InputError> {
+    let mut events = Vec::with_capacity(items.len());
+    for item in items {
+        let at = Some(item.line);
+        let object = object_of(item)?;
+        if let Some(message) = error_message(object) {
+            errors.note(reading, at, message);
+            continue;
+        }
+        let kind = opt_str(object.get("type")).map_err(|w| w.at(at, "type"))?;
+        events.push(Event { at, object, kind });
+    }
+    Ok(events)
 }
