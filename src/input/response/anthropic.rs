@@ -294,12 +294,14 @@ fn stream(events: &[Located]) -> Result<Reading, InputError> {
 /// A request (or its `messages`, or one message's `content`) whose `document` and
 /// `search_result` blocks are the chunks; `None` when `value` is none of these.
 fn sources(value: &Value) -> Option<Result<Sources, InputError>> {
+    // A list of messages or of content blocks says which by its first item.
     let blocks: Vec<&Value> = match value {
         Value::Object(request) => request_blocks(request.get("messages")?)?,
-        Value::Array(items) if items.iter().any(|m| m.get("role").is_some()) => {
-            request_blocks(value)?
-        }
-        Value::Array(items) => items.iter().collect(),
+        Value::Array(items) => match items.first()? {
+            first if first.get("role").is_some() => request_blocks(value)?,
+            first if type_of(first).is_some() => items.iter().collect(),
+            _ => return None,
+        },
         _ => return None,
     };
     let is_source = |b: &&Value| matches!(type_of(b), Some("document" | "search_result"));

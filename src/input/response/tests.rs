@@ -589,3 +589,56 @@ fn json_of_no_known_format_is_an_error_naming_its_keys() {
         assert!(err.starts_with("line 1: invalid JSON: "), "{err}");
     }
 }
+
+/// The samples of `testdata/stacks/`, as users of each stack have them.
+const STACK_SAMPLES: [&str; 20] = [
+    include_str!("../../../testdata/stacks/bedrock-kb/response.json"),
+    include_str!("../../../testdata/stacks/bedrock-kb/retrieve.json"),
+    include_str!("../../../testdata/stacks/bedrock-converse/response.json"),
+    include_str!("../../../testdata/stacks/bedrock-converse/request.json"),
+    include_str!("../../../testdata/stacks/azure-on-your-data/response.json"),
+    include_str!("../../../testdata/stacks/azure-on-your-data/citations.json"),
+    include_str!("../../../testdata/stacks/perplexity/response.json"),
+    include_str!("../../../testdata/stacks/mistral/response.json"),
+    include_str!("../../../testdata/stacks/mistral/tool-result.json"),
+    include_str!("../../../testdata/stacks/openai-responses-file-search/response.json"),
+    include_str!("../../../testdata/stacks/anthropic-documents/request.json"),
+    include_str!("../../../testdata/stacks/anthropic-documents/response.json"),
+    include_str!("../../../testdata/stacks/vertex-rag/response.json"),
+    include_str!("../../../testdata/stacks/langchain/response.json"),
+    include_str!("../../../testdata/stacks/langchain/dumpd.json"),
+    include_str!("../../../testdata/stacks/llamaindex/response.json"),
+    include_str!("../../../testdata/stacks/haystack/response.json"),
+    include_str!("../../../testdata/stacks/haystack/response-v3.json"),
+    include_str!("../../../testdata/stacks/chunks/csv-with-header.csv"),
+    include_str!("../../../testdata/stacks/chunks/markdown-headings.md"),
+];
+
+#[test]
+fn the_stacks_samples_cut_short_never_panic() {
+    for text in STACK_SAMPLES {
+        let cuts = text
+            .char_indices()
+            .map(|(at, _)| at)
+            .step_by(text.len() / 150 + 1);
+        for cut in cuts.chain([text.len()]) {
+            let prefix = &text[..cut];
+            let as_answer = std::panic::catch_unwind(|| {
+                let _ = detect(prefix);
+                for format in AnswerFormat::ALL {
+                    let _ = read(prefix, format);
+                }
+            });
+            assert!(as_answer.is_ok(), "cut at {cut} of {:.60}", text);
+            let as_chunks = std::panic::catch_unwind(|| {
+                for name in ["chunks.txt", "chunks.json", "chunks.csv"] {
+                    let _ = crate::input::read_chunks_named(prefix.as_bytes(), name);
+                }
+                let _ = crate::input::chunks_from_value(
+                    serde_json::from_str(prefix).unwrap_or(serde_json::Value::Null),
+                );
+            });
+            assert!(as_chunks.is_ok(), "cut at {cut} of {:.60}", text);
+        }
+    }
+}
