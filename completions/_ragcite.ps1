@@ -26,7 +26,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check an answer''s citations against the retrieved chunks')
-            [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)')
+            [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict: what it means, how it is decided, what to do')
@@ -120,7 +120,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
         }
         'ragcite;help' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check an answer''s citations against the retrieved chunks')
-            [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)')
+            [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict: what it means, how it is decided, what to do')

@@ -23,7 +23,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand check 'Check an answer''s citations against the retrieved chunks'
-            cand batch 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)'
+            cand batch 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
             cand eval 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict: what it means, how it is decided, what to do'
@@ -110,7 +110,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         }
         &'ragcite;help'= {
             cand check 'Check an answer''s citations against the retrieved chunks'
-            cand batch 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)'
+            cand batch 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
             cand eval 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict: what it means, how it is decided, what to do'

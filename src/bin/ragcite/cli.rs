@@ -26,22 +26,38 @@ unsupported and a negated claim can look supported; treat results as pointers fo
 
 Exit codes: 0 every limit held; 1 a limit was exceeded; 2 usage or input error.
 
+A response that carries its sources (Bedrock Knowledge Bases, Azure On Your Data, Perplexity, \
+Vertex AI RAG, OpenAI file search, LangChain, LlamaIndex, Haystack) needs no CHUNKS; given both, \
+the chunks file is used. JSON of no known response format is an error: --answer-format text \
+reads it as prose.
+
 Examples:
   ragcite check answer.md chunks.json
+  ragcite check bedrock-response.json
+  ragcite check converse-response.json converse-request.json
   model-cli ask question | ragcite check - chunks.json --format json
-  ragcite check answer.md chunks.txt --threshold 0.6 --max-uncited 2";
+  ragcite check answer.md chunks.csv --threshold 0.6 --max-uncited 2";
 
 const BATCH_AFTER_HELP: &str = "\
 Each record is checked exactly as `check` checks one answer, with the per-answer limits; a record \
 over any of them is failing. The batch fails when failing records, bad records or a rate exceed \
-their limits. Records are found through the field names of RAGAS, DeepEval, promptfoo and \
-LangChain; --field points a field elsewhere.
+their limits.
+
+Transcripts: a JSON array of records; JSON Lines (.jsonl, .ndjson); CSV with a header (.csv, \
+.tsv; RAGAS to_csv and EvaluationResult CSV, list cells as Python literals); an object holding \
+the records under results.results (promptfoo), testCases or testRunData.testCases (DeepEval), \
+samples or goldens; LangChain, LlamaIndex and Haystack outputs one per line; OpenInference / \
+Phoenix spans (OTel JSON or the spans dataframe) and LangSmith runs, one record per trace. \
+Records are found through the field names of RAGAS, DeepEval, promptfoo and LangChain; --field \
+points a field elsewhere.
 
 Exit codes: 0 every limit held; 1 a limit was exceeded; 2 usage or input error, or the file \
 broke off part way (the output then says it is incomplete).
 
 Examples:
   ragcite batch evals.jsonl
+  ragcite batch dataset.csv .deepeval/.latest_test_run.json
+  ragcite batch spans.jsonl
   ragcite batch results.json --max-uncited-rate 0.05 --format jsonl
   ragcite batch runs.jsonl --field answer=outputs.text --field contexts=docs[].page_content";
 
@@ -85,7 +101,7 @@ pub enum Command {
     /// Check an answer's citations against the retrieved chunks
     #[command(after_help = CHECK_AFTER_HELP)]
     Check(CheckArgs),
-    /// Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, JSON Lines)
+    /// Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)
     #[command(after_help = BATCH_AFTER_HELP)]
     Batch(BatchArgs),
     /// Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold
@@ -103,7 +119,7 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// The answer: plain text, Markdown or a provider's response (`-` reads standard input)
+    /// The answer: plain text, Markdown, or a provider's response or framework output (`-` reads standard input)
     #[arg(value_name = "ANSWER")]
     pub answer: String,
 
@@ -193,7 +209,7 @@ pub struct OutputArgs {
 
 #[derive(Debug, Args)]
 pub struct BatchArgs {
-    /// The transcripts: JSON arrays, JSON Lines, or promptfoo, RAGAS or DeepEval files (`-` reads standard input)
+    /// The transcripts: JSON arrays, JSON Lines, CSV, promptfoo, RAGAS or DeepEval files, or span and run exports (`-` reads standard input)
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<String>,
 
