@@ -313,32 +313,98 @@ fn chunk_files_people_also_have() {
     assert_eq!(doc["inputs"]["chunks"]["format"], "langchain");
 }
 
+/// Every sample of `testdata/stacks/`, as `check` takes it: the snapshot's name and the files.
+const SAMPLES: [(&str, &[&str]); 18] = [
+    ("bedrock_kb", &["bedrock-kb/response.json"]),
+    (
+        "bedrock_kb_retrieve",
+        &["bedrock-kb/response.json", "bedrock-kb/retrieve.json"],
+    ),
+    (
+        "bedrock_converse",
+        &[
+            "bedrock-converse/response.json",
+            "bedrock-converse/request.json",
+        ],
+    ),
+    ("azure_on_your_data", &["azure-on-your-data/response.json"]),
+    (
+        "azure_citations",
+        &[
+            "azure-on-your-data/response.json",
+            "azure-on-your-data/citations.json",
+        ],
+    ),
+    ("perplexity", &["perplexity/response.json"]),
+    (
+        "mistral",
+        &["mistral/response.json", "mistral/tool-result.json"],
+    ),
+    (
+        "openai_responses_file_search",
+        &["openai-responses-file-search/response.json"],
+    ),
+    (
+        "anthropic_documents",
+        &[
+            "anthropic-documents/response.json",
+            "anthropic-documents/request.json",
+        ],
+    ),
+    ("vertex_rag", &["vertex-rag/response.json"]),
+    ("langchain", &["langchain/response.json"]),
+    ("langchain_dumpd", &["langchain/dumpd.json"]),
+    (
+        "langchain_source_markers",
+        &["langchain/source-markers.md", "langchain/context.json"],
+    ),
+    ("llamaindex", &["llamaindex/response.json"]),
+    ("haystack", &["haystack/response.json"]),
+    (
+        "chunks_csv",
+        &["../eiffel/answer.md", "chunks/csv-with-header.csv"],
+    ),
+    (
+        "chunks_markdown",
+        &["../eiffel/answer.md", "chunks/markdown-headings.md"],
+    ),
+    (
+        "chunks_markdown_brackets",
+        &["../eiffel/answer.md", "chunks/markdown-bracket-headings.md"],
+    ),
+];
+
 #[test]
 fn tables_of_the_stacks() {
-    for (name, files) in [
-        ("bedrock_kb", &["bedrock-kb/response.json"][..]),
-        (
-            "azure_on_your_data",
-            &["azure-on-your-data/response.json"][..],
-        ),
-        (
-            "anthropic_documents",
-            &[
-                "anthropic-documents/response.json",
-                "anthropic-documents/request.json",
-            ][..],
-        ),
-        ("haystack", &["haystack/response.json"][..]),
-        (
-            "langchain_source_markers",
-            &["langchain/source-markers.md", "langchain/context.json"][..],
-        ),
-    ] {
+    for (name, files) in SAMPLES {
         let mut args = vec!["check"];
         args.extend(files);
         args.extend(["--color", "never"]);
         let out = ragcite(&args);
         assert_eq!(out.code, Some(1), "{}", out.stderr);
+        assert_eq!(out.stderr, "");
+        insta::assert_snapshot!(name, out.stdout);
+    }
+}
+
+#[test]
+fn batch_tables_of_the_stacks() {
+    for file in [
+        "ragas.csv",
+        "ragas_result.csv",
+        "deepeval_test_run.json",
+        "promptfoo_v3.json",
+        "langchain_outputs.jsonl",
+        "llamaindex.jsonl",
+        "haystack.jsonl",
+        "phoenix_spans.jsonl",
+        "phoenix_spans_dataframe.jsonl",
+        "langsmith_runs.jsonl",
+    ] {
+        let out = ragcite(&["batch", &format!("../batch/{file}"), "--color", "never"]);
+        assert_eq!(out.code, Some(1), "{}", out.stderr);
+        assert_eq!(out.stderr, "");
+        let name = format!("batch_{}", file.replace(['.', '-'], "_"));
         insta::assert_snapshot!(name, out.stdout);
     }
 }
@@ -431,6 +497,17 @@ fn every_wrong_shape_is_one_error_line() {
             ],
             "this is an ollama response, which carries no sources",
         ),
+        (
+            vec![
+                "check".to_string(),
+                answer.clone(),
+                write(
+                    "unknown-chunks.json",
+                    r#"{"hits": {"total": 1}, "took": 3}"#,
+                ),
+            ],
+            "found an object with the keys `hits`, `took`",
+        ),
     ] {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let err = input_error(&args);
@@ -440,6 +517,25 @@ fn every_wrong_shape_is_one_error_line() {
             "{args:?}:\n{err}\nlacks\n{expected}"
         );
     }
+    // A transcript that breaks off: the records before it are reported, the error ends the run.
+    let ragged = write(
+        "ragged-records.csv",
+        "user_input,response,retrieved_contexts\nq,The tower is tall [1].,['It is tall.']\nq,B\n",
+    );
+    let out = ragcite(&["batch", &ragged]);
+    assert_eq!(out.code, Some(2));
+    assert!(
+        out.stdout.contains("INCOMPLETE: stopped at line 3"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(
+        out.stderr,
+        format!(
+            "ragcite: error: {ragged}: line 3: a row has 2 fields where the header has 3: the \
+             output is incomplete\n"
+        )
+    );
 }
 
 /// The verdict counts of a record that are not zero, by their JSON names.
@@ -528,4 +624,43 @@ fn every_transcript_format_of_the_stacks() {
             "{file}: {records:?}"
         );
     }
+}
+
+#[test]
+fn a_trace_without_what_a_record_needs_is_a_bad_record() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("spans.jsonl");
+    let spans = [
+        r#"{"name": "llm", "context": {"trace_id": "t1", "span_id": "a"}, "parent_id": "r1", "attributes": {"openinference.span.kind": "LLM", "output.value": "Tall [1]."}}"#,
+        r#"{"name": "query", "context": {"trace_id": "t1", "span_id": "r1"}, "parent_id": null, "attributes": {"openinference.span.kind": "CHAIN", "output.value": "Tall [1]."}}"#,
+        r#"{"name": "retrieve", "context": {"trace_id": "t2", "span_id": "b"}, "parent_id": "r2", "attributes": {"openinference.span.kind": "RETRIEVER", "retrieval.documents.0.document.content": "It is tall."}}"#,
+    ];
+    std::fs::write(&path, spans.join("\n")).expect("written");
+    let out = ragcite(&[
+        "batch",
+        path.to_str().expect("UTF-8 path"),
+        "--format",
+        "jsonl",
+    ]);
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    let errors: Vec<String> = out
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).expect("JSON line"))
+        .filter(|item| item["type"] == "record")
+        .map(|record| {
+            format!(
+                "{}: {}",
+                record["line"],
+                record["error"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "2: trace t1: it has no answer or no retrieved documents",
+            "3: trace t2: its root span never came",
+        ]
+    );
 }

@@ -286,11 +286,18 @@ fn read_json_chunks(text: &str) -> Result<Chunks, InputError> {
                         vec![Value::Object(object)]
                     }
                     _ => {
+                        let keys: Vec<&str> = object.keys().take(12).map(String::as_str).collect();
                         return Err(InputError::ChunkShape {
                             position: None,
                             message: format!(
-                                "expected an array of chunks, or an object holding one under {}",
-                                quoted_list(ARRAY_FIELDS)
+                                "expected an array of chunks, an object holding one under {}, or \
+                                 a stack's list of sources; found an object with {}",
+                                quoted_list(ARRAY_FIELDS),
+                                if keys.is_empty() {
+                                    "no keys".to_string()
+                                } else {
+                                    format!("the keys {}", quoted_list(&keys))
+                                }
                             ),
                         });
                     }
