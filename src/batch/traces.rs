@@ -18,7 +18,7 @@
 //! order they are completed; a trace without an answer or without retrieved documents is a bad
 //! record naming its trace id.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 use serde_json::{Map, Value, json};
 
@@ -36,7 +36,10 @@ pub struct Records<'a> {
     scanner: RecordScanner<'a>,
     /// `None` until the first record says; then whether the file is a trace export.
     export: Option<Option<Export>>,
-    traces: Vec<Trace>,
+    /// The open traces by id.
+    traces: HashMap<String, Trace>,
+    /// Traces opened so far: the order in which the open ones are flushed at the end.
+    opened: usize,
     ready: VecDeque<Scanned>,
     ended: bool,
 }
@@ -46,7 +49,8 @@ impl<'a> Records<'a> {
         Records {
             scanner,
             export: None,
-            traces: Vec::new(),
+            traces: HashMap::new(),
+            opened: 0,
             ready: VecDeque::new(),
             ended: false,
         }
@@ -73,17 +77,15 @@ impl<'a> Records<'a> {
             });
             return;
         };
-        let position = match self.traces.iter().position(|t| t.id == piece.trace) {
-            Some(position) => position,
-            None => {
-                self.traces.push(Trace::new(piece.trace.clone(), raw.line));
-                self.traces.len() - 1
-            }
-        };
-        let trace = &mut self.traces[position];
-        let completes = trace.take(piece, raw.line);
-        if completes {
-            let trace = self.traces.remove(position);
+        let id = piece.trace.clone();
+        let opened = &mut self.opened;
+        let trace = self.traces.entry(id.clone()).or_insert_with(|| {
+            *opened += 1;
+            Trace::new(id.clone(), raw.line, *opened)
+        });
+        if trace.take(piece, raw.line)
+            && let Some(trace) = self.traces.remove(&id)
+        {
             self.ready.push_back(trace.into_record());
         }
     }
@@ -103,8 +105,9 @@ impl Iterator for Records<'_> {
             match self.scanner.next() {
                 None => {
                     self.ended = true;
-                    self.ready
-                        .extend(self.traces.drain(..).map(Trace::into_record));
+                    let mut open: Vec<Trace> = self.traces.drain().map(|(_, t)| t).collect();
+                    open.sort_by_key(|t| t.opened);
+                    self.ready.extend(open.into_iter().map(Trace::into_record));
                 }
                 Some(Err(e)) => {
                     self.ended = true;
@@ -323,6 +326,8 @@ struct Trace {
     id: String,
     /// The line of its root, else of its first span.
     line: usize,
+    /// How many traces were opened before it, it included: its place at the end.
+    opened: usize,
     root_seen: bool,
     question: Option<String>,
     answer: Option<String>,
@@ -332,10 +337,11 @@ struct Trace {
 }
 
 impl Trace {
-    fn new(id: String, line: usize) -> Self {
+    fn new(id: String, line: usize, opened: usize) -> Self {
         Trace {
             id,
             line,
+            opened,
             root_seen: false,
             question: None,
             answer: None,

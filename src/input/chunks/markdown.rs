@@ -84,14 +84,13 @@ pub(super) fn read(text: &str) -> Option<Result<Chunks, InputError>> {
             ),
         }));
     }
+    // A chunk ends at the next heading of its level or shallower.
+    let bounds: Vec<&Heading> = headings.iter().filter(|h| h.level <= level).collect();
     let mut chunks = Vec::with_capacity(starts.len());
     let mut numbered = true;
-    for (n, heading) in starts.iter().enumerate() {
-        // The chunk ends at the next heading of its level or shallower.
-        let end = headings
-            .iter()
-            .find(|h| h.line > heading.line && h.level <= level)
-            .map_or(lines.len(), |h| h.line);
+    let starts_and_ends = bounds.iter().enumerate().filter(|(_, h)| h.level == level);
+    for (n, (k, heading)) in starts_and_ends.enumerate() {
+        let end = bounds.get(k + 1).map_or(lines.len(), |h| h.line);
         let body = lines[heading.line + 1..end].join("\n").trim().to_string();
         let (id, aliases) = match SOURCE_HEADING.captures(heading.text) {
             Some(caps) => {

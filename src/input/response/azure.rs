@@ -42,17 +42,17 @@ fn read(text: &str) -> Result<Reading, InputError> {
             return Ok(());
         };
         let path = format!("{path}.context.citations");
-        reading.sources = Some(read_citations(Some(citations), at, &path)?);
+        let citations = opt_array(Some(citations)).map_err(|w| w.at(at, &path))?;
+        reading.sources = Some(read_citations(citations, at, &path)?);
         Ok(())
     })
 }
 
 fn read_citations(
-    citations: Option<&Value>,
+    citations: &[Value],
     at: Option<usize>,
     path: &str,
 ) -> Result<Sources, InputError> {
-    let citations = opt_array(citations).map_err(|w| w.at(at, path))?;
     let mut chunks = Vec::with_capacity(citations.len());
     for (k, citation) in citations.iter().enumerate() {
         let string = |key: &str| {
@@ -95,11 +95,7 @@ fn sources(value: &Value) -> Option<Result<Sources, InputError>> {
     if list.is_empty() || !list.iter().all(is_citation) {
         return None;
     }
-    Some(read_citations(
-        Some(&Value::Array(list.clone())),
-        None,
-        "citations",
-    ))
+    Some(read_citations(list, None, "citations"))
 }
 
 fn holder(object: &Map<String, Value>) -> Option<&Vec<Value>> {

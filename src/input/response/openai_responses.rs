@@ -120,10 +120,12 @@ fn annotations(
         return Ok(());
     }
     let part = start..reading.text.len();
-    let starts = char_starts(&reading.text);
-    // Characters of the part, counted from its first.
-    let first_char = starts.partition_point(|&b| b < start);
-    let within = first_char..starts.len() - 1;
+    // The byte offset of each character of the part, from the text's start.
+    let starts: Vec<usize> = char_starts(&reading.text[part.clone()])
+        .into_iter()
+        .map(|at| start + at)
+        .collect();
+    let within = 0..starts.len() - 1;
     for (k, annotation) in annotations.iter().enumerate() {
         let path = format!("{path}.annotations[{k}]");
         let field = |key: &str| {
@@ -139,7 +141,7 @@ fn annotations(
                 };
                 let end = usize::try_from(index)
                     .ok()
-                    .and_then(|i| starts.get(first_char + i).copied())
+                    .and_then(|i| starts.get(i).copied())
                     .unwrap_or(part.end)
                     .min(part.end);
                 (ending_at(&reading.text[..end], end), file)
