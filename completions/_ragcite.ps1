@@ -30,7 +30,6 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict: what it means, how it is decided, what to do')
-            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write the shell completions and man pages (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -110,21 +109,12 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
-        'ragcite;generate' {
-            [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Directory to write `completions/` and `man/` into')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
         'ragcite;help' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check an answer''s citations against the retrieved chunks')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict: what it means, how it is decided, what to do')
-            [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write the shell completions and man pages (for maintainers)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -141,9 +131,6 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             break
         }
         'ragcite;help;explain' {
-            break
-        }
-        'ragcite;help;generate' {
             break
         }
         'ragcite;help;help' {

@@ -28,9 +28,6 @@ _ragcite() {
             ragcite,explain)
                 cmd="ragcite__subcmd__explain"
                 ;;
-            ragcite,generate)
-                cmd="ragcite__subcmd__generate"
-                ;;
             ragcite,help)
                 cmd="ragcite__subcmd__help"
                 ;;
@@ -49,9 +46,6 @@ _ragcite() {
             ragcite__subcmd__help,explain)
                 cmd="ragcite__subcmd__help__subcmd__explain"
                 ;;
-            ragcite__subcmd__help,generate)
-                cmd="ragcite__subcmd__help__subcmd__generate"
-                ;;
             ragcite__subcmd__help,help)
                 cmd="ragcite__subcmd__help__subcmd__help"
                 ;;
@@ -65,7 +59,7 @@ _ragcite() {
 
     case "${cmd}" in
         ragcite)
-            opts="-h -V --help --version check batch eval quote explain generate help"
+            opts="-h -V --help --version check batch eval quote explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -274,26 +268,8 @@ _ragcite() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
-        ragcite__subcmd__generate)
-            opts="-h -V --out-dir --help --version"
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                --out-dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
         ragcite__subcmd__help)
-            opts="check batch eval quote explain generate help"
+            opts="check batch eval quote explain help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -349,20 +325,6 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__help__subcmd__explain)
-            opts=""
-            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
-                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-                return 0
-            fi
-            case "${prev}" in
-                *)
-                    COMPREPLY=()
-                    ;;
-            esac
-            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
-            return 0
-            ;;
-        ragcite__subcmd__help__subcmd__generate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

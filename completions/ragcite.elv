@@ -27,7 +27,6 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand eval 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict: what it means, how it is decided, what to do'
-            cand generate 'Write the shell completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ragcite;check'= {
@@ -101,20 +100,12 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
-        &'ragcite;generate'= {
-            cand --out-dir 'Directory to write `completions/` and `man/` into'
-            cand -h 'Print help'
-            cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
         &'ragcite;help'= {
             cand check 'Check an answer''s citations against the retrieved chunks'
             cand batch 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
             cand eval 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict: what it means, how it is decided, what to do'
-            cand generate 'Write the shell completions and man pages (for maintainers)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ragcite;help;check'= {
@@ -126,8 +117,6 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;help;quote'= {
         }
         &'ragcite;help;explain'= {
-        }
-        &'ragcite;help;generate'= {
         }
         &'ragcite;help;help'= {
         }

@@ -46,3 +46,37 @@ fn completions_and_man_pages_are_current() {
         "completions/ or man/ are stale ({stale:?}): run `cargo run -- generate` and commit the result"
     );
 }
+
+#[test]
+fn completions_offer_no_hidden_subcommand() {
+    for entry in fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("completions"))
+        .expect("completions/")
+        .flatten()
+    {
+        let text = fs::read_to_string(entry.path()).expect("a completion script is text");
+        // `generate` is the maintainers' command; the word also stands in two format
+        // descriptions (Ollama's `/api/generate`, Gemini's `generateContent`).
+        let rest = text
+            .replace("/api/generate", "")
+            .replace("generateContent", "");
+        assert!(
+            !rest.contains("generate"),
+            "{} offers `generate`",
+            entry.path().display()
+        );
+    }
+}
+
+#[test]
+fn generate_refuses_unknown_arguments() {
+    let out = Command::cargo_bin("ragcite")
+        .expect("the ragcite binary")
+        .args(["generate", "--out"])
+        .output()
+        .expect("ragcite runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ragcite: error: generate: unexpected argument `--out` (usage: ragcite generate [--out-dir DIR])\n"
+    );
+}

@@ -278,7 +278,26 @@ impl<'a> RecordScanner<'a> {
     }
 
     /// Decides how the file holds its records from its first bytes.
+    /// Drops a UTF-8 byte-order mark at the start of the file, as `check` does.
+    fn skip_bom(&mut self) -> Result<(), ScanError> {
+        const BOM: &[u8] = b"\xEF\xBB\xBF";
+        if self.reader.fill_buf()?.starts_with(BOM) {
+            self.reader.consume(BOM.len());
+            return Ok(());
+        }
+        // A reader that hands out fewer bytes at a time: read the first three and put back
+        // what is not a mark.
+        let mut head = Vec::with_capacity(BOM.len());
+        (&mut self.reader).take(BOM.len() as u64).read_to_end(&mut head)?;
+        if head != BOM {
+            let rest = std::mem::replace(&mut self.reader, Box::new(io::empty()));
+            self.reader = Box::new(io::Cursor::new(head).chain(rest));
+        }
+        Ok(())
+    }
+
     fn start(&mut self) -> Result<(), ScanError> {
+        self.skip_bom()?;
         if self.force_lines {
             self.mode = Mode::Lines;
             return Ok(());
@@ -753,6 +772,36 @@ mod tests {
                 "line 3: a row has 1 fields where the header has 2".to_string()
             ))
         );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped() {
+        let bom = "\u{feff}{\"a\": 1}\n{\"a\": 2}\n";
+        assert_eq!(scan(bom, false), [ok(1, "{\"a\": 1}"), ok(2, "{\"a\": 2}")]);
+        assert_eq!(scan("\u{feff}[{\"a\": 1}]", false), [ok(1, "{\"a\": 1}")]);
+        let csv: Vec<_> = RecordScanner::named("\u{feff}a,b\n1,2\n".as_bytes(), "t.csv")
+            .map(|item| match item {
+                Ok(Scanned::Record(r)) => String::from_utf8_lossy(&r.bytes).into_owned(),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(csv, ["{\"a\":\"1\",\"b\":\"2\"}"]);
+        // A reader that gives one byte at a time.
+        struct OneByte<'a>(&'a [u8]);
+        impl Read for OneByte<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let Some((first, rest)) = self.0.split_first() else {
+                    return Ok(0);
+                };
+                buf[0] = *first;
+                self.0 = rest;
+                Ok(1)
+            }
+        }
+        let slow = io::BufReader::with_capacity(1, OneByte(bom.as_bytes()));
+        assert_eq!(RecordScanner::new(slow, false).count(), 2);
+        // Three bytes that are no mark are kept.
+        assert_eq!(scan("{\"é\": 1}", false), [ok(1, "{\"é\": 1}")]);
     }
 
     #[test]

@@ -1,7 +1,5 @@
 //! The command line, defined once with clap; completions and the man page are generated from it.
 
-use std::path::PathBuf;
-
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ragcite::Language;
@@ -112,9 +110,6 @@ pub enum Command {
     Quote(QuoteArgs),
     /// Explain a verdict: what it means, how it is decided, what to do
     Explain(ExplainArgs),
-    /// Write the shell completions and man pages (for maintainers)
-    #[command(hide = true)]
-    Generate(GenerateArgs),
 }
 
 #[derive(Debug, Args)]
@@ -375,13 +370,6 @@ pub struct ExplainArgs {
     /// The verdict to explain; all of them when left out
     #[arg(value_enum)]
     pub verdict: Option<VerdictArg>,
-}
-
-#[derive(Debug, Args)]
-pub struct GenerateArgs {
-    /// Directory to write `completions/` and `man/` into
-    #[arg(long, default_value = ".", value_name = "DIR")]
-    pub out_dir: PathBuf,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

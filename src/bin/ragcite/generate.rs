@@ -1,5 +1,7 @@
-//! `ragcite generate`: writes the shell completions and man pages from the clap definition.
-//! They are committed; a test regenerates them and fails when they are stale.
+//! `ragcite generate [--out-dir DIR]`: writes the shell completions and man pages from the clap
+//! definition. They are committed; a test regenerates them and fails when they are stale. It is
+//! read before clap parses anything and is not part of the definition, so that neither the
+//! completions nor the man pages offer it.
 
 use std::fs;
 use std::path::Path;
@@ -18,6 +20,29 @@ pub const SHELLS: [(Shell, &str); 5] = [
     (Shell::PowerShell, "_ragcite.ps1"),
     (Shell::Elvish, "ragcite.elv"),
 ];
+
+/// Runs `generate` with the arguments after it: `--out-dir DIR` (or `--out-dir=DIR`), else the
+/// working directory.
+pub fn run(args: &[std::ffi::OsString]) -> Result<()> {
+    let mut out_dir = std::path::PathBuf::from(".");
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let text = arg.to_string_lossy();
+        if let Some(dir) = text.strip_prefix("--out-dir=") {
+            out_dir = dir.into();
+        } else if text == "--out-dir" {
+            out_dir = args
+                .next()
+                .context("generate: --out-dir needs a directory")?
+                .into();
+        } else {
+            anyhow::bail!(
+                "generate: unexpected argument `{text}` (usage: ragcite generate [--out-dir DIR])"
+            );
+        }
+    }
+    write_all(&out_dir)
+}
 
 pub fn write_all(out_dir: &Path) -> Result<()> {
     let completions = out_dir.join("completions");

@@ -46,7 +46,19 @@ const DEFAULT_WIDTH: u16 = 120;
 const MIN_WIDTH: u16 = 60;
 
 fn main() -> ExitCode {
-    let args = match config::apply(std::env::args_os().collect()) {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    // The maintainers' `generate` is no subcommand of the clap definition, so that completions
+    // and man pages, generated from that definition, never offer it.
+    if args.get(1).is_some_and(|arg| arg == "generate") {
+        return match generate::run(&args[2..]) {
+            Ok(()) => ExitStatus::Success.into(),
+            Err(err) => {
+                let _ = writeln!(io::stderr(), "ragcite: error: {err:#}");
+                ExitStatus::Error.into()
+            }
+        };
+    }
+    let args = match config::apply(args) {
         Ok(args) => args,
         Err(err) => {
             let _ = writeln!(io::stderr(), "ragcite: error: {err:#}");
@@ -122,10 +134,6 @@ fn run(cli: Cli) -> Result<ExitStatus> {
         Command::Quote(args) => quote(&args),
         Command::Eval(args) => eval(&args),
         Command::Explain(args) => explain(&args),
-        Command::Generate(args) => {
-            generate::write_all(&args.out_dir)?;
-            Ok(ExitStatus::Success)
-        }
     }
 }
 
