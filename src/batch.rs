@@ -229,6 +229,24 @@ pub struct RecordOutcome {
     /// Line of the transcript file the record starts on.
     pub line: usize,
     pub result: Result<Checked, String>,
+    /// For a record that could not be read, the start of its first line (up to
+    /// [`EXCERPT_CHARS`] characters; empty when the record never reached the reader): what
+    /// tells it apart in CI reports, where it has no id.
+    pub excerpt: String,
+}
+
+/// Characters of a bad record's first line that its outcome keeps.
+pub const EXCERPT_CHARS: usize = 200;
+
+/// The start of the first line of `bytes`, up to [`EXCERPT_CHARS`] characters.
+pub fn excerpt(bytes: &[u8]) -> String {
+    let line = bytes.split(|&b| b == b'\n').next().unwrap_or(&[]);
+    let line = &line[..line.len().min(EXCERPT_CHARS * 4)];
+    String::from_utf8_lossy(line)
+        .trim_end_matches('\r')
+        .chars()
+        .take(EXCERPT_CHARS)
+        .collect()
 }
 
 /// A record that was checked.
@@ -512,11 +530,18 @@ fn check_one(
                 file: Arc::clone(file),
                 line,
                 result: Err(message),
+                excerpt: String::new(),
             };
         }
         Scanned::Record(raw) => (raw.line, raw.bytes),
     };
-    let result = read_record(&bytes, index, fields).map(|record| {
+    let read = read_record(&bytes, index, fields);
+    let excerpt = if read.is_err() {
+        excerpt(&bytes)
+    } else {
+        String::new()
+    };
+    let result = read.map(|record| {
         let report = checker.check(&record.answer, &record.chunks);
         let gate = limits.evaluate(&report.result.counts);
         Checked {
@@ -532,6 +557,7 @@ fn check_one(
         file: Arc::clone(file),
         line,
         result,
+        excerpt,
     }
 }
 

@@ -11,6 +11,8 @@ use std::path::Path;
 use assert_cmd::Command;
 use serde_json::Value;
 
+mod consumers;
+
 const EIFFEL_ANSWER: &str = "testdata/eiffel/answer.md";
 const EIFFEL_CHUNKS: &str = "testdata/eiffel/chunks.json";
 /// JSON Lines: a passing record, a failing one with two problems, an unreadable one, and one
@@ -101,6 +103,23 @@ fn batch(file: &str, format: &str, extra: &[&str], code: i32) -> Output {
     out
 }
 
+/// The output with the machine's project root and working directory (absolute `file://` URIs
+/// in SARIF's `originalUriBaseIds` and `workingDirectory`) written as `file:///ROOT/`, so
+/// that snapshots do not depend on where the checkout is.
+fn redacted(text: &str) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut uri = String::from("file://");
+    for byte in root.to_string_lossy().bytes() {
+        if byte.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=@".contains(&byte) {
+            uri.push(char::from(byte));
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    uri.push('/');
+    text.replace(&uri, "file:///ROOT/")
+}
+
 fn parse_json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
 }
@@ -112,7 +131,7 @@ fn parse_json(text: &str) -> Value {
 fn snapshots_of_the_worked_example() {
     for format in FORMATS {
         let stdout = check_eiffel(format, &[], 1);
-        insta::assert_snapshot!(format!("check_eiffel_{format}"), stdout);
+        insta::assert_snapshot!(format!("check_eiffel_{format}"), redacted(&stdout));
     }
 }
 
@@ -121,7 +140,7 @@ fn snapshots_of_a_json_lines_batch() {
     for format in FORMATS {
         let out = batch(BATCH_LINES, format, &[], 1);
         assert_eq!(out.stderr, "");
-        insta::assert_snapshot!(format!("batch_lines_{format}"), out.stdout);
+        insta::assert_snapshot!(format!("batch_lines_{format}"), redacted(&out.stdout));
     }
 }
 
@@ -130,7 +149,7 @@ fn snapshots_of_a_json_array_batch_with_records_over_several_lines() {
     for format in FORMATS {
         let out = batch(BATCH_ARRAY, format, &[], 1);
         assert_eq!(out.stderr, "");
-        insta::assert_snapshot!(format!("batch_array_{format}"), out.stdout);
+        insta::assert_snapshot!(format!("batch_array_{format}"), redacted(&out.stdout));
     }
 }
 
@@ -142,7 +161,7 @@ fn snapshots_of_a_batch_that_stops_early() {
             out.stderr,
             "ragcite: error: testdata/ci/broken.json: line 3: the record starting here is broken: the file ends inside a record: the output is incomplete\n"
         );
-        insta::assert_snapshot!(format!("batch_broken_{format}"), out.stdout);
+        insta::assert_snapshot!(format!("batch_broken_{format}"), redacted(&out.stdout));
     }
 }
 
@@ -182,6 +201,20 @@ fn assert_github_accepts(text: &str) -> Vec<Value> {
     let runs = sarif["runs"].as_array().expect("runs");
     assert_eq!(runs.len(), 1);
     let run = &runs[0];
+    let base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+        .as_str()
+        .expect("the project's root as %SRCROOT%");
+    assert!(
+        base.starts_with("file:///") && base.ends_with('/'),
+        "{base}"
+    );
+    let working = run["invocations"][0]["workingDirectory"]["uri"]
+        .as_str()
+        .expect("the working directory");
+    assert!(
+        working.starts_with("file:///") && working.ends_with('/'),
+        "{working}"
+    );
     assert_eq!(run["tool"]["driver"]["name"], "ragcite");
     assert_eq!(run["tool"]["driver"]["version"], env!("CARGO_PKG_VERSION"));
     assert_eq!(run["columnKind"], "unicodeCodePoints");
@@ -224,27 +257,41 @@ fn assert_github_accepts(text: &str) -> Vec<Value> {
         let location = &result["locations"][0]["physicalLocation"];
         let uri = location["artifactLocation"]["uri"].as_str().expect("uri");
         assert!(
-            !uri.starts_with('/') && !uri.contains('\\'),
-            "relative: {uri}"
+            !uri.starts_with('/') && !uri.contains('\\') && !uri.contains(['<', '>', ' ']),
+            "a relative URI reference: {uri}"
         );
+        assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
         let region = &location["region"];
         let start_line = region["startLine"].as_u64().expect("startLine");
         let start_column = region["startColumn"].as_u64().expect("startColumn");
+        let end_line = region["endLine"]
+            .as_u64()
+            .expect("endLine: regions are complete");
+        let end_column = region["endColumn"].as_u64().expect("endColumn");
         assert!(start_line >= 1 && start_column >= 1, "{region}");
-        if let Some(end_column) = region["endColumn"].as_u64() {
-            assert!(region["endLine"].as_u64().expect("endLine") >= start_line);
-            if region["endLine"] == region["startLine"] {
-                assert!(
-                    end_column > start_column,
-                    "endColumn is one past the end: {region}"
-                );
-            }
+        assert!(end_line >= start_line);
+        if end_line == start_line {
+            assert!(
+                end_column > start_column,
+                "endColumn is one past the end: {region}"
+            );
         }
-        let fingerprint = result["partialFingerprints"]["ragcite/v1"]
+        let hash = result["partialFingerprints"]["primaryLocationLineHash"]
             .as_str()
-            .expect("partial fingerprint");
-        assert_eq!(fingerprint.len(), 16);
-        assert!(fingerprint.chars().all(|c| c.is_ascii_hexdigit()));
+            .expect("primaryLocationLineHash");
+        let (hex, occurrence) = hash.split_once(':').expect("hash:occurrence");
+        assert!(
+            hex.len() == 16 && hex.chars().all(|c| c.is_ascii_hexdigit()),
+            "{hash}"
+        );
+        assert!(occurrence.parse::<u32>().is_ok_and(|n| n >= 1), "{hash}");
+        let own = result["partialFingerprints"]["ragcite/v2"]
+            .as_str()
+            .expect("ragcite/v2");
+        assert!(
+            own.len() == 16 && own.chars().all(|c| c.is_ascii_hexdigit()),
+            "{own}"
+        );
     }
     results
 }
@@ -319,10 +366,9 @@ fn sarif_of_batches_has_what_github_requires_and_places_sentences_in_the_file() 
     );
     assert_eq!(regions[1]["startColumn"], 126);
     // a3 is one line of an array: its start column is unknown, so the whole line.
-    assert_eq!(
-        regions[2],
-        &serde_json::json!({"startLine": 16, "startColumn": 1})
-    );
+    assert_eq!(regions[2]["startLine"], 16);
+    assert_eq!(regions[2]["startColumn"], 1);
+    assert_eq!(regions[2]["endLine"], 16);
     // a4: `Größe:` before the sentence counts six characters, not eight bytes.
     assert_eq!(
         regions[3],
@@ -357,10 +403,9 @@ fn sarif_stays_valid_json_when_a_batch_stops_early() {
         );
     }
     let complete = parse_json(&batch(BATCH_LINES, "sarif", &[], 1).stdout);
-    assert_eq!(
-        complete["runs"][0]["invocations"][0],
-        serde_json::json!({"executionSuccessful": true})
-    );
+    let invocation = &complete["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], true);
+    assert!(invocation.get("toolExecutionNotifications").is_none());
 }
 
 #[test]
@@ -407,9 +452,10 @@ fn sarif_names_standard_input_as_given() {
         Some("Around 7 million people visit it every year.\n"),
     );
     let results = assert_github_accepts(&out.stdout);
+    // `<stdin>` is no valid URI: encoded, it is a relative name like any other.
     assert_eq!(
         results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
-        "<stdin>"
+        "%3Cstdin%3E"
     );
 }
 
@@ -498,9 +544,11 @@ fn github_writes_one_annotation_per_finding_then_the_summary() {
     assert_eq!(properties, [("title", "ragcite")]);
     assert!(summary.starts_with("FAIL · 4 sentences"), "{summary}");
 
+    // The most severe first: both errors (q2's number mismatch, line 3's bad record), then the
+    // warning, the note, and the summary.
     let out = batch(BATCH_LINES, "github", &[], 1);
     let commands: Vec<&str> = out.stdout.lines().map(|l| annotation(l).0).collect();
-    assert_eq!(commands, ["error", "warning", "error", "notice", "notice"]);
+    assert_eq!(commands, ["error", "error", "warning", "notice", "notice"]);
 }
 
 #[test]
@@ -635,232 +683,187 @@ fn gitlab_closes_the_array_when_a_batch_stops_early() {
 // ---------------------------------------------------------------------------------------------
 // JUnit XML
 
-/// An element of a JUnit document: its name and attributes (unescaped).
-#[derive(Debug)]
-struct Element {
+/// A test case as the report gives it: its suite's name and file, classname, name, and the
+/// type and text of its failure or error, if any.
+#[derive(Debug, Clone)]
+struct Case {
+    suite: String,
+    classname: String,
     name: String,
-    attributes: Vec<(String, String)>,
+    outcome: Option<(String, String, String)>,
 }
 
-impl Element {
-    fn attribute(&self, key: &str) -> &str {
-        self.attributes
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-            .unwrap_or_else(|| panic!("{} has no {key}", self.name))
-    }
-}
-
-/// Decodes the entities of text or an attribute value, failing on a bare `&`, an unknown
-/// entity, a `<`, or a character XML 1.0 forbids.
-fn unescape(text: &str) -> String {
-    for c in text.chars() {
-        let allowed = matches!(c, '\t' | '\n' | '\r')
-            || ('\u{20}'..='\u{D7FF}').contains(&c)
-            || ('\u{E000}'..='\u{FFFD}').contains(&c)
-            || c >= '\u{10000}';
-        assert!(allowed, "forbidden character {c:?} in {text:?}");
-    }
-    assert!(!text.contains('<'), "unescaped `<` in {text:?}");
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(at) = rest.find('&') {
-        out.push_str(&rest[..at]);
-        let end = rest[at..]
-            .find(';')
-            .unwrap_or_else(|| panic!("bare `&` in {text:?}"));
-        let entity = &rest[at + 1..at + end];
-        let decoded = match entity {
-            "amp" => '&',
-            "lt" => '<',
-            "gt" => '>',
-            "quot" => '"',
-            "apos" => '\'',
-            _ => {
-                let code = entity
-                    .strip_prefix('#')
-                    .and_then(|n| n.parse::<u32>().ok())
-                    .unwrap_or_else(|| panic!("unknown entity &{entity}; in {text:?}"));
-                char::from_u32(code).expect("a character")
-            }
-        };
-        out.push(decoded);
-        rest = &rest[at + end + 1..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// A small well-formedness check of the XML ragcite writes (declaration, elements,
-/// attributes in double quotes, text; no comments, CDATA or DTD): tags balance, one root,
-/// entities are known. Returns every element in document order, and the text of each
-/// `failure`/`error` element.
-fn parse_xml(xml: &str) -> (Vec<Element>, Vec<String>) {
-    let declaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    let mut rest = xml.strip_prefix(declaration).expect("the XML declaration");
-    let mut stack: Vec<String> = Vec::new();
-    let mut elements = Vec::new();
-    let mut texts = Vec::new();
-    let mut text = String::new();
-    let mut roots = 0;
-    while !rest.is_empty() {
-        let Some(open) = rest.find('<') else {
-            assert!(rest.trim().is_empty(), "text after the root: {rest:?}");
-            break;
-        };
-        text.push_str(&unescape(&rest[..open]));
-        if stack.is_empty() {
-            assert!(rest[..open].trim().is_empty(), "text outside the root");
-        }
-        rest = &rest[open + 1..];
-        let close = rest.find('>').expect("a tag ends");
-        let tag = &rest[..close];
-        rest = &rest[close + 1..];
-        if let Some(name) = tag.strip_prefix('/') {
-            let opened = stack.pop().expect("a closing tag closes something");
-            assert_eq!(opened, name, "tags balance");
-            if name == "failure" || name == "error" {
-                texts.push(std::mem::take(&mut text));
-            }
-            continue;
-        }
-        let (tag, empty) = match tag.strip_suffix('/') {
-            Some(tag) => (tag, true),
-            None => (tag, false),
-        };
-        let name_end = tag.find(char::is_whitespace).unwrap_or(tag.len());
-        let name = &tag[..name_end];
-        assert!(
-            !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'),
-            "element name {name:?}"
-        );
-        let mut attributes = Vec::new();
-        let mut attrs = tag[name_end..].trim_start();
-        while !attrs.is_empty() {
-            let eq = attrs.find("=\"").expect("attr=\"value\"");
-            let key = &attrs[..eq];
-            let value_end = attrs[eq + 2..].find('"').expect("the value is closed");
-            let value = &attrs[eq + 2..eq + 2 + value_end];
-            assert!(
-                !attributes.iter().any(|(k, _): &(String, String)| k == key),
-                "duplicate attribute {key}"
-            );
-            attributes.push((key.to_string(), unescape(value)));
-            attrs = attrs[eq + 2 + value_end + 1..].trim_start();
-        }
-        if stack.is_empty() {
-            roots += 1;
-        }
-        text.clear();
-        elements.push(Element {
-            name: name.to_string(),
-            attributes,
-        });
-        if !empty {
-            stack.push(name.to_string());
-        }
-    }
-    assert!(stack.is_empty(), "unclosed elements {stack:?}");
-    assert_eq!(roots, 1, "one root element");
-    (elements, texts)
-}
-
-/// Checks the totals of `testsuites` and `testsuite` against the test cases and returns the
-/// elements.
-fn assert_junit(xml: &str) -> (Vec<Element>, Vec<String>) {
-    let (elements, texts) = parse_xml(xml);
-    assert_eq!(elements[0].name, "testsuites");
-    assert_eq!(elements[0].attribute("name"), "ragcite");
-    assert_eq!(elements[1].name, "testsuite");
-    let count = |name: &str| {
-        elements
-            .iter()
-            .filter(|e| e.name == name)
-            .count()
-            .to_string()
-    };
-    for suite in &elements[..2] {
-        assert_eq!(suite.attribute("tests"), count("testcase"));
-        assert_eq!(suite.attribute("failures"), count("failure"));
-        assert_eq!(suite.attribute("errors"), count("error"));
-    }
-    let mut names = HashSet::new();
-    for case in elements.iter().filter(|e| e.name == "testcase") {
-        assert!(
-            names.insert(case.attribute("name").to_string()),
-            "names are unique"
-        );
-        assert!(!case.attribute("file").is_empty());
-        assert!(case.attribute("classname").starts_with("ragcite."));
-    }
-    for outcome in elements
-        .iter()
-        .filter(|e| e.name == "failure" || e.name == "error")
-    {
-        assert!(!outcome.attribute("message").is_empty());
-        assert!(!outcome.attribute("type").is_empty());
-    }
-    (elements, texts)
-}
-
-#[test]
-fn junit_for_check_has_one_case_per_claim_with_counts_that_match() {
-    let (elements, texts) = assert_junit(&check_eiffel("junit", &[], 1));
-    let cases: Vec<&str> = elements
-        .iter()
-        .filter(|e| e.name == "testcase")
-        .map(|e| e.attribute("name"))
-        .collect();
-    assert_eq!(
-        cases,
-        [
-            "sentence 1: supported The Eiffel Tower is 330 metres tall [1].",
-            "sentence 2: number-mismatch It was completed in 1888 for the World's Fair [2].",
-            "sentence 3: unsupported-citation It was designed by the engineering company of Gustave Eiffel…",
-            "sentence 4: uncited-claim Around 7 million people visit it every year."
-        ]
+/// Checks a JUnit report as its readers do: valid against Jenkins' schema, the counts of each
+/// suite and of the whole right, `time` on suites and cases, a suite per file named by its path
+/// with `file`, `classname` that path with dots, no duplicate case in GitLab's eyes. Returns
+/// the cases in order.
+fn assert_junit(xml: &str) -> Vec<Case> {
+    let problems = consumers::jenkins::problems(xml);
+    assert!(
+        problems.is_empty(),
+        "not valid against Jenkins' schema: {problems:?}\n{xml}"
     );
-    assert_eq!(elements[0].attribute("failures"), "3");
-    assert!(texts[0].starts_with("testdata/eiffel/answer.md:1:42: number-mismatch"));
-}
-
-#[test]
-fn junit_for_batch_has_one_case_per_record() {
-    let (elements, texts) = assert_junit(&batch(BATCH_LINES, "junit", &[], 1).stdout);
-    let cases: Vec<&str> = elements
-        .iter()
-        .filter(|e| e.name == "testcase")
-        .map(|e| e.attribute("name"))
-        .collect();
-    assert_eq!(
-        cases,
-        [
-            "record q1 (line 1)",
-            "record q2 (line 2): number-mismatch",
-            "record #3 (line 3): bad-record",
-            "record q4 (line 4): weak-support"
-        ]
+    let gitlab = consumers::gitlab::parse(xml);
+    assert!(
+        gitlab.duplicate_cases.is_empty(),
+        "GitLab would keep one of duplicates: {:?}",
+        gitlab.duplicate_cases
     );
-    let suite = &elements[1];
-    assert_eq!(
-        (
+    let document = roxmltree::Document::parse(xml).expect("well-formed XML");
+    let root = document.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    assert_eq!(root.attribute("name"), Some("ragcite"));
+    assert_eq!(root.attribute("time"), Some("0"));
+    let mut cases = Vec::new();
+    let (mut tests, mut failures, mut errors) = (0, 0, 0);
+    for suite in root.children().filter(|n| n.has_tag_name("testsuite")) {
+        let path = suite.attribute("name").expect("a suite's name");
+        assert_eq!(
+            suite.attribute("file"),
+            Some(path),
+            "file is the suite's path"
+        );
+        assert_eq!(suite.attribute("time"), Some("0"));
+        assert_eq!(suite.attribute("skipped"), Some("0"));
+        let suite_cases: Vec<roxmltree::Node> = suite
+            .children()
+            .filter(|n| n.has_tag_name("testcase"))
+            .collect();
+        let count = |outcome: &str| {
+            suite_cases
+                .iter()
+                .filter(|c| c.children().any(|n| n.has_tag_name(outcome)))
+                .count()
+                .to_string()
+        };
+        assert_eq!(
             suite.attribute("tests"),
-            suite.attribute("failures"),
-            suite.attribute("errors")
-        ),
-        ("4", "1", "1")
-    );
-    let failure = elements.iter().find(|e| e.name == "failure").unwrap();
+            Some(suite_cases.len().to_string().as_str())
+        );
+        assert_eq!(suite.attribute("failures"), Some(count("failure").as_str()));
+        assert_eq!(suite.attribute("errors"), Some(count("error").as_str()));
+        for case in suite_cases {
+            assert_eq!(case.attribute("time"), Some("0"));
+            assert_eq!(
+                case.attribute("classname"),
+                Some(path.trim_start_matches('/').replace('/', ".").as_str())
+            );
+            let outcome = case
+                .children()
+                .find(|n| n.has_tag_name("failure") || n.has_tag_name("error"))
+                .map(|n| {
+                    assert!(!n.attribute("message").unwrap_or("").is_empty());
+                    (
+                        n.attribute("type").expect("a type").to_string(),
+                        n.attribute("message").unwrap_or("").to_string(),
+                        n.text().unwrap_or("").to_string(),
+                    )
+                });
+            tests += 1;
+            match &outcome {
+                Some(_) if case.children().any(|n| n.has_tag_name("failure")) => failures += 1,
+                Some(_) => errors += 1,
+                None => {}
+            }
+            cases.push(Case {
+                suite: path.to_string(),
+                classname: case.attribute("classname").unwrap_or("").to_string(),
+                name: case.attribute("name").expect("a case's name").to_string(),
+                outcome,
+            });
+        }
+    }
+    assert_eq!(root.attribute("tests"), Some(tests.to_string().as_str()));
     assert_eq!(
-        failure.attribute("message"),
-        "limits exceeded: 1 uncited-claim > --max-uncited 0 (+1), 1 number-mismatch > --max-number-mismatch 0 (+1)"
+        root.attribute("failures"),
+        Some(failures.to_string().as_str())
     );
+    assert_eq!(root.attribute("errors"), Some(errors.to_string().as_str()));
+    cases
+}
+
+fn names(cases: &[Case]) -> Vec<&str> {
+    cases.iter().map(|c| c.name.as_str()).collect()
+}
+
+#[test]
+fn junit_for_check_has_one_case_per_limit() {
+    let cases = assert_junit(&check_eiffel("junit", &[], 1));
     assert_eq!(
-        texts[0].lines().count(),
-        2,
-        "one line per problem: {}",
-        texts[0]
+        names(&cases),
+        [
+            "uncited-claim",
+            "number-mismatch",
+            "unsupported-citation",
+            "unknown-marker",
+            "misquote"
+        ]
+    );
+    assert!(cases.iter().all(|c| c.suite == EIFFEL_ANSWER));
+    assert_eq!(cases[0].classname, "testdata.eiffel.answer.md");
+    let failed: Vec<&str> = cases
+        .iter()
+        .filter(|c| c.outcome.is_some())
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(
+        failed,
+        ["uncited-claim", "number-mismatch", "unsupported-citation"]
+    );
+    let (kind, message, text) = cases[1].outcome.clone().expect("a failure");
+    assert_eq!(kind, "number-mismatch");
+    assert_eq!(
+        message,
+        "limit exceeded: 1 number-mismatch > --max-number-mismatch 0 (+1)"
+    );
+    assert!(
+        text.contains("testdata/eiffel/answer.md:1:42: number-mismatch"),
+        "{text}"
+    );
+    // --max-weak adds a case; a lenient gate passes every case.
+    let cases = assert_junit(&check_eiffel("junit", &["--max-weak", "0"], 1));
+    assert_eq!(cases.len(), 6);
+    let cases = assert_junit(&check_eiffel("junit", &LENIENT, 0));
+    assert!(cases.iter().all(|c| c.outcome.is_none()));
+}
+
+#[test]
+fn junit_for_batch_names_cases_by_record_and_rule() {
+    let cases = assert_junit(&batch(BATCH_LINES, "junit", &[], 1).stdout);
+    let rules = [
+        "uncited-claim",
+        "number-mismatch",
+        "unsupported-citation",
+        "unknown-marker",
+        "misquote",
+    ];
+    let mut expected: Vec<String> = Vec::new();
+    for record in ["q1", "q2"] {
+        expected.extend(rules.iter().map(|r| format!("{record}: {r}")));
+    }
+    let unreadable = cases[10].name.clone();
+    assert!(
+        unreadable.starts_with("unreadable record ") && unreadable.ends_with(": bad-record"),
+        "{unreadable}"
+    );
+    expected.push(unreadable);
+    expected.extend(rules.iter().map(|r| format!("q4: {r}")));
+    assert_eq!(names(&cases), expected);
+    assert!(
+        cases.iter().all(|c| !c.name.contains("line")),
+        "never a line number"
+    );
+    let failed: Vec<(&str, &str)> = cases
+        .iter()
+        .filter_map(|c| Some((c.name.as_str(), c.outcome.as_ref()?.0.as_str())))
+        .collect();
+    assert_eq!(
+        failed,
+        [
+            ("q2: uncited-claim", "uncited-claim"),
+            ("q2: number-mismatch", "number-mismatch"),
+            (cases[10].name.as_str(), "bad-record"),
+        ]
     );
 }
 
@@ -879,27 +882,40 @@ fn junit_escapes_markup_quotes_and_control_characters() {
         Some("The <b> tag & \"quotes\" \u{1} 'say' 330 metres [9].\n"),
     );
     assert_eq!(out.code, Some(1));
-    let (elements, texts) = assert_junit(&out.stdout);
-    let case = elements.iter().find(|e| e.name == "testcase").unwrap();
-    assert_eq!(case.attribute("file"), "a&b<\"c\">.md");
-    assert!(case.attribute("name").contains("The <b> tag & \"quotes\""));
-    assert!(texts[0].contains("'say'"));
+    let cases = assert_junit(&out.stdout);
+    assert_eq!(cases[0].suite, "a&b<\"c\">.md");
+    let failure = cases
+        .iter()
+        .find_map(|c| c.outcome.clone())
+        .expect("a failure");
+    assert!(
+        failure.2.contains("The <b> tag & \"quotes\""),
+        "{}",
+        failure.2
+    );
+    assert!(failure.2.contains("'say'"));
     assert!(!out.stdout.contains('\u{1}'), "XML 1.0 forbids U+0001");
 
-    let (elements, _) = assert_junit(&batch(ESCAPES, "junit", &[], 1).stdout);
-    let case = elements.iter().find(|e| e.name == "testcase").unwrap();
-    assert_eq!(
-        case.attribute("name"),
-        "record q\\n1, a:b 50% (line 1): unsupported-citation"
+    let cases = assert_junit(&batch(ESCAPES, "junit", &[], 1).stdout);
+    assert!(
+        cases
+            .iter()
+            .any(|c| c.name == "q\\n1, a:b 50%: unsupported-citation"),
+        "{:?}",
+        names(&cases)
     );
 }
 
 #[test]
 fn junit_stays_well_formed_when_a_batch_stops_early() {
     for file in [BROKEN, UNCLOSED] {
-        let (elements, _) = assert_junit(&batch(file, "junit", &[], 2).stdout);
-        let error = elements.iter().rev().find(|e| e.name == "error").unwrap();
-        assert_eq!(error.attribute("type"), "batch-stopped");
+        let cases = assert_junit(&batch(file, "junit", &[], 2).stdout);
+        let last = cases.last().expect("cases");
+        assert_eq!(last.name, "batch-stopped");
+        assert_eq!(
+            last.outcome.as_ref().map(|o| o.0.as_str()),
+            Some("batch-stopped")
+        );
     }
 }
 

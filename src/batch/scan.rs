@@ -288,7 +288,9 @@ impl<'a> RecordScanner<'a> {
         // A reader that hands out fewer bytes at a time: read the first three and put back
         // what is not a mark.
         let mut head = Vec::with_capacity(BOM.len());
-        (&mut self.reader).take(BOM.len() as u64).read_to_end(&mut head)?;
+        (&mut self.reader)
+            .take(BOM.len() as u64)
+            .read_to_end(&mut head)?;
         if head != BOM {
             let rest = std::mem::replace(&mut self.reader, Box::new(io::empty()));
             self.reader = Box::new(io::Cursor::new(head).chain(rest));

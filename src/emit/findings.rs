@@ -2,9 +2,8 @@
 //! share, so that they agree on every finding: the [`Rule`]s, the [`Finding`]s a report or a
 //! batch record turns into, where each stands, and the fingerprint hash.
 
-use std::path::{MAIN_SEPARATOR, Path};
-
 use super::BatchInputs;
+pub use super::location::display_path;
 use crate::batch::RecordOutcome;
 use crate::report::{CheckResult, QuoteCheck, Report, SentenceResult, Verdict, preview};
 use crate::sentence::LineColumn;
@@ -110,7 +109,7 @@ impl Rule {
         match self {
             Rule::Verdict(verdict) => verdict.explanation(),
             Rule::UnknownMarker => {
-                "A label of the sentence ([7], [doc9], …) resolves to no chunk: no chunk has that id, no chunk's id ends in that number, and it is not the position of a chunk. The sentence's other markers still support it, but a reader following this one finds nothing. Fix or remove the marker; --max-unknown-markers sets how many are allowed."
+                "A label of the sentence ([7], [doc9], (source: x.pdf), …) resolves to no chunk: no chunk has that id or that other name (file, URL), no chunk's id is a word and that number, and it is not the position of a chunk. The sentence's other markers still support it, but a reader following this one finds nothing. Fix or remove the marker; --max-unknown-markers sets how many are allowed."
             }
             Rule::BadRecord => {
                 "The record is not valid JSON, is not a JSON object, or has no answer or no contexts under the field names tried (see --field). It was skipped and counts as a bad record; --max-bad-records sets how many are allowed."
@@ -135,16 +134,17 @@ pub struct Finding {
     pub path: String,
     /// The id of the batch record it is in; `None` for `check` and for unreadable records.
     pub record: Option<String>,
-    /// What it is about within its answer (`sentence 2`, `citation 1`, `record 3`): unique
-    /// within one answer or record.
+    /// What it is about within its answer or record (`sentence 2`, `citation 1`), or, for a
+    /// record that cannot be read and has no id, the start of its first line: unique within one
+    /// answer or record, and part of its [`Finding::identity`].
     pub subject: String,
-    /// The text it is about: the sentence, the quotation, or for a bad record its line and
-    /// error. Part of the fingerprints.
+    /// The text it is about: the sentence, the quotation, or for a bad record its error.
     pub text: String,
     /// Where it starts (1-based line and character column).
     pub start: LineColumn,
-    /// Just past where it ends; `None` when only the line is known.
-    pub end: Option<LineColumn>,
+    /// Just past where it ends: the end of the sentence, or of the line when the finding is
+    /// about a whole line.
+    pub end: LineColumn,
 }
 
 impl Finding {
@@ -152,31 +152,54 @@ impl Finding {
         self.rule.level()
     }
 
-    /// A hash that stays the same while the finding does, whatever moves around it: rule,
-    /// file, record id and text, not the position (SARIF `partialFingerprints`).
-    pub fn stable_hash(&self) -> String {
+    /// What identifies the finding across runs, whatever moves around it: its rule, its
+    /// record's id, what it is about within the record (the sentence's index) and its text,
+    /// with case and white space normalised. Several findings on one line differ by it (GitHub's
+    /// `primaryLocationLineHash`); an edit elsewhere in the file does not change it.
+    pub fn identity(&self) -> String {
         fnv1a_hex(&[
             self.rule.id(),
-            &self.path,
             self.record.as_deref().unwrap_or(""),
-            &self.text,
+            &self.subject,
+            &normalised(&self.text),
         ])
     }
 
-    /// A hash that also tells apart the same sentence at two places of one answer (GitLab's
-    /// `fingerprint`, which must be unique in a report). Callers still de-duplicate it: two
-    /// batch records may share an id.
-    pub fn unique_hash(&self, occurrence: usize) -> String {
+    /// The identity with the file: unique within a report of several files (GitLab's
+    /// `fingerprint`, ragcite's own `ragcite/v2`). `occurrence` tells apart the rare findings
+    /// that are the same in every part (two records of one file sharing an id and a sentence).
+    pub fn unique_identity(&self, occurrence: usize) -> String {
         let occurrence = occurrence.to_string();
-        fnv1a_hex(&[
-            self.rule.id(),
-            &self.path,
-            self.record.as_deref().unwrap_or(""),
-            &self.subject,
-            &self.text,
-            &occurrence,
-        ])
+        fnv1a_hex(&[&self.identity(), &self.path, &occurrence])
     }
+}
+
+/// Counts the findings of one identity in one file, so that findings alike in every part (two
+/// records sharing an id and a sentence) still get identities of their own, numbered from 1 in
+/// the order they come, as GitHub numbers identical lines (`hash:2`).
+#[derive(Debug, Default)]
+pub struct Occurrences {
+    seen: std::collections::HashMap<(String, String), usize>,
+}
+
+impl Occurrences {
+    /// The finding's occurrence: 1 the first time its identity comes in its file.
+    pub fn next(&mut self, finding: &Finding) -> usize {
+        let count = self
+            .seen
+            .entry((finding.path.clone(), finding.identity()))
+            .or_insert(0);
+        *count += 1;
+        *count
+    }
+}
+
+/// Text as identities compare it: lower case, white space runs as one space, trimmed.
+fn normalised(text: &str) -> String {
+    text.split_whitespace()
+        .map(str::to_lowercase)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// 64-bit FNV-1a over the parts, each followed by a byte that never occurs in UTF-8 (so that
@@ -376,7 +399,7 @@ pub fn check_findings(report: &Report, answer_path: &str) -> Vec<Finding> {
                 subject: format!("sentence {}", s.index),
                 text: s.sentence.clone(),
                 start: s.start,
-                end: Some(s.end),
+                end: s.end,
             })
         })
         .collect();
@@ -389,7 +412,7 @@ pub fn check_findings(report: &Report, answer_path: &str) -> Vec<Finding> {
             subject: format!("citation {index}"),
             text: quote.to_string(),
             start: LineColumn { line: 1, column: 1 },
-            end: None,
+            end: LineColumn { line: 1, column: 2 },
         }),
     );
     findings
@@ -440,8 +463,18 @@ impl BatchFindings {
             line: record.line,
             column: 1,
         };
+        // A finding about the whole line ends where the record's first line does.
+        let line_end = |first_line: &str| LineColumn {
+            line: record.line,
+            column: 1 + first_line.chars().count().max(1),
+        };
         let checked = match &record.result {
             Err(error) => {
+                let subject = if record.excerpt.is_empty() {
+                    error.clone()
+                } else {
+                    record.excerpt.clone()
+                };
                 return vec![Finding {
                     rule: Rule::BadRecord,
                     message: one_line(&format!(
@@ -451,16 +484,17 @@ impl BatchFindings {
                     )),
                     path: self.path.clone(),
                     record: None,
-                    subject: format!("record {}", record.index),
-                    text: format!("line {}: {error}", record.line),
+                    subject,
+                    text: error.clone(),
                     start: whole_line,
-                    end: None,
+                    end: line_end(&record.excerpt),
                 }];
             }
             Ok(checked) => checked,
         };
         let label = record_label(&checked.id, record.index);
         let source = std::str::from_utf8(&checked.source).ok();
+        let whole = line_end(source.map_or("", |s| s.split('\n').next().unwrap_or("")));
         let mut cursor = 0;
         let mut findings = Vec::new();
         for s in &checked.report.result.sentences {
@@ -480,12 +514,12 @@ impl BatchFindings {
                 Some((source, start, end)) => {
                     let (start, end) = positions(source, start, end, record.line);
                     if !self.lines_file && start.line == record.line {
-                        (whole_line, None)
+                        (whole_line, whole)
                     } else {
-                        (start, Some(end))
+                        (start, end)
                     }
                 }
-                None => (whole_line, None),
+                None => (whole_line, whole),
             };
             findings.push(Finding {
                 rule,
@@ -507,7 +541,7 @@ impl BatchFindings {
                 subject: format!("citation {index}"),
                 text: quote.to_string(),
                 start: whole_line,
-                end: None,
+                end: whole,
             }),
         );
         findings
@@ -586,34 +620,6 @@ fn positions(
     )
 }
 
-/// How CI formats name a file: relative to the working directory when it lies inside it,
-/// without a leading `./`, with forward slashes on Windows (SARIF and GitHub expect
-/// repository-relative paths). Standard input (`<stdin>`, or the `--stdin-filename` given)
-/// stays as it is; an empty name becomes `<stdin>`, since GitHub rejects empty strings.
-pub fn display_path(path: &str) -> String {
-    let mut path = path.to_string();
-    if Path::new(&path).is_absolute()
-        && let Ok(cwd) = std::env::current_dir()
-        && let Ok(relative) = Path::new(&path).strip_prefix(&cwd)
-        && let Some(relative) = relative.to_str()
-        && !relative.is_empty()
-    {
-        path = relative.to_string();
-    }
-    if MAIN_SEPARATOR == '\\' {
-        path = path.replace('\\', "/");
-    }
-    let mut rest = path.as_str();
-    while let Some(stripped) = rest.strip_prefix("./") {
-        rest = stripped.trim_start_matches('/');
-    }
-    if rest.is_empty() {
-        "<stdin>".to_string()
-    } else {
-        rest.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -624,16 +630,6 @@ mod tests {
         assert_eq!(fnv1a(*b"foobar"), 0x8594_4171_f739_67e8);
         assert_ne!(fnv1a_hex(&["ab", "c"]), fnv1a_hex(&["a", "bc"]));
         assert_eq!(fnv1a_hex(&["x"]).len(), 16);
-    }
-
-    #[test]
-    fn paths_are_relative_with_forward_slashes() {
-        assert_eq!(display_path("./a/b.md"), "a/b.md");
-        assert_eq!(display_path(""), "<stdin>");
-        assert_eq!(display_path("<stdin>"), "<stdin>");
-        let cwd = std::env::current_dir().unwrap();
-        let inside = cwd.join("x").join("y.md");
-        assert_eq!(display_path(inside.to_str().unwrap()), "x/y.md");
     }
 
     #[test]

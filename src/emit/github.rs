@@ -1,6 +1,7 @@
 //! `--format github`: GitHub Actions workflow commands, one annotation line per finding
-//! (`::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=T::message`), then the summary
-//! as a notice. The findings are those of SARIF ([`super::sarif`]).
+//! (`::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=T::message`), the most severe
+//! first and no more than GitHub shows, then the summary as a notice. The findings are those of
+//! SARIF ([`super::sarif`]).
 
 use std::io::{self, Write};
 
@@ -30,22 +31,17 @@ fn command(level: Level) -> &'static str {
     }
 }
 
-/// One annotation line, without its line break. Without a known end (the whole line), only
-/// the line and column 1 are given.
+/// One annotation line, without its line break.
 pub fn annotation(finding: &Finding) -> String {
-    let mut properties = format!(
-        "file={},line={},col={}",
+    let properties = format!(
+        "file={},line={},col={},endLine={},endColumn={},title={}",
         escape_property(&finding.path),
         finding.start.line,
-        finding.start.column
-    );
-    if let Some(end) = finding.end {
-        properties.push_str(&format!(",endLine={},endColumn={}", end.line, end.column));
-    }
-    properties.push_str(&format!(
-        ",title={}",
+        finding.start.column,
+        finding.end.line,
+        finding.end.column,
         escape_property(&format!("ragcite {}", finding.rule.id()))
-    ));
+    );
     format!(
         "::{} {properties}::{}",
         command(finding.level()),
@@ -58,26 +54,114 @@ fn summary_notice(summary: &str) -> String {
     format!("::notice title=ragcite::{}", escape_message(summary))
 }
 
-/// Writes GitHub annotations for `check` and `batch`, as records finish.
+/// Most annotations of each kind (errors, warnings, notices) GitHub shows per step; the rest
+/// only stay in the log.
+pub const MAX_PER_KIND: usize = 10;
+
+/// The annotations of a run, the first [`MAX_PER_KIND`] of each level kept and the rest
+/// counted, written most severe first with a notice of what was left out and the summary
+/// last (which take two of the notices).
+#[derive(Debug, Default)]
+struct Annotations {
+    /// Errors, warnings and notes, in that order.
+    kept: [Vec<String>; 3],
+    found: [usize; 3],
+}
+
+impl Annotations {
+    fn slot(level: Level) -> usize {
+        match level {
+            Level::Error => 0,
+            Level::Warning => 1,
+            Level::Note => 2,
+        }
+    }
+
+    fn add(&mut self, level: Level, line: String) {
+        let slot = Self::slot(level);
+        self.found[slot] += 1;
+        if self.kept[slot].len() < MAX_PER_KIND {
+            self.kept[slot].push(line);
+        }
+    }
+
+    /// Notes shown: the notices left when the summary (and, if anything is left out, the
+    /// notice saying so) have theirs.
+    fn notes_shown(&self) -> usize {
+        let all_fit = self.found[0] <= MAX_PER_KIND
+            && self.found[1] <= MAX_PER_KIND
+            && self.found[2] < MAX_PER_KIND;
+        let reserved = if all_fit { 1 } else { 2 };
+        self.found[2].min(MAX_PER_KIND - reserved)
+    }
+
+    fn left_out(&self) -> Option<String> {
+        let shown = [
+            self.found[0].min(MAX_PER_KIND),
+            self.found[1].min(MAX_PER_KIND),
+            self.notes_shown(),
+        ];
+        let left: Vec<usize> = (0..3).map(|k| self.found[k] - shown[k]).collect();
+        let total: usize = left.iter().sum();
+        (total > 0).then(|| {
+            format!(
+                "{total} annotations were left out ({} errors, {} warnings, {} notes): GitHub \
+                 shows at most {MAX_PER_KIND} errors, {MAX_PER_KIND} warnings and \
+                 {MAX_PER_KIND} notices per step; `--format json` lists every finding",
+                left[0], left[1], left[2]
+            )
+        })
+    }
+
+    fn write(&self, summary: &str, out: &mut dyn Write) -> io::Result<()> {
+        let notes = self.notes_shown();
+        for (k, lines) in self.kept.iter().enumerate() {
+            let shown = if k == 2 { notes } else { lines.len() };
+            for line in &lines[..shown] {
+                writeln!(out, "{line}")?;
+            }
+        }
+        if let Some(left_out) = self.left_out() {
+            writeln!(
+                out,
+                "::notice title=ragcite left out::{}",
+                escape_message(&left_out)
+            )?;
+        }
+        writeln!(out, "{}", summary_notice(summary))
+    }
+}
+
+/// Writes GitHub annotations for `check` and `batch`.
 ///
-/// GitHub shows at most 10 errors and 10 warnings (and 10 notices) per step as annotations;
-/// every finding is written anyway, since the log keeps them all, and the closing summary
-/// says how many there were.
+/// GitHub shows at most 10 errors, 10 warnings and 10 notices per step: the most severe are
+/// written, errors first, the rest counted in a closing notice (and on standard error), so that
+/// the annotations a reviewer sees are the ones that matter. A batch keeps only those it will
+/// write, however many records it reads.
 #[derive(Debug, Default)]
 pub struct GithubEmitter {
     findings: BatchFindings,
+    annotations: Annotations,
+}
+
+impl GithubEmitter {
+    fn annotations_of(findings: &[Finding]) -> Annotations {
+        let mut annotations = Annotations::default();
+        for finding in findings {
+            annotations.add(finding.level(), annotation(finding));
+        }
+        annotations
+    }
 }
 
 impl Emitter for GithubEmitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
-        for finding in check_findings(run.report, &run.inputs.answer.path) {
-            writeln!(out, "{}", annotation(&finding))?;
-        }
-        writeln!(
-            out,
-            "{}",
-            summary_notice(&summary_line(run.report, run.gate))
-        )
+        let findings = check_findings(run.report, &run.inputs.answer.path);
+        Self::annotations_of(&findings).write(&summary_line(run.report, run.gate), out)
+    }
+
+    fn left_out(&self, run: &Run<'_>) -> Option<String> {
+        Self::annotations_of(&check_findings(run.report, &run.inputs.answer.path)).left_out()
     }
 }
 
@@ -88,32 +172,40 @@ impl BatchEmitter for GithubEmitter {
 
     fn begin(&mut self, inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
         self.findings = BatchFindings::new(inputs);
+        self.annotations = Annotations::default();
         Ok(())
     }
 
-    fn record(&mut self, record: &RecordOutcome, out: &mut dyn Write) -> io::Result<()> {
+    fn record(&mut self, record: &RecordOutcome, _out: &mut dyn Write) -> io::Result<()> {
         for finding in self.findings.of(record) {
-            writeln!(out, "{}", annotation(&finding))?;
+            self.annotations.add(finding.level(), annotation(&finding));
         }
         Ok(())
     }
 
     fn finish(&mut self, end: &BatchEnd<'_>, out: &mut dyn Write) -> io::Result<()> {
         if let Some(reason) = end.stopped {
+            // The most important error of all: it goes first.
             let line = stopped_line(reason)
                 .map(|line| format!(",line={line}"))
                 .unwrap_or_default();
-            writeln!(
-                out,
+            let stopped = format!(
                 "::error file={}{line},title={}::{}",
                 escape_property(self.findings.path()),
                 escape_property("ragcite batch-stopped"),
                 escape_message(&format!(
                     "the batch stopped at {reason}: the records after it were not checked"
                 ))
-            )?;
+            );
+            self.annotations.found[0] += 1;
+            self.annotations.kept[0].insert(0, stopped);
+            self.annotations.kept[0].truncate(MAX_PER_KIND);
         }
-        writeln!(out, "{}", summary_notice(&batch_summary_line(end)))
+        self.annotations.write(&batch_summary_line(end), out)
+    }
+
+    fn left_out(&self) -> Option<String> {
+        self.annotations.left_out()
     }
 }
 

@@ -2,13 +2,12 @@
 //! (`description`, `check_name`, `fingerprint`, `severity`, `location.path`,
 //! `location.lines.begin`). The findings are those of SARIF ([`super::sarif`]).
 
-use std::collections::HashSet;
 use std::io::{self, Write};
 
 use serde::Serialize;
 
 use super::findings::{
-    BatchFindings, Finding, Level, Rule, check_findings, fnv1a_hex, stopped_line,
+    BatchFindings, Finding, Level, Occurrences, Rule, check_findings, fnv1a_hex, stopped_line,
 };
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, write_document};
 use crate::batch::RecordOutcome;
@@ -21,7 +20,8 @@ const STOPPED: &str = "batch-stopped";
 pub struct Entry {
     pub description: String,
     pub check_name: &'static str,
-    /// Unique in the report: GitLab compares reports by fingerprint, and merges duplicates.
+    /// Unique in the report and stable across runs: GitLab compares reports by fingerprint,
+    /// and merges duplicates.
     pub fingerprint: String,
     pub severity: &'static str,
     pub location: EntryLocation,
@@ -29,6 +29,7 @@ pub struct Entry {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct EntryLocation {
+    /// Relative to the project's root, as GitLab links it (absolute for a file outside it).
     pub path: String,
     pub lines: Lines,
 }
@@ -49,28 +50,22 @@ fn severity(finding: &Finding) -> &'static str {
     }
 }
 
-/// Gives each finding a fingerprint not given before in this report: the finding's unique
-/// hash, with an occurrence number added in the rare case that it repeats (two batch records
-/// with the same id and the same sentence).
+/// Turns findings into entries, each with a fingerprint of its own: the finding's identity with
+/// its file (the same identity as SARIF's), and its occurrence for the rare findings alike in
+/// every part. GitLab compares reports by fingerprint, so a finding keeps its fingerprint
+/// across unrelated edits and a fixed one shows as resolved.
 #[derive(Debug, Default)]
 struct Fingerprints {
-    seen: HashSet<String>,
+    occurrences: Occurrences,
 }
 
 impl Fingerprints {
     fn entry(&mut self, finding: &Finding) -> Entry {
-        let mut occurrence = 0;
-        let fingerprint = loop {
-            let candidate = finding.unique_hash(occurrence);
-            if self.seen.insert(candidate.clone()) {
-                break candidate;
-            }
-            occurrence += 1;
-        };
+        let occurrence = self.occurrences.next(finding);
         Entry {
             description: finding.message.clone(),
             check_name: finding.rule.id(),
-            fingerprint,
+            fingerprint: finding.unique_identity(occurrence),
             severity: severity(finding),
             location: EntryLocation {
                 path: finding.path.clone(),
@@ -84,8 +79,8 @@ impl Fingerprints {
 
 /// Writes the Code Quality report for `check` (pretty-printed) and `batch` (streamed, one entry
 /// per line; the array is closed at `finish`, which always runs, so that a batch that stops
-/// early still leaves valid JSON). The fingerprints seen are kept to keep them unique: a few
-/// bytes per finding.
+/// early still leaves valid JSON). The identities seen are counted, to number the findings
+/// alike in every part: a few bytes per finding.
 #[derive(Debug, Default)]
 pub struct GitlabEmitter {
     findings: BatchFindings,

@@ -1,20 +1,13 @@
-//! `--format junit`: JUnit XML for CI test reports. `check` writes one test case per claim
-//! sentence (failing when the sentence has a finding); `batch` one test case per record
-//! (failing when the record exceeds its per-record limits, an error when it cannot be read).
-//! The findings are those of SARIF ([`super::sarif`]).
+//! `--format junit`: JUnit XML for CI test reports (Jenkins, GitLab): a test case per checked
+//! answer and limit that is set, failing when the answer exceeds the limit, an error when a
+//! record cannot be read. The findings in the failures are those of SARIF ([`super::sarif`]).
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 
-use super::findings::{
-    BatchFindings, Finding, check_findings, display_path, record_label, stopped_line,
-};
+use super::findings::{BatchFindings, Finding, Rule, check_findings, display_path, record_label};
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, batch_summary_line, summary_line};
 use crate::batch::RecordOutcome;
-use crate::report::preview;
-
-/// Characters of the sentence shown in a test case's name.
-const NAME_CHARS: usize = 60;
+use crate::gate::{GateOutcome, Limits};
 
 /// Whether XML 1.0 allows the character at all (its `Char` production): most C0 controls,
 /// U+FFFE and U+FFFF are forbidden even as character references.
@@ -58,18 +51,13 @@ enum Outcome {
     Error,
 }
 
-/// One test case, rendered.
-fn test_case(
-    classname: &str,
-    name: &str,
-    file: &str,
-    outcome: Option<(Outcome, &str, &str, &str)>,
-) -> String {
+/// One test case, rendered. `time` is always 0: ragcite's timings would make the report differ
+/// from run to run for the same input, and a check takes microseconds.
+fn test_case(classname: &str, name: &str, outcome: Option<(Outcome, &str, &str, &str)>) -> String {
     let open = format!(
-        "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\"",
+        "    <testcase classname=\"{}\" name=\"{}\" time=\"0\"",
         xml_attribute(classname),
         xml_attribute(name),
-        xml_attribute(file)
     );
     match outcome {
         None => format!("{open}/>\n"),
@@ -96,228 +84,298 @@ fn body_line(finding: &Finding) -> String {
     )
 }
 
-/// The whole document around its test cases.
+/// A file's path as a `classname`: its folders and name joined by dots (`evals/run.jsonl` is
+/// `evals.run.jsonl`), as test reports group classes.
+fn classname(path: &str) -> String {
+    path.trim_start_matches('/').replace('/', ".")
+}
+
+/// The limits that are set, each as the rule it counts (a test case's name) and the option
+/// that sets it (what the gate names when it fails).
+fn limit_rules(limits: &Limits) -> Vec<(&'static str, &'static str)> {
+    [
+        (limits.max_uncited, "uncited-claim", "max-uncited"),
+        (
+            limits.max_number_mismatch,
+            "number-mismatch",
+            "max-number-mismatch",
+        ),
+        (
+            limits.max_unsupported,
+            "unsupported-citation",
+            "max-unsupported",
+        ),
+        (
+            limits.max_unknown_markers,
+            "unknown-marker",
+            "max-unknown-markers",
+        ),
+        (limits.max_misquotes, "misquote", "max-misquotes"),
+        (limits.max_weak, "weak-support", "max-weak"),
+    ]
+    .into_iter()
+    .filter(|(limit, _, _)| limit.is_some())
+    .map(|(_, rule, option)| (rule, option))
+    .collect()
+}
+
+/// Whether a finding is one of those a limit counts.
+fn counted_by(finding: &Finding, rule: &str) -> bool {
+    finding.rule.id() == rule
+        || (rule == Rule::UnknownMarker.id() && finding.message.contains("to no chunk"))
+}
+
+/// The test cases of one checked answer (the `check` answer, or a batch record): one per limit
+/// that is set, named `<prefix><rule>` so that a case keeps its name across edits and a fixed
+/// answer shows as fixed; failing when the answer exceeds that limit, with the findings of
+/// that rule in its body.
+fn limit_cases(
+    class: &str,
+    prefix: &str,
+    limits: &Limits,
+    gate: &GateOutcome,
+    findings: &[Finding],
+    totals: &mut Totals,
+) -> Vec<String> {
+    limit_rules(limits)
+        .into_iter()
+        .map(|(rule, option)| {
+            totals.tests += 1;
+            let name = format!("{prefix}{rule}");
+            let Some(failure) = gate.failures.iter().find(|f| f.limit == option) else {
+                return test_case(class, &name, None);
+            };
+            totals.failures += 1;
+            let message = format!("limit exceeded: {failure}");
+            let mut body: Vec<String> = findings
+                .iter()
+                .filter(|f| counted_by(f, rule))
+                .map(body_line)
+                .collect();
+            body.insert(0, message.clone());
+            test_case(
+                class,
+                &name,
+                Some((Outcome::Failure, &message, rule, &body.join("\n"))),
+            )
+        })
+        .collect()
+}
+
+/// The counts of a suite, or of the whole document.
+#[derive(Debug, Default, Clone, Copy)]
 struct Totals {
     tests: usize,
     failures: usize,
     errors: usize,
 }
 
-fn write_document(
-    out: &mut dyn Write,
-    suite: &str,
-    totals: &Totals,
-    cases: &[String],
-    summary: &str,
-) -> io::Result<()> {
-    let counts = format!(
-        "tests=\"{}\" failures=\"{}\" errors=\"{}\"",
-        totals.tests, totals.failures, totals.errors
-    );
+impl Totals {
+    fn add(&mut self, other: Totals) {
+        self.tests += other.tests;
+        self.failures += other.failures;
+        self.errors += other.errors;
+    }
+
+    fn attributes(&self) -> String {
+        format!(
+            "tests=\"{}\" failures=\"{}\" errors=\"{}\"",
+            self.tests, self.failures, self.errors
+        )
+    }
+}
+
+/// One `<testsuite>`: one input file and its cases.
+#[derive(Debug, Default)]
+struct Suite {
+    path: String,
+    totals: Totals,
+    cases: Vec<String>,
+    /// Names given so far, to number the cases of records that share an id.
+    names: std::collections::HashMap<String, usize>,
+}
+
+impl Suite {
+    fn new(path: &str) -> Self {
+        Suite {
+            path: path.to_string(),
+            ..Suite::default()
+        }
+    }
+
+    /// A record's name prefix, unique in its file: its label, numbered (`q1 (2)`) when an
+    /// earlier record of the file had the same.
+    fn prefix(&mut self, label: &str) -> String {
+        let seen = self.names.entry(label.to_string()).or_insert(0);
+        *seen += 1;
+        if *seen == 1 {
+            format!("{label}: ")
+        } else {
+            format!("{label} ({seen}): ")
+        }
+    }
+
+    fn render(&self, summary: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "  <testsuite name=\"{}\" {} skipped=\"0\" time=\"0\" file=\"{}\">",
+            xml_attribute(&self.path),
+            self.totals.attributes(),
+            xml_attribute(&self.path)
+        )?;
+        for case in &self.cases {
+            out.write_all(case.as_bytes())?;
+        }
+        if let Some(summary) = summary {
+            writeln!(out, "    <system-out>{}</system-out>", xml_text(summary))?;
+        }
+        writeln!(out, "  </testsuite>")
+    }
+}
+
+fn write_document(out: &mut dyn Write, suites: &[Suite], summary: &str) -> io::Result<()> {
+    let mut totals = Totals::default();
+    for suite in suites {
+        totals.add(suite.totals);
+    }
     writeln!(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>")?;
-    writeln!(out, "<testsuites name=\"ragcite\" {counts}>")?;
     writeln!(
         out,
-        "  <testsuite name=\"{}\" {counts}>",
-        xml_attribute(suite)
+        "<testsuites name=\"ragcite\" {} time=\"0\">",
+        totals.attributes()
     )?;
-    for case in cases {
-        out.write_all(case.as_bytes())?;
+    for (k, suite) in suites.iter().enumerate() {
+        // The run's summary goes with the last suite: a suite is the only place for it.
+        let last = k + 1 == suites.len();
+        suite.render(last.then_some(summary), out)?;
     }
-    writeln!(out, "    <system-out>{}</system-out>", xml_text(summary))?;
-    writeln!(out, "  </testsuite>")?;
     writeln!(out, "</testsuites>")
 }
 
-/// Writes JUnit XML for `check` and `batch`.
+/// Writes JUnit XML for `check` and `batch`, valid against the JUnit schema of Jenkins' xUnit
+/// plugin and read as GitLab reads it: one `<testsuite>` per input file (`name` and `file` are
+/// its path), `classname` the path with dots, and one test case per checked answer and limit
+/// that is set, named by the record's id and the rule (`q17: uncited-claim`; in `check`, the
+/// rule), never by a line, so that a case keeps its name across edits and GitLab shows a fixed
+/// record as resolved. A record that cannot be read is one error case; a batch that stopped
+/// early ends with an error case saying so.
 ///
 /// JUnit output for a batch is held in memory until the end: the totals come first, as
-/// attributes of `<testsuites>` and `<testsuite>`, so nothing can be written before the last
-/// record. Only each record's rendered test case is kept (a few hundred bytes for a passing
-/// record, more for one with many problems).
+/// attributes, so nothing can be written before the last record. Only each record's rendered
+/// cases are kept (a few hundred bytes each).
 #[derive(Debug, Default)]
 pub struct JunitEmitter {
     findings: BatchFindings,
-    cases: Vec<String>,
-    failures: usize,
-    errors: usize,
+    limits: Limits,
+    suites: Vec<Suite>,
 }
 
 impl Emitter for JunitEmitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
         let findings = check_findings(run.report, &run.inputs.answer.path);
-        let by_subject: HashMap<&str, &Finding> = findings
-            .iter()
-            .map(|finding| (finding.subject.as_str(), finding))
-            .collect();
-        let file = display_path(&run.inputs.answer.path);
-        let mut cases = Vec::new();
-        let mut failures = 0;
-        let mut case_of = |name: String, finding: Option<&Finding>| {
-            let body = finding.map(|f| format!("{}\n{}", body_line(f), f.rule.summary()));
-            let outcome = finding
-                .zip(body.as_deref())
-                .map(|(f, body)| (Outcome::Failure, f.message.as_str(), f.rule.id(), body));
-            failures += usize::from(outcome.is_some());
-            cases.push(test_case("ragcite.check", &name, &file, outcome));
-        };
-        for s in &run.report.result.sentences {
-            let subject = format!("sentence {}", s.index);
-            let finding = by_subject.get(subject.as_str()).copied();
-            // A sentence without a claim is no test, unless it still has a finding (an
-            // unknown marker on a sentence with nothing else to check).
-            if !s.verdict.is_claim() && finding.is_none() {
-                continue;
-            }
-            let rule = finding.map_or(s.verdict.name(), |f| f.rule.id());
-            let name = format!("{subject}: {rule} {}", preview(&s.sentence, NAME_CHARS));
-            case_of(name, finding);
+        let mut suite = Suite::new(&display_path(&run.inputs.answer.path));
+        let class = classname(&suite.path);
+        let mut totals = Totals::default();
+        suite.cases = limit_cases(
+            &class,
+            "",
+            &run.inputs.limits,
+            run.gate,
+            &findings,
+            &mut totals,
+        );
+        suite.totals = totals;
+        write_document(out, &[suite], &summary_line(run.report, run.gate))
+    }
+}
+
+impl JunitEmitter {
+    fn suite(&mut self) -> &mut Suite {
+        if self.suites.is_empty() {
+            self.suites.push(Suite::new(self.findings.path()));
         }
-        for finding in findings
-            .iter()
-            .filter(|f| f.subject.starts_with("citation "))
-        {
-            let name = format!(
-                "{}: {} {}",
-                finding.subject,
-                finding.rule.id(),
-                preview(&finding.text, NAME_CHARS)
-            );
-            case_of(name, Some(finding));
-        }
-        let totals = Totals {
-            tests: cases.len(),
-            failures,
-            errors: 0,
-        };
-        write_document(
-            out,
-            &format!("ragcite check {file}"),
-            &totals,
-            &cases,
-            &summary_line(run.report, run.gate),
-        )
+        self.suites
+            .last_mut()
+            .unwrap_or_else(|| unreachable!("a suite was just pushed"))
     }
 }
 
 impl BatchEmitter for JunitEmitter {
     fn file(&mut self, path: &str) {
         self.findings.set_file(path);
+        self.suites.push(Suite::new(self.findings.path()));
     }
 
     fn begin(&mut self, inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
         self.findings = BatchFindings::new(inputs);
-        self.cases.clear();
-        self.failures = 0;
-        self.errors = 0;
+        self.limits = inputs.limits.per_record;
+        self.suites.clear();
         Ok(())
     }
 
     fn record(&mut self, record: &RecordOutcome, _out: &mut dyn Write) -> io::Result<()> {
         let findings = self.findings.of(record);
-        let file = self.findings.path().to_string();
-        // The worst finding names the record's rule: the first of the most serious level.
-        let worst = findings
-            .iter()
-            .rev()
-            .max_by_key(|finding| finding.level())
-            .map(|finding| finding.rule.id());
-        let case = match &record.result {
+        let limits = self.limits;
+        let suite = self.suite();
+        let class = classname(&suite.path);
+        match &record.result {
             Err(error) => {
-                self.errors += 1;
-                let name = format!(
-                    "record #{} (line {}): {}",
-                    record.index,
-                    record.line,
-                    worst.unwrap_or("bad-record")
+                // No id to name it by: the identity of its finding (the start of its first
+                // line, or its error) does, so that it keeps its name across edits too.
+                let key = findings.first().map_or_else(
+                    || format!("record {}", record.index),
+                    |f| format!("unreadable record {}", &f.identity()[..8]),
                 );
+                let prefix = suite.prefix(&key);
                 let body = findings
                     .iter()
                     .map(body_line)
                     .collect::<Vec<_>>()
                     .join("\n");
-                test_case(
-                    "ragcite.batch",
+                suite.totals.tests += 1;
+                suite.totals.errors += 1;
+                let name = format!("{prefix}{}", Rule::BadRecord.id());
+                suite.cases.push(test_case(
+                    &class,
                     &name,
-                    &file,
-                    Some((Outcome::Error, error, "bad-record", &body)),
-                )
+                    Some((Outcome::Error, error, Rule::BadRecord.id(), &body)),
+                ));
             }
             Ok(checked) => {
-                let mut name = format!(
-                    "record {} (line {})",
-                    record_label(&checked.id, record.index),
-                    record.line
+                let prefix = suite.prefix(&record_label(&checked.id, record.index));
+                let mut totals = Totals::default();
+                let cases = limit_cases(
+                    &class,
+                    &prefix,
+                    &limits,
+                    &checked.gate,
+                    &findings,
+                    &mut totals,
                 );
-                if let Some(rule) = worst {
-                    name.push_str(&format!(": {rule}"));
-                }
-                if checked.gate.passed {
-                    test_case("ragcite.batch", &name, &file, None)
-                } else {
-                    self.failures += 1;
-                    let limits: Vec<String> = checked
-                        .gate
-                        .failures
-                        .iter()
-                        .map(ToString::to_string)
-                        .collect();
-                    let message = format!("limits exceeded: {}", limits.join(", "));
-                    let body = findings
-                        .iter()
-                        .map(body_line)
-                        .collect::<Vec<_>>()
-                        .join("\n");
-                    test_case(
-                        "ragcite.batch",
-                        &name,
-                        &file,
-                        Some((
-                            Outcome::Failure,
-                            &message,
-                            worst.unwrap_or("limits-exceeded"),
-                            &body,
-                        )),
-                    )
-                }
+                suite.cases.extend(cases);
+                suite.totals.add(totals);
             }
-        };
-        self.cases.push(case);
+        }
         Ok(())
     }
 
     fn finish(&mut self, end: &BatchEnd<'_>, out: &mut dyn Write) -> io::Result<()> {
-        let file = self.findings.path().to_string();
         if let Some(reason) = end.stopped {
             // The records after the break were never read: an error case says so, so that a
             // test report does not look complete.
-            self.errors += 1;
-            let name = match stopped_line(reason) {
-                Some(line) => format!("batch stopped (line {line}): batch-stopped"),
-                None => "batch stopped: batch-stopped".to_string(),
-            };
             let message =
                 format!("the batch stopped at {reason}: the records after it were not checked");
-            let case = test_case(
-                "ragcite.batch",
-                &name,
-                &file,
+            let suite = self.suite();
+            let class = classname(&suite.path);
+            suite.totals.tests += 1;
+            suite.totals.errors += 1;
+            suite.cases.push(test_case(
+                &class,
+                "batch-stopped",
                 Some((Outcome::Error, &message, "batch-stopped", &message)),
-            );
-            self.cases.push(case);
+            ));
         }
-        let totals = Totals {
-            tests: self.cases.len(),
-            failures: self.failures,
-            errors: self.errors,
-        };
-        write_document(
-            out,
-            &format!("ragcite batch {file}"),
-            &totals,
-            &self.cases,
-            &batch_summary_line(end),
-        )
+        write_document(out, &self.suites, &batch_summary_line(end))
     }
 }
 

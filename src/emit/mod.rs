@@ -7,6 +7,7 @@ pub mod gitlab;
 pub mod json;
 pub mod jsonl;
 pub mod junit;
+pub mod location;
 pub mod sarif;
 pub mod table;
 
@@ -59,6 +60,12 @@ pub struct Run<'a> {
 /// Writes a run in one output format.
 pub trait Emitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()>;
+
+    /// What the output left out of `run` (a consumer's limit on what it accepts), and how to
+    /// see it all; the binary says it on standard error.
+    fn left_out(&self, _run: &Run<'_>) -> Option<String> {
+        None
+    }
 }
 
 /// What a batch was run on and how, for `inputs` in machine output.
@@ -100,6 +107,12 @@ pub trait BatchEmitter {
     fn file(&mut self, _path: &str) {}
     fn record(&mut self, record: &RecordOutcome, out: &mut dyn Write) -> io::Result<()>;
     fn finish(&mut self, end: &BatchEnd<'_>, out: &mut dyn Write) -> io::Result<()>;
+
+    /// What the output left out (a consumer's limit on what it accepts), and how to see it
+    /// all, once the batch is finished; the binary says it on standard error.
+    fn left_out(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The batch's one-line summary: whether the gate passed, records, rates and failed limits.

@@ -1,38 +1,27 @@
-//! `--format sarif`: SARIF 2.1.0 for GitHub code scanning, one result per finding.
+//! `--format sarif`: SARIF 2.1.0 for GitHub code scanning, one result per finding, each with a
+//! complete region, a URI relative to the project's root (`%SRCROOT%`), and its identity as
+//! `partialFingerprints.primaryLocationLineHash`, so that code scanning keeps one alert per
+//! finding and tracks it across unrelated edits instead of hashing the line.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::findings::{BatchFindings, Finding, Rule, check_findings, stopped_line};
+use super::findings::{BatchFindings, Finding, Occurrences, Rule, check_findings, stopped_line};
+use super::location::{SRCROOT, folder_uri, project_root, sarif_uri, working_directory};
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, write_document};
 use crate::batch::RecordOutcome;
 
-/// A displayed path as a SARIF `artifactLocation.uri`: percent-encoded as a relative URI
-/// reference, or a `file://` URI for a path outside the working directory. `<stdin>` stays as
-/// it is: it names no file, and GitHub shows it as written.
-pub fn sarif_uri(display: &str) -> String {
-    if display == "<stdin>" {
-        return display.to_string();
-    }
-    let windows_drive =
-        display.as_bytes().get(1) == Some(&b':') && display.as_bytes()[0].is_ascii_alphabetic();
-    let absolute = display.starts_with('/') || windows_drive;
-    let mut uri = String::new();
-    if absolute {
-        uri.push_str(if windows_drive { "file:///" } else { "file://" });
-    }
-    for (i, byte) in display.bytes().enumerate() {
-        let keep = byte.is_ascii_alphanumeric()
-            || b"-._~/!$&'()*+,;=@".contains(&byte)
-            || (windows_drive && i == 1);
-        if keep {
-            uri.push(char::from(byte));
-        } else {
-            uri.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    uri
+/// Most results GitHub code scanning accepts in one run: a larger upload is rejected whole.
+pub const MAX_RESULTS: usize = 25_000;
+
+/// What a run left out past [`MAX_RESULTS`], and how to see it all.
+fn left_out_message(left_out: usize, found: usize) -> String {
+    format!(
+        "{left_out} of {found} findings were left out of the SARIF report: GitHub code scanning \
+         accepts at most {MAX_RESULTS} results per run; `--format json` lists them all"
+    )
 }
 
 const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -136,31 +125,51 @@ struct PhysicalLocation {
 }
 
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 struct ArtifactLocation {
     uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
 }
 
-/// Without an end, SARIF's region runs to the end of the start line.
+impl ArtifactLocation {
+    fn of(path: &str) -> Self {
+        let (uri, uri_base_id) = sarif_uri(path);
+        ArtifactLocation { uri, uri_base_id }
+    }
+}
+
+/// Complete, as code scanning wants it: an end on every region.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Region {
     start_line: usize,
     start_column: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    end_line: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    end_column: Option<usize>,
+    end_line: usize,
+    end_column: usize,
 }
 
-/// Versioned, so that a change of what is hashed can be told from a new finding.
 #[derive(Debug, Serialize)]
 struct Fingerprints {
-    #[serde(rename = "ragcite/v1")]
-    v1: String,
+    /// The finding's identity and its occurrence in the file (`hash:1`), in the form GitHub
+    /// gives its own line hashes; given, it is what code scanning tracks the alert by.
+    #[serde(rename = "primaryLocationLineHash")]
+    primary_location_line_hash: String,
+    /// ragcite's own, versioned: a change of what is hashed gets a new version.
+    #[serde(rename = "ragcite/v2")]
+    v2: String,
 }
 
 impl SarifResult {
-    fn new(finding: &Finding) -> Self {
+    fn new(finding: &Finding, occurrence: usize) -> Self {
+        let start_line = finding.start.line.max(1);
+        let start_column = finding.start.column.max(1);
+        let end_line = finding.end.line.max(start_line);
+        let end_column = if end_line == start_line {
+            finding.end.column.max(start_column)
+        } else {
+            finding.end.column.max(1)
+        };
         SarifResult {
             rule_id: finding.rule.id(),
             rule_index: finding.rule.index(),
@@ -168,28 +177,49 @@ impl SarifResult {
             message: Text::new(finding.message.clone()),
             locations: [Location {
                 physical_location: PhysicalLocation {
-                    artifact_location: ArtifactLocation {
-                        uri: sarif_uri(&finding.path),
-                    },
+                    artifact_location: ArtifactLocation::of(&finding.path),
                     region: Region {
-                        start_line: finding.start.line.max(1),
-                        start_column: finding.start.column.max(1),
-                        end_line: finding.end.map(|end| end.line.max(1)),
-                        end_column: finding.end.map(|end| end.column.max(1)),
+                        start_line,
+                        start_column,
+                        end_line,
+                        end_column,
                     },
                 },
             }],
             partial_fingerprints: Fingerprints {
-                v1: finding.stable_hash(),
+                primary_location_line_hash: format!("{}:{occurrence}", finding.identity()),
+                v2: finding.unique_identity(occurrence),
             },
         }
     }
+}
+
+/// The base URI of the relative URIs: the project's root.
+#[derive(Debug, Serialize)]
+struct BaseUri {
+    uri: String,
+}
+
+fn original_uri_base_ids() -> BTreeMap<&'static str, BaseUri> {
+    project_root()
+        .map(|root| {
+            (
+                SRCROOT,
+                BaseUri {
+                    uri: folder_uri(root),
+                },
+            )
+        })
+        .into_iter()
+        .collect()
 }
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Invocation {
     execution_successful: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    working_directory: Option<BaseUri>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tool_execution_notifications: Vec<Notification>,
 }
@@ -223,37 +253,45 @@ struct LineRegion {
 
 impl Invocation {
     /// A run that stopped early did not succeed, whatever it found: the results are partial.
-    /// The notification points at the line where the file's structure broke, when known.
-    fn new(stopped: Option<&str>, path: &str) -> Self {
+    /// The notifications say where the file's structure broke, when it did, and what was left
+    /// out past [`MAX_RESULTS`].
+    fn new(stopped: Option<&str>, path: &str, left_out: Option<String>) -> Self {
+        let mut notifications = Vec::new();
+        if let Some(reason) = stopped {
+            let reason = if reason.is_empty() {
+                "an unknown point"
+            } else {
+                reason
+            };
+            notifications.push(Notification {
+                message: Text::new(format!(
+                    "the batch stopped at {reason}: the records after it were not checked"
+                )),
+                level: "error",
+                locations: stopped_line(reason)
+                    .map(|line| NotificationLocation {
+                        physical_location: LinePhysicalLocation {
+                            artifact_location: ArtifactLocation::of(path),
+                            region: LineRegion { start_line: line },
+                        },
+                    })
+                    .into_iter()
+                    .collect(),
+            });
+        }
+        if let Some(message) = left_out {
+            notifications.push(Notification {
+                message: Text::new(message),
+                level: "warning",
+                locations: Vec::new(),
+            });
+        }
         Invocation {
             execution_successful: stopped.is_none(),
-            tool_execution_notifications: stopped
-                .map(|reason| {
-                    let reason = if reason.is_empty() {
-                        "an unknown point"
-                    } else {
-                        reason
-                    };
-                    Notification {
-                        message: Text::new(format!(
-                            "the batch stopped at {reason}: the records after it were not checked"
-                        )),
-                        level: "error",
-                        locations: stopped_line(reason)
-                            .map(|line| NotificationLocation {
-                                physical_location: LinePhysicalLocation {
-                                    artifact_location: ArtifactLocation {
-                                        uri: sarif_uri(path),
-                                    },
-                                    region: LineRegion { start_line: line },
-                                },
-                            })
-                            .into_iter()
-                            .collect(),
-                    }
-                })
-                .into_iter()
-                .collect(),
+            working_directory: working_directory().map(|dir| BaseUri {
+                uri: folder_uri(&dir),
+            }),
+            tool_execution_notifications: notifications,
         }
     }
 }
@@ -270,6 +308,8 @@ struct Log {
 #[serde(rename_all = "camelCase")]
 struct SarifRun {
     tool: Tool,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    original_uri_base_ids: BTreeMap<&'static str, BaseUri>,
     column_kind: &'static str,
     results: Vec<SarifResult>,
     invocations: [Invocation; 1],
@@ -279,28 +319,45 @@ struct SarifRun {
 /// header at `begin`, one result per line as records finish, and the closing at `finish`, which
 /// always runs, so that a batch that stops early still leaves a valid document).
 ///
-/// GitHub code scanning keeps at most 25,000 results per run; a larger batch is better gated
-/// with `--format github` or JUnit.
+/// At most [`MAX_RESULTS`] results are written, GitHub's limit per run: the findings past it
+/// are counted, a notification in the run says so, and [`BatchEmitter::left_out`] says it
+/// too.
 #[derive(Debug, Default)]
 pub struct SarifEmitter {
     findings: BatchFindings,
+    occurrences: Occurrences,
     written: usize,
+    left_out: usize,
 }
 
 impl Emitter for SarifEmitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
         let findings = check_findings(run.report, &run.inputs.answer.path);
+        let mut occurrences = Occurrences::default();
+        let results = findings
+            .iter()
+            .take(MAX_RESULTS)
+            .map(|finding| SarifResult::new(finding, occurrences.next(finding)))
+            .collect();
+        let left_out = (findings.len() > MAX_RESULTS)
+            .then(|| left_out_message(findings.len() - MAX_RESULTS, findings.len()));
         let log = Log {
             schema: SCHEMA_URI,
             version: "2.1.0",
             runs: [SarifRun {
                 tool: tool(),
+                original_uri_base_ids: original_uri_base_ids(),
                 column_kind: "unicodeCodePoints",
-                results: findings.iter().map(SarifResult::new).collect(),
-                invocations: [Invocation::new(None, &run.inputs.answer.path)],
+                results,
+                invocations: [Invocation::new(None, &run.inputs.answer.path, left_out)],
             }],
         };
         write_document(out, &log)
+    }
+
+    fn left_out(&self, run: &Run<'_>) -> Option<String> {
+        let found = check_findings(run.report, &run.inputs.answer.path).len();
+        (found > MAX_RESULTS).then(|| left_out_message(found - MAX_RESULTS, found))
     }
 }
 
@@ -311,22 +368,30 @@ impl BatchEmitter for SarifEmitter {
 
     fn begin(&mut self, inputs: &BatchInputs, out: &mut dyn Write) -> io::Result<()> {
         self.findings = BatchFindings::new(inputs);
+        self.occurrences = Occurrences::default();
         self.written = 0;
+        self.left_out = 0;
         write!(
             out,
-            "{{\"$schema\":{},\"version\":\"2.1.0\",\"runs\":[{{\"tool\":{},\"columnKind\":\"unicodeCodePoints\",\"results\":[",
+            "{{\"$schema\":{},\"version\":\"2.1.0\",\"runs\":[{{\"tool\":{},\"originalUriBaseIds\":{},\"columnKind\":\"unicodeCodePoints\",\"results\":[",
             serde_json::to_string(SCHEMA_URI)?,
-            serde_json::to_string(&tool())?
+            serde_json::to_string(&tool())?,
+            serde_json::to_string(&original_uri_base_ids())?
         )
     }
 
     fn record(&mut self, record: &RecordOutcome, out: &mut dyn Write) -> io::Result<()> {
         for finding in self.findings.of(record) {
+            if self.written == MAX_RESULTS {
+                self.left_out += 1;
+                continue;
+            }
             if self.written > 0 {
                 out.write_all(b",")?;
             }
             out.write_all(b"\n")?;
-            serde_json::to_writer(&mut *out, &SarifResult::new(&finding))?;
+            let occurrence = self.occurrences.next(&finding);
+            serde_json::to_writer(&mut *out, &SarifResult::new(&finding, occurrence))?;
             self.written += 1;
         }
         Ok(())
@@ -336,19 +401,15 @@ impl BatchEmitter for SarifEmitter {
         writeln!(
             out,
             "\n],\"invocations\":[{}]}}]}}",
-            serde_json::to_string(&Invocation::new(end.stopped, self.findings.path()))?
+            serde_json::to_string(&Invocation::new(
+                end.stopped,
+                self.findings.path(),
+                BatchEmitter::left_out(self)
+            ))?
         )
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    #[test]
-    fn uris_are_percent_encoded() {
-        assert_eq!(sarif_uri("a b/ü.md"), "a%20b/%C3%BC.md");
-        assert_eq!(sarif_uri("<stdin>"), "<stdin>");
-        assert_eq!(sarif_uri("/abs/x:y.md"), "file:///abs/x%3Ay.md");
-        assert_eq!(sarif_uri("C:/x.md"), "file:///C:/x.md");
+    fn left_out(&self) -> Option<String> {
+        (self.left_out > 0).then(|| left_out_message(self.left_out, self.written + self.left_out))
     }
 }

@@ -257,13 +257,22 @@ fn check(args: &CheckArgs) -> Result<ExitStatus> {
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    match emitter.emit(&run, &mut out).and_then(|()| out.flush()) {
+    let written = emitter.emit(&run, &mut out).and_then(|()| out.flush());
+    if let Some(left_out) = emitter.left_out(&run) {
+        warn(&left_out);
+    }
+    match written {
         // A reader that stops early (`| head`) does not change what the check found.
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
             Err(e).context("cannot write the report")
         }
         _ => Ok(ExitStatus::from(&gate)),
     }
+}
+
+/// One warning line on standard error: what a report left out, and how to see it all.
+fn warn(message: &str) {
+    let _ = writeln!(io::stderr(), "ragcite: warning: {message}");
 }
 
 fn limits_of(args: &LimitArgs) -> Limits {
@@ -416,6 +425,9 @@ fn batch(args: &BatchArgs) -> Result<ExitStatus> {
         out.flush()?;
         Ok(gate.passed)
     })();
+    if let Some(left_out) = emitter.left_out() {
+        warn(&left_out);
+    }
     match (written, stopped) {
         // A reader that stopped early: the exit code says what the records read so far found.
         (Err(e), _) if e.kind() == io::ErrorKind::BrokenPipe => {
