@@ -1,9 +1,13 @@
 //! The default output: a table of sentences, a table of chunks, the warnings and a one-line
 //! summary. Colour only underlines what the words already say.
+//!
+//! Text from the inputs is made printable before it goes into a cell; colour is a property of
+//! the cell that comfy-table applies to each line after layout, so it is never measured as
+//! text, never cut by wrapping and never escaped.
 
 use std::io::{self, Write};
 
-use comfy_table::{ColumnConstraint, ContentArrangement, Table, presets};
+use comfy_table::{Attribute, Cell, Color, ColumnConstraint, ContentArrangement, Table, presets};
 use owo_colors::OwoColorize;
 
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, batch_summary_line, summary_line};
@@ -41,32 +45,26 @@ pub struct TableEmitter {
 }
 
 impl TableEmitter {
-    fn paint_verdict(&self, verdict: Verdict) -> String {
-        let name = verdict.name();
-        if !self.color {
-            return name.to_string();
-        }
+    fn paint_verdict(verdict: Verdict) -> Cell {
+        let cell = Cell::new(verdict.name());
         match verdict {
-            Verdict::Supported => name.green().to_string(),
+            Verdict::Supported => cell.fg(Color::DarkGreen),
             Verdict::NumberMismatch | Verdict::UnsupportedCitation | Verdict::Misquote => {
-                name.red().to_string()
+                cell.fg(Color::DarkRed)
             }
-            Verdict::WeakSupport => name.yellow().to_string(),
-            Verdict::UncitedClaim => name.magenta().to_string(),
-            Verdict::NoClaim => name.dimmed().to_string(),
+            Verdict::WeakSupport => cell.fg(Color::DarkYellow),
+            Verdict::UncitedClaim => cell.fg(Color::DarkMagenta),
+            Verdict::NoClaim => cell.add_attribute(Attribute::Dim),
         }
     }
 
-    fn paint_status(&self, status: ChunkStatus) -> String {
-        let name = status.name();
-        if !self.color {
-            return name.to_string();
-        }
+    fn paint_status(status: ChunkStatus) -> Cell {
+        let cell = Cell::new(status.name());
         match status {
-            ChunkStatus::Used => name.green().to_string(),
-            ChunkStatus::CitedButNotSupporting => name.red().to_string(),
-            ChunkStatus::RelevantButUncited => name.yellow().to_string(),
-            ChunkStatus::Unused => name.dimmed().to_string(),
+            ChunkStatus::Used => cell.fg(Color::DarkGreen),
+            ChunkStatus::CitedButNotSupporting => cell.fg(Color::DarkRed),
+            ChunkStatus::RelevantButUncited => cell.fg(Color::DarkYellow),
+            ChunkStatus::Unused => cell.add_attribute(Attribute::Dim),
         }
     }
 
@@ -79,6 +77,13 @@ impl TableEmitter {
             .set_content_arrangement(ContentArrangement::Dynamic)
             .set_width(self.width)
             .set_constraints(std::iter::repeat_n(ColumnConstraint::ContentWidth, fixed));
+        // Whether stdout is a terminal was decided with --color; comfy-table must not decide
+        // again.
+        if self.color {
+            table.force_no_tty().enforce_styling().style_text_only();
+        } else {
+            table.force_no_tty();
+        }
         table
     }
 
@@ -180,18 +185,18 @@ impl Emitter for TableEmitter {
                 }
             };
             sentences.add_row([
-                s.index.to_string(),
-                format!("{}:{}", s.start.line, s.start.column),
-                self.paint_verdict(s.verdict),
-                score(s.coverage),
-                score(s.support),
-                if s.cited.is_empty() {
+                Cell::new(s.index),
+                Cell::new(format!("{}:{}", s.start.line, s.start.column)),
+                Self::paint_verdict(s.verdict),
+                Cell::new(score(s.coverage)),
+                Cell::new(score(s.support)),
+                Cell::new(if s.cited.is_empty() {
                     "-".to_string()
                 } else {
                     printable(&s.cited.join(", "))
-                },
-                printable(&preview(&s.sentence, budget)),
-                printable(&problems(s)),
+                }),
+                Cell::new(printable(&preview(&s.sentence, budget))),
+                Cell::new(printable(&problems(s))),
             ]);
         }
         writeln!(out, "{sentences}")?;
@@ -201,12 +206,12 @@ impl Emitter for TableEmitter {
         let budget = self.text_budget(70);
         for c in &result.chunks {
             chunks.add_row([
-                printable(&c.id),
-                self.paint_status(c.status),
-                c.times_cited.to_string(),
-                c.supported_sentences.to_string(),
-                format!("{:.2}", c.best_coverage),
-                printable(&preview(&c.preview, budget)),
+                Cell::new(printable(&c.id)),
+                Self::paint_status(c.status),
+                Cell::new(c.times_cited),
+                Cell::new(c.supported_sentences),
+                Cell::new(format!("{:.2}", c.best_coverage)),
+                Cell::new(printable(&preview(&c.preview, budget))),
             ]);
         }
         if !result.chunks.is_empty() {
@@ -271,7 +276,7 @@ struct RecordRow {
     /// How bad the record is: unreadable first, then by the number of problems.
     badness: (bool, usize),
     index: usize,
-    cells: [String; 5],
+    cells: [Cell; 5],
 }
 
 /// The batch table: the failing and unreadable records, worst first (at most
@@ -306,11 +311,11 @@ impl BatchTableEmitter {
                 badness: (true, 0),
                 index: record.index,
                 cells: [
-                    "-".to_string(),
-                    line,
-                    self.paint("bad record", false),
-                    String::new(),
-                    message.clone(),
+                    Cell::new("-"),
+                    Cell::new(printable(&line)),
+                    Cell::new("bad record").fg(Color::DarkRed),
+                    Cell::new(""),
+                    Cell::new(printable(message)),
                 ],
             }),
             Ok(checked) if self.all || !checked.gate.passed => {
@@ -340,27 +345,19 @@ impl BatchTableEmitter {
                     badness: (false, problems),
                     index: record.index,
                     cells: [
-                        checked.id.clone(),
-                        line,
+                        Cell::new(printable(&checked.id)),
+                        Cell::new(printable(&line)),
                         if verdicts.is_empty() {
-                            self.paint("passed", true)
+                            Cell::new("passed").fg(Color::DarkGreen)
                         } else {
-                            verdicts.join(", ")
+                            Cell::new(verdicts.join(", "))
                         },
-                        limits.join(", "),
-                        first,
+                        Cell::new(limits.join(", ")),
+                        Cell::new(printable(&first)),
                     ],
                 })
             }
             Ok(_) => None,
-        }
-    }
-
-    fn paint(&self, text: &str, good: bool) -> String {
-        match (self.style.color, good) {
-            (false, _) => text.to_string(),
-            (true, true) => text.green().to_string(),
-            (true, false) => text.red().to_string(),
         }
     }
 }
@@ -405,7 +402,7 @@ impl BatchEmitter for BatchTableEmitter {
                 "first problem",
             ]);
             for row in &self.rows[..shown] {
-                table.add_row(row.cells.iter().map(|cell| printable(cell)));
+                table.add_row(row.cells.iter().cloned());
             }
             writeln!(out, "{table}")?;
             let hidden = end.aggregate.failing_records + end.aggregate.bad_records;
