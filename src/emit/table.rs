@@ -253,8 +253,7 @@ fn pack(pieces: impl Iterator<Item = String>, width: usize) -> String {
 
 /// What a column needs, in characters of content: `least` to be shown at all, `whole` to
 /// split nothing, `want` to show everything without wrapping; `text` for free text, which
-/// makes use of every character it is given, where a list only gains when a whole item more
-/// fits on a line.
+/// fills every character it is given, where a list fills only the lines of whole items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Need {
     least: usize,
@@ -313,10 +312,16 @@ fn frame(columns: usize) -> usize {
 
 /// Content widths of the columns for a table at most `width` wide, `None` for the columns left
 /// out. While the columns shown, each at its least, do not fit, the next column of `drops` is
-/// left out. What is left is shared evenly: first so that no id is split, then to the free
-/// text, then to the lists. A column never gets more than it wants, so a table with little in
-/// it is narrower than the width.
-fn layout(width: usize, needs: &[Need], drops: &[usize]) -> Vec<Option<usize>> {
+/// left out. What is left is shared evenly, first so that no id is split, then so that fewer
+/// lines wrap. `used(i, w)` is the width column `i` fills when given `w`: a list given room for
+/// part of an item keeps only what its lines fill, and the free text gets the rest. A column
+/// never gets more than it wants, so a table with little in it is narrower than the width.
+fn layout(
+    width: usize,
+    needs: &[Need],
+    drops: &[usize],
+    used: &dyn Fn(usize, usize) -> usize,
+) -> Vec<Option<usize>> {
     let mut shown = vec![true; needs.len()];
     let least = |shown: &[bool]| {
         let columns = shown.iter().filter(|s| **s).count();
@@ -340,31 +345,50 @@ fn layout(width: usize, needs: &[Need], drops: &[usize]) -> Vec<Option<usize>> {
         .zip(&shown)
         .map(|(n, s)| s.then_some(n.least))
         .collect();
-    let stages: [&dyn Fn(&Need) -> usize; 3] = [
-        &|n| n.whole,
-        &|n| if n.text { n.want } else { n.whole },
-        &|n| n.want,
-    ];
-    for target in stages {
-        loop {
-            let open: Vec<usize> = (0..needs.len())
-                .filter(|&i| widths[i].is_some_and(|w| w < target(&needs[i])))
-                .collect();
-            if open.is_empty() || spare == 0 {
-                break;
-            }
-            let share = (spare / open.len()).max(1);
-            for i in open {
-                let Some(w) = widths[i].as_mut() else {
-                    continue;
-                };
-                let give = share.min(target(&needs[i]) - *w).min(spare);
-                *w += give;
-                spare -= give;
-            }
+    grow(&mut widths, needs, &mut spare, &|n| n.whole);
+    grow(&mut widths, needs, &mut spare, &|n| n.want);
+    let mut freed = 0;
+    for (i, width) in widths.iter_mut().enumerate() {
+        if let Some(w) = width
+            && !needs[i].text
+        {
+            let kept = used(i, *w).clamp(needs[i].least, *w);
+            freed += *w - kept;
+            *w = kept;
         }
     }
+    spare += freed;
+    grow(&mut widths, needs, &mut spare, &|n| {
+        if n.text { n.want } else { 0 }
+    });
     widths
+}
+
+/// Gives `spare` to the columns shown below their `target`, evenly, until they reach it or it
+/// runs out.
+fn grow(
+    widths: &mut [Option<usize>],
+    needs: &[Need],
+    spare: &mut usize,
+    target: &dyn Fn(&Need) -> usize,
+) {
+    loop {
+        let open: Vec<usize> = (0..needs.len())
+            .filter(|&i| widths[i].is_some_and(|w| w < target(&needs[i])))
+            .collect();
+        if open.is_empty() || *spare == 0 {
+            return;
+        }
+        let share = (*spare / open.len()).max(1);
+        for i in open {
+            let Some(w) = widths[i].as_mut() else {
+                continue;
+            };
+            let give = share.min(target(&needs[i]) - *w).min(*spare);
+            *w += give;
+            *spare -= give;
+        }
+    }
 }
 
 /// Writes the human-readable tables.
@@ -408,7 +432,14 @@ impl TableEmitter {
                 Need::of(column, &entries)
             })
             .collect();
-        let widths = layout(usize::from(self.width), &needs, drops);
+        let used = |i: usize, width: usize| {
+            rows.iter()
+                .map(|row| width_of(&row.as_ref()[i].content(columns[i].fit, width)))
+                .max()
+                .unwrap_or(0)
+                .max(width_of(columns[i].header))
+        };
+        let widths = layout(usize::from(self.width), &needs, drops, &used);
         let contents: Vec<Vec<String>> = rows
             .iter()
             .map(|row| {
@@ -421,23 +452,6 @@ impl TableEmitter {
                         None => String::new(),
                     })
                     .collect()
-            })
-            .collect();
-        // A list given more room than its next whole item needs keeps only what it uses.
-        let widths: Vec<Option<usize>> = widths
-            .iter()
-            .enumerate()
-            .map(|(i, width)| {
-                let used = contents
-                    .iter()
-                    .map(|row| width_of(&row[i]))
-                    .max()
-                    .unwrap_or(0)
-                    .max(width_of(columns[i].header));
-                match columns[i].fit {
-                    Fit::Items | Fit::Ids => width.map(|w| w.min(used)),
-                    _ => *width,
-                }
             })
             .collect();
         let mut table = Table::new();
@@ -804,6 +818,12 @@ mod tests {
         Need::of(&column(header, fit), &refs)
     }
 
+    /// Every column fills the width it is given (true of the sentence table's columns: its only
+    /// list, `cited`, holds one short id a row).
+    fn fills(_: usize, width: usize) -> usize {
+        width
+    }
+
     /// The width of a table with these content widths.
     fn table_width(widths: &[Option<usize>]) -> usize {
         let shown: Vec<usize> = widths.iter().flatten().copied().collect();
@@ -839,7 +859,7 @@ mod tests {
     fn words_keep_their_width_at_every_width() {
         let needs = sentence_needs();
         for width in 60..=220 {
-            let widths = layout(width, &needs, &SENTENCE_DROPS);
+            let widths = layout(width, &needs, &SENTENCE_DROPS, &fills);
             assert_eq!(widths[0], Some(1), "# at {width}");
             assert_eq!(widths[2], Some(20), "verdict at {width}");
             assert!(
@@ -854,7 +874,7 @@ mod tests {
         let needs = sentence_needs();
         // Words 34 and ids 5 wide, a frame of 25: 64, plus 20 and 16 for the text.
         assert_eq!(
-            layout(100, &needs, &SENTENCE_DROPS),
+            layout(100, &needs, &SENTENCE_DROPS, &fills),
             [
                 Some(1),
                 Some(5),
@@ -866,17 +886,17 @@ mod tests {
                 Some(16)
             ]
         );
-        let widths = layout(99, &needs, &SENTENCE_DROPS);
+        let widths = layout(99, &needs, &SENTENCE_DROPS, &fills);
         assert_eq!(widths[6], None, "the sentence is left out first");
         assert_eq!(widths[7], Some(99 - 39 - frame(7)));
-        let widths = layout(60, &needs, &SENTENCE_DROPS);
+        let widths = layout(60, &needs, &SENTENCE_DROPS, &fills);
         assert_eq!(&widths[6..], [None, None]);
         assert_eq!(table_width(&widths), 58);
     }
 
     #[test]
     fn a_wide_table_shrinks_to_its_content() {
-        let widths = layout(220, &sentence_needs(), &SENTENCE_DROPS);
+        let widths = layout(220, &sentence_needs(), &SENTENCE_DROPS, &fills);
         assert_eq!(widths[6], Some(65), "the whole sentence");
         assert_eq!(widths[7], Some(62), "what is wrong on one line");
         assert_eq!(table_width(&widths), 64 + 65 + 62);
@@ -884,12 +904,12 @@ mod tests {
 
     #[test]
     fn spare_room_is_shared_evenly_by_the_text_columns() {
-        let widths = layout(120, &sentence_needs(), &SENTENCE_DROPS);
+        let widths = layout(120, &sentence_needs(), &SENTENCE_DROPS, &fills);
         assert_eq!((widths[6], widths[7]), (Some(30), Some(26)));
     }
 
     #[test]
-    fn ids_are_made_whole_before_text_grows_and_lists_grow_last() {
+    fn ids_are_made_whole_first_and_a_list_keeps_only_what_its_lines_fill() {
         let needs = [
             need(
                 "record",
@@ -909,11 +929,28 @@ mod tests {
         ];
         assert_eq!(needs[0].least, IDS_LEAST);
         assert_eq!(needs[1].least, "1 number-mismatch,".len());
+        assert_eq!(needs[1].want, "1 number-mismatch, 1 uncited-claim".len());
+        // The verdicts fill 18 columns (two lines) until both fit on one line at 34.
+        let used = |i: usize, width: usize| match i {
+            1 if width < 34 => 18,
+            _ => width,
+        };
         // 10 of frame, 12 + 18 + 16 at least: 56; 24 more make the id whole.
-        assert_eq!(layout(80, &needs, &[2, 1]), [Some(36), Some(18), Some(16)]);
-        // Then the free text takes all it wants before the list joins its items on a line.
-        let widths = layout(130, &needs, &[2, 1]);
-        assert_eq!(widths, [Some(36), Some(18), Some(130 - 10 - 36 - 18)]);
+        assert_eq!(
+            layout(80, &needs, &[2, 1], &used),
+            [Some(36), Some(18), Some(16)]
+        );
+        // 20 more are shared by the list and the text; the list cannot use its 10, the text
+        // gets them.
+        assert_eq!(
+            layout(100, &needs, &[2, 1], &used),
+            [Some(36), Some(18), Some(36)]
+        );
+        // With 50 more, the list's items join on one line and the text gets the rest.
+        assert_eq!(
+            layout(130, &needs, &[2, 1], &used),
+            [Some(36), Some(34), Some(50)]
+        );
     }
 
     #[test]
