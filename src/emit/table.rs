@@ -1,9 +1,22 @@
 //! The default output: a table of sentences, a table of chunks, the warnings and a one-line
 //! summary. Colour only underlines what the words already say.
+//!
+//! Every cell's text is made printable before layout (see [`printable`]); colour is a property
+//! of the cell that comfy-table applies to each line after layout, so it is never measured as
+//! text, never cut by wrapping and never escaped.
+//!
+//! Layout. Each column says how it may give up width (see [`Fit`]): our own words and numbers
+//! never wrap, ids and lists wrap between items, the sentence and the preview are cut with `…`,
+//! free text wraps at spaces. [`layout`] leaves out columns, free text first, until the rest fits
+//! the width at their narrowest, then shares what is left. The widths are decided here, not by
+//! comfy-table's dynamic arrangement, because cutting a sentence with `…` and packing whole
+//! items into lines need the column's width before the cell is made.
 
 use std::io::{self, Write};
 
-use comfy_table::{ColumnConstraint, ContentArrangement, Table, presets};
+use comfy_table::{
+    Attribute, Cell, Color, ColumnConstraint, ContentArrangement, Table, Width, presets,
+};
 use owo_colors::OwoColorize;
 
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, batch_summary_line, summary_line};
@@ -31,6 +44,353 @@ fn printable(text: &str) -> String {
 /// Missing words shown per sentence before the rest are counted.
 const MISSING_WORDS_SHOWN: usize = 8;
 
+/// How a column gives up width when the table is narrow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fit {
+    /// Our own words and numbers (`verdict`, `status`, `cov`): as wide as the widest cell,
+    /// never wrapped.
+    Word,
+    /// Our own short items (verdict counts, limits, sentence numbers), joined by `, `: lines
+    /// break between items, never inside one.
+    Items,
+    /// Ids from the inputs, joined by `, `: whole while there is room, then split, because an
+    /// id (a URL, a UUID) can be wider than any column could be.
+    Ids,
+    /// One line of text from the inputs, cut with `…` to the column's width, within these
+    /// bounds (`sentence`, `preview`).
+    Cut { least: usize, most: usize },
+    /// Free text, wrapped at spaces; at least this wide when shown (`what is wrong`).
+    Wrap { least: usize },
+}
+
+/// Ids are split across lines before their column is narrower than this.
+const IDS_LEAST: usize = 12;
+
+/// A column: its header and how it fits.
+#[derive(Debug, Clone, Copy)]
+struct Column {
+    header: &'static str,
+    fit: Fit,
+}
+
+const fn column(header: &'static str, fit: Fit) -> Column {
+    Column { header, fit }
+}
+
+/// The sentence table. The sentence goes first when room is short, then what is wrong, then
+/// the position and the scores; `#`, `verdict` and `cited` always stay.
+const SENTENCE_COLUMNS: [Column; 8] = [
+    column("#", Fit::Word),
+    column("at", Fit::Word),
+    column("verdict", Fit::Word),
+    column("cov", Fit::Word),
+    column("sup", Fit::Word),
+    column("cited", Fit::Ids),
+    column(
+        "sentence",
+        Fit::Cut {
+            least: 20,
+            most: 120,
+        },
+    ),
+    column("what is wrong", Fit::Wrap { least: 16 }),
+];
+const SENTENCE_DROPS: [usize; 5] = [6, 7, 1, 3, 4];
+
+/// The chunk table. The preview goes first, then the numbers from the right; the id, the
+/// status and how often it is cited always stay.
+const CHUNK_COLUMNS: [Column; 6] = [
+    column("chunk", Fit::Ids),
+    column("status", Fit::Word),
+    column("cited", Fit::Word),
+    column("supports", Fit::Word),
+    column("best", Fit::Word),
+    column(
+        "preview",
+        Fit::Cut {
+            least: 20,
+            most: 120,
+        },
+    ),
+];
+const CHUNK_DROPS: [usize; 4] = [5, 4, 3, 2];
+
+/// The citation table. The cited text goes first, then the source label (the chunk id names
+/// the same chunk), then the sentences.
+const CITATION_COLUMNS: [Column; 5] = [
+    column("citation", Fit::Word),
+    column("source", Fit::Ids),
+    column("chunk", Fit::Ids),
+    column("sentences", Fit::Items),
+    column("cited text", Fit::Wrap { least: 16 }),
+];
+const CITATION_DROPS: [usize; 3] = [4, 1, 3];
+
+/// The batch table. The first problem goes first, then the limits exceeded; the record, its
+/// line and its verdicts always stay. The line is `<file>:<line>` when several files are read,
+/// and a file's path can be long: it is split like an id.
+const BATCH_COLUMNS: [Column; 5] = [
+    column("record", Fit::Ids),
+    column("line", Fit::Ids),
+    column("verdicts", Fit::Items),
+    column("limits exceeded", Fit::Items),
+    column("first problem", Fit::Wrap { least: 16 }),
+];
+const BATCH_DROPS: [usize; 2] = [4, 3];
+
+/// How a cell is coloured, when colour is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Paint {
+    Plain,
+    Fg(Color),
+    Dim,
+}
+
+/// A cell before layout: its items (one for text; the ids or items of a list) made printable,
+/// and its colour.
+#[derive(Debug, Clone)]
+struct Entry {
+    items: Vec<String>,
+    paint: Paint,
+}
+
+impl Entry {
+    fn text(text: &str) -> Self {
+        Entry {
+            items: vec![printable(text)],
+            paint: Paint::Plain,
+        }
+    }
+
+    /// A list of ids or items, `-` when there is none.
+    fn list<S: AsRef<str>>(items: &[S]) -> Self {
+        if items.is_empty() {
+            return Entry::text("-");
+        }
+        Entry {
+            items: items.iter().map(|item| printable(item.as_ref())).collect(),
+            paint: Paint::Plain,
+        }
+    }
+
+    fn painted(mut self, paint: Paint) -> Self {
+        self.paint = paint;
+        self
+    }
+
+    /// The items with the `,` that joins them: where a list may break.
+    fn pieces(&self) -> impl Iterator<Item = String> + '_ {
+        let last = self.items.len().saturating_sub(1);
+        self.items.iter().enumerate().map(move |(k, item)| {
+            if k < last {
+                format!("{item},")
+            } else {
+                item.clone()
+            }
+        })
+    }
+
+    /// The cell's text for a column of this fit and content width.
+    fn content(&self, fit: Fit, width: usize) -> String {
+        match fit {
+            Fit::Word | Fit::Wrap { .. } => self.items.join("\n"),
+            Fit::Cut { .. } => cut(&self.items.join(" "), width),
+            Fit::Items | Fit::Ids => pack(self.pieces(), width),
+        }
+    }
+
+    /// The comfy-table cell of this entry's laid-out text, with its colour.
+    fn cell(&self, text: String) -> Cell {
+        let cell = Cell::new(text);
+        match self.paint {
+            Paint::Plain => cell,
+            Paint::Fg(color) => cell.fg(color),
+            Paint::Dim => cell.add_attribute(Attribute::Dim),
+        }
+    }
+}
+
+/// The start of `text`, white space collapsed, at most `width` characters with its `…`.
+/// [`preview`] ends one over when the words fill `max` exactly and more follow; the last
+/// character before the `…` then makes room for it.
+fn cut(text: &str, width: usize) -> String {
+    let cut = preview(text, width);
+    if cut.chars().count() <= width {
+        return cut;
+    }
+    let mut kept: String = cut.chars().take(width.saturating_sub(1)).collect();
+    kept.truncate(kept.trim_end().len());
+    kept.push('…');
+    kept
+}
+
+/// Width of text in columns: its longest line, in characters.
+fn width_of(text: &str) -> usize {
+    text.lines()
+        .map(|line| line.chars().count())
+        .max()
+        .unwrap_or(0)
+}
+
+/// Pieces joined by spaces, a new line started when the next piece does not fit `width`.
+fn pack(pieces: impl Iterator<Item = String>, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for piece in pieces {
+        let n = width_of(&piece);
+        if line > 0 && line + 1 + n > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(&piece);
+        line += n;
+    }
+    out
+}
+
+/// What a column needs, in characters of content: `least` to be shown at all, `whole` to
+/// split nothing, `want` to show everything without wrapping; `text` for free text, which
+/// fills every character it is given, where a list fills only the lines of whole items.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Need {
+    least: usize,
+    whole: usize,
+    want: usize,
+    text: bool,
+}
+
+impl Need {
+    fn of(column: &Column, entries: &[&Entry]) -> Need {
+        let header = width_of(column.header);
+        let widest = |f: &dyn Fn(&Entry) -> usize| {
+            entries.iter().map(|e| f(e)).max().unwrap_or(0).max(header)
+        };
+        let lines = |e: &Entry| width_of(&e.items.join("\n"));
+        let piece = |e: &Entry| e.pieces().map(|p| width_of(&p)).max().unwrap_or(0);
+        let joined = |e: &Entry| width_of(&e.pieces().collect::<Vec<_>>().join(" "));
+        let (least, whole, want) = match column.fit {
+            Fit::Word => {
+                let w = widest(&lines);
+                (w, w, w)
+            }
+            Fit::Items => {
+                let w = widest(&piece);
+                (w, w, widest(&joined))
+            }
+            Fit::Ids => {
+                let whole = widest(&piece);
+                (whole.min(IDS_LEAST.max(header)), whole, widest(&joined))
+            }
+            Fit::Cut { least, most } => {
+                let want = widest(&|e: &Entry| cut(&e.items.join(" "), most).chars().count());
+                let least = least.min(want).max(header);
+                (least, least, want)
+            }
+            Fit::Wrap { least } => {
+                let want = widest(&lines);
+                let least = least.min(want).max(header);
+                (least, least, want)
+            }
+        };
+        Need {
+            least,
+            whole: whole.max(least),
+            want: want.max(whole).max(least),
+            text: matches!(column.fit, Fit::Cut { .. } | Fit::Wrap { .. }),
+        }
+    }
+}
+
+/// Characters of a row that are no content: a border before each column and one at the end,
+/// and a space of padding on each side of each column.
+fn frame(columns: usize) -> usize {
+    3 * columns + 1
+}
+
+/// Content widths of the columns for a table at most `width` wide, `None` for the columns left
+/// out. While the columns shown, each at its least, do not fit, the next column of `drops` is
+/// left out. What is left is shared evenly, first so that no id is split, then so that fewer
+/// lines wrap. `used(i, w)` is the width column `i` fills when given `w`: a list given room for
+/// part of an item keeps only what its lines fill, and the free text gets the rest. A column
+/// never gets more than it wants, so a table with little in it is narrower than the width.
+fn layout(
+    width: usize,
+    needs: &[Need],
+    drops: &[usize],
+    used: &dyn Fn(usize, usize) -> usize,
+) -> Vec<Option<usize>> {
+    let mut shown = vec![true; needs.len()];
+    let least = |shown: &[bool]| {
+        let columns = shown.iter().filter(|s| **s).count();
+        let content: usize = needs
+            .iter()
+            .zip(shown)
+            .filter(|(_, s)| **s)
+            .map(|(n, _)| n.least)
+            .sum();
+        frame(columns) + content
+    };
+    for &drop in drops {
+        if least(&shown) <= width {
+            break;
+        }
+        shown[drop] = false;
+    }
+    let mut spare = width.saturating_sub(least(&shown));
+    let mut widths: Vec<Option<usize>> = needs
+        .iter()
+        .zip(&shown)
+        .map(|(n, s)| s.then_some(n.least))
+        .collect();
+    grow(&mut widths, needs, &mut spare, &|n| n.whole);
+    grow(&mut widths, needs, &mut spare, &|n| n.want);
+    let mut freed = 0;
+    for (i, width) in widths.iter_mut().enumerate() {
+        if let Some(w) = width
+            && !needs[i].text
+        {
+            let kept = used(i, *w).clamp(needs[i].least, *w);
+            freed += *w - kept;
+            *w = kept;
+        }
+    }
+    spare += freed;
+    grow(&mut widths, needs, &mut spare, &|n| {
+        if n.text { n.want } else { 0 }
+    });
+    widths
+}
+
+/// Gives `spare` to the columns shown below their `target`, evenly, until they reach it or it
+/// runs out.
+fn grow(
+    widths: &mut [Option<usize>],
+    needs: &[Need],
+    spare: &mut usize,
+    target: &dyn Fn(&Need) -> usize,
+) {
+    loop {
+        let open: Vec<usize> = (0..needs.len())
+            .filter(|&i| widths[i].is_some_and(|w| w < target(&needs[i])))
+            .collect();
+        if open.is_empty() || *spare == 0 {
+            return;
+        }
+        let share = (*spare / open.len()).max(1);
+        for i in open {
+            let Some(w) = widths[i].as_mut() else {
+                continue;
+            };
+            let give = share.min(target(&needs[i]) - *w).min(*spare);
+            *w += give;
+            *spare -= give;
+        }
+    }
+}
+
 /// Writes the human-readable tables.
 #[derive(Debug, Clone, Copy)]
 pub struct TableEmitter {
@@ -41,52 +401,88 @@ pub struct TableEmitter {
 }
 
 impl TableEmitter {
-    fn paint_verdict(&self, verdict: Verdict) -> String {
-        let name = verdict.name();
-        if !self.color {
-            return name.to_string();
-        }
-        match verdict {
-            Verdict::Supported => name.green().to_string(),
+    fn verdict(verdict: Verdict) -> Entry {
+        Entry::text(verdict.name()).painted(match verdict {
+            Verdict::Supported => Paint::Fg(Color::DarkGreen),
             Verdict::NumberMismatch | Verdict::UnsupportedCitation | Verdict::Misquote => {
-                name.red().to_string()
+                Paint::Fg(Color::DarkRed)
             }
-            Verdict::WeakSupport => name.yellow().to_string(),
-            Verdict::UncitedClaim => name.magenta().to_string(),
-            Verdict::NoClaim => name.dimmed().to_string(),
-        }
+            Verdict::WeakSupport => Paint::Fg(Color::DarkYellow),
+            Verdict::UncitedClaim => Paint::Fg(Color::DarkMagenta),
+            Verdict::NoClaim => Paint::Dim,
+        })
     }
 
-    fn paint_status(&self, status: ChunkStatus) -> String {
-        let name = status.name();
-        if !self.color {
-            return name.to_string();
-        }
-        match status {
-            ChunkStatus::Used => name.green().to_string(),
-            ChunkStatus::CitedButNotSupporting => name.red().to_string(),
-            ChunkStatus::RelevantButUncited => name.yellow().to_string(),
-            ChunkStatus::Unused => name.dimmed().to_string(),
-        }
+    fn status(status: ChunkStatus) -> Entry {
+        Entry::text(status.name()).painted(match status {
+            ChunkStatus::Used => Paint::Fg(Color::DarkGreen),
+            ChunkStatus::CitedButNotSupporting => Paint::Fg(Color::DarkRed),
+            ChunkStatus::RelevantButUncited => Paint::Fg(Color::DarkYellow),
+            ChunkStatus::Unused => Paint::Dim,
+        })
     }
 
-    /// A table whose first `fixed` columns keep their content width (names are never split);
-    /// the others share what is left.
-    fn new_table(&self, fixed: usize) -> Table {
+    /// A table of these columns and rows, laid out for the width (see [`layout`]).
+    fn table<R: AsRef<[Entry]>>(&self, columns: &[Column], drops: &[usize], rows: &[R]) -> Table {
+        let needs: Vec<Need> = columns
+            .iter()
+            .enumerate()
+            .map(|(i, column)| {
+                let entries: Vec<&Entry> = rows.iter().map(|row| &row.as_ref()[i]).collect();
+                Need::of(column, &entries)
+            })
+            .collect();
+        let used = |i: usize, width: usize| {
+            rows.iter()
+                .map(|row| width_of(&row.as_ref()[i].content(columns[i].fit, width)))
+                .max()
+                .unwrap_or(0)
+                .max(width_of(columns[i].header))
+        };
+        let widths = layout(usize::from(self.width), &needs, drops, &used);
+        let contents: Vec<Vec<String>> = rows
+            .iter()
+            .map(|row| {
+                row.as_ref()
+                    .iter()
+                    .zip(columns)
+                    .zip(&widths)
+                    .map(|((entry, column), width)| match width {
+                        Some(width) => entry.content(column.fit, *width),
+                        None => String::new(),
+                    })
+                    .collect()
+            })
+            .collect();
         let mut table = Table::new();
         table
             .load_style(presets::UTF8_FULL_CONDENSED)
             .set_content_arrangement(ContentArrangement::Dynamic)
-            .set_width(self.width)
-            .set_constraints(std::iter::repeat_n(ColumnConstraint::ContentWidth, fixed));
+            .set_width(self.width);
+        // Whether stdout is a terminal was decided with --color; comfy-table must not decide
+        // again.
+        if self.color {
+            table.force_no_tty().enforce_styling().style_text_only();
+        } else {
+            table.force_no_tty();
+        }
+        table.set_header(columns.iter().map(|c| c.header));
+        for (row, content) in rows.iter().zip(contents) {
+            table.add_row(
+                row.as_ref()
+                    .iter()
+                    .zip(content)
+                    .map(|(entry, text)| entry.cell(text)),
+            );
+        }
+        table.set_constraints(widths.iter().map(|width| match width {
+            // The absolute width counts the padding.
+            Some(width) => ColumnConstraint::Absolute(Width::Fixed(
+                u16::try_from(width + 2).unwrap_or(u16::MAX),
+            )),
+            None => ColumnConstraint::Hidden,
+        }));
         table
-    }
-
-    /// Room for the sentence column: what the other columns leave, within reason.
-    fn text_budget(&self, others: usize) -> usize {
-        usize::from(self.width)
-            .saturating_sub(others)
-            .clamp(20, 120)
     }
 }
 
@@ -158,85 +554,76 @@ fn misquote_line(quote: &QuoteCheck) -> String {
 impl Emitter for TableEmitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
         let result = &run.report.result;
-        let mut sentences = self.new_table(6);
-        sentences.set_header([
-            "#",
-            "at",
-            "verdict",
-            "cov",
-            "sup",
-            "cited",
-            "sentence",
-            "what is wrong",
-        ]);
-        let budget = self.text_budget(97);
-        for s in &result.sentences {
-            let scored = s.verdict.is_claim() && !s.cited.is_empty();
-            let score = |value: f64| {
-                if scored {
-                    format!("{value:.2}")
-                } else {
-                    "-".to_string()
-                }
-            };
-            sentences.add_row([
-                s.index.to_string(),
-                format!("{}:{}", s.start.line, s.start.column),
-                self.paint_verdict(s.verdict),
-                score(s.coverage),
-                score(s.support),
-                if s.cited.is_empty() {
-                    "-".to_string()
-                } else {
-                    printable(&s.cited.join(", "))
-                },
-                printable(&preview(&s.sentence, budget)),
-                printable(&problems(s)),
-            ]);
-        }
-        writeln!(out, "{sentences}")?;
+        let sentences: Vec<Vec<Entry>> = result
+            .sentences
+            .iter()
+            .map(|s| {
+                let scored = s.verdict.is_claim() && !s.cited.is_empty();
+                let score = |value: f64| {
+                    Entry::text(&if scored {
+                        format!("{value:.2}")
+                    } else {
+                        "-".to_string()
+                    })
+                };
+                vec![
+                    Entry::text(&s.index.to_string()),
+                    Entry::text(&format!("{}:{}", s.start.line, s.start.column)),
+                    Self::verdict(s.verdict),
+                    score(s.coverage),
+                    score(s.support),
+                    Entry::list(&s.cited),
+                    Entry::text(&s.sentence),
+                    Entry::text(&problems(s)),
+                ]
+            })
+            .collect();
+        let table = self.table(&SENTENCE_COLUMNS, &SENTENCE_DROPS, &sentences);
+        writeln!(out, "{table}")?;
 
-        let mut chunks = self.new_table(5);
-        chunks.set_header(["chunk", "status", "cited", "supports", "best", "preview"]);
-        let budget = self.text_budget(70);
-        for c in &result.chunks {
-            chunks.add_row([
-                printable(&c.id),
-                self.paint_status(c.status),
-                c.times_cited.to_string(),
-                c.supported_sentences.to_string(),
-                format!("{:.2}", c.best_coverage),
-                printable(&preview(&c.preview, budget)),
-            ]);
-        }
         if !result.chunks.is_empty() {
-            writeln!(out, "{chunks}")?;
+            let chunks: Vec<Vec<Entry>> = result
+                .chunks
+                .iter()
+                .map(|c| {
+                    vec![
+                        Entry::list(std::slice::from_ref(&c.id)),
+                        Self::status(c.status),
+                        Entry::text(&c.times_cited.to_string()),
+                        Entry::text(&c.supported_sentences.to_string()),
+                        Entry::text(&format!("{:.2}", c.best_coverage)),
+                        Entry::text(&c.preview),
+                    ]
+                })
+                .collect();
+            let table = self.table(&CHUNK_COLUMNS, &CHUNK_DROPS, &chunks);
+            writeln!(out, "{table}")?;
         }
 
         if !result.citations.is_empty() {
-            let mut citations = self.new_table(4);
-            citations.set_header(["citation", "source", "chunk", "sentences", "cited text"]);
-            let budget = self.text_budget(50);
-            for c in &result.citations {
-                let quote = match &c.quote {
-                    None => "-".to_string(),
-                    Some(q) if q.found() => format!("found: “{}”", preview(&q.text, budget)),
-                    Some(q) => misquote_line(q),
-                };
-                let sentences: Vec<String> = c.sentences.iter().map(usize::to_string).collect();
-                citations.add_row([
-                    c.index.to_string(),
-                    printable(&c.source),
-                    printable(c.chunk.as_deref().unwrap_or("-")),
-                    if sentences.is_empty() {
-                        "-".to_string()
-                    } else {
-                        sentences.join(", ")
-                    },
-                    printable(&quote),
-                ]);
-            }
-            writeln!(out, "{citations}")?;
+            let citations: Vec<Vec<Entry>> = result
+                .citations
+                .iter()
+                .map(|c| {
+                    let quote = match &c.quote {
+                        None => "-".to_string(),
+                        Some(q) if q.found() => {
+                            format!("found: “{}”", preview(&q.text, QUOTE_CHARS))
+                        }
+                        Some(q) => misquote_line(q),
+                    };
+                    let sentences: Vec<String> = c.sentences.iter().map(usize::to_string).collect();
+                    vec![
+                        Entry::text(&c.index.to_string()),
+                        Entry::list(std::slice::from_ref(&c.source)),
+                        Entry::list(c.chunk.as_slice()),
+                        Entry::list(&sentences),
+                        Entry::text(&quote),
+                    ]
+                })
+                .collect();
+            let table = self.table(&CITATION_COLUMNS, &CITATION_DROPS, &citations);
+            writeln!(out, "{table}")?;
         }
 
         for warning in &run.report.warnings {
@@ -271,7 +658,7 @@ struct RecordRow {
     /// How bad the record is: unreadable first, then by the number of problems.
     badness: (bool, usize),
     index: usize,
-    cells: [String; 5],
+    cells: Vec<Entry>,
 }
 
 /// The batch table: the failing and unreadable records, worst first (at most
@@ -305,12 +692,12 @@ impl BatchTableEmitter {
             Err(message) => Some(RecordRow {
                 badness: (true, 0),
                 index: record.index,
-                cells: [
-                    "-".to_string(),
-                    line,
-                    self.paint("bad record", false),
-                    String::new(),
-                    message.clone(),
+                cells: vec![
+                    Entry::text("-"),
+                    Entry::list(&[line]),
+                    Entry::text("bad record").painted(Paint::Fg(Color::DarkRed)),
+                    Entry::text(""),
+                    Entry::text(message),
                 ],
             }),
             Ok(checked) if self.all || !checked.gate.passed => {
@@ -339,28 +726,24 @@ impl BatchTableEmitter {
                 Some(RecordRow {
                     badness: (false, problems),
                     index: record.index,
-                    cells: [
-                        checked.id.clone(),
-                        line,
+                    cells: vec![
+                        Entry::list(std::slice::from_ref(&checked.id)),
+                        Entry::list(&[line]),
                         if verdicts.is_empty() {
-                            self.paint("passed", true)
+                            Entry::text("passed").painted(Paint::Fg(Color::DarkGreen))
                         } else {
-                            verdicts.join(", ")
+                            Entry::list(&verdicts)
                         },
-                        limits.join(", "),
-                        first,
+                        if limits.is_empty() {
+                            Entry::text("")
+                        } else {
+                            Entry::list(&limits)
+                        },
+                        Entry::text(&first),
                     ],
                 })
             }
             Ok(_) => None,
-        }
-    }
-
-    fn paint(&self, text: &str, good: bool) -> String {
-        match (self.style.color, good) {
-            (false, _) => text.to_string(),
-            (true, true) => text.green().to_string(),
-            (true, false) => text.red().to_string(),
         }
     }
 }
@@ -396,17 +779,8 @@ impl BatchEmitter for BatchTableEmitter {
             self.rows.len().min(BATCH_ROWS)
         };
         if shown > 0 {
-            let mut table = self.style.new_table(2);
-            table.set_header([
-                "record",
-                "line",
-                "verdicts",
-                "limits exceeded",
-                "first problem",
-            ]);
-            for row in &self.rows[..shown] {
-                table.add_row(row.cells.iter().map(|cell| printable(cell)));
-            }
+            let rows: Vec<&Vec<Entry>> = self.rows[..shown].iter().map(|r| &r.cells).collect();
+            let table = self.style.table(&BATCH_COLUMNS, &BATCH_DROPS, &rows);
             writeln!(out, "{table}")?;
             let hidden = end.aggregate.failing_records + end.aggregate.bad_records;
             if !self.all && hidden > shown {
@@ -430,5 +804,215 @@ impl BatchEmitter for BatchTableEmitter {
         } else {
             writeln!(out, "{summary}")
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a column of `fit` needs for these cells, each a list of items.
+    fn need(header: &'static str, fit: Fit, cells: &[&[&str]]) -> Need {
+        let entries: Vec<Entry> = cells.iter().map(|items| Entry::list(items)).collect();
+        let refs: Vec<&Entry> = entries.iter().collect();
+        Need::of(&column(header, fit), &refs)
+    }
+
+    /// Every column fills the width it is given (true of the sentence table's columns: its only
+    /// list, `cited`, holds one short id a row).
+    fn fills(_: usize, width: usize) -> usize {
+        width
+    }
+
+    /// The width of a table with these content widths.
+    fn table_width(widths: &[Option<usize>]) -> usize {
+        let shown: Vec<usize> = widths.iter().flatten().copied().collect();
+        frame(shown.len()) + shown.iter().sum::<usize>()
+    }
+
+    /// The eiffel sentence table's needs: five words, ids, a sentence and free text.
+    fn sentence_needs() -> Vec<Need> {
+        vec![
+            need("#", Fit::Word, &[&["1"], &["4"]]),
+            need("at", Fit::Word, &[&["1:1"], &["1:159"]]),
+            need("verdict", Fit::Word, &[&["unsupported-citation"]]),
+            need("cov", Fit::Word, &[&["1.00"]]),
+            need("sup", Fit::Word, &[&["0.42"]]),
+            need("cited", Fit::Ids, &[&["1"], &["3"]]),
+            need(
+                "sentence",
+                Fit::Cut {
+                    least: 20,
+                    most: 120,
+                },
+                &[&["It was designed by the engineering company of Gustave Eiffel [3]."]],
+            ),
+            need(
+                "what is wrong",
+                Fit::Wrap { least: 16 },
+                &[&["missing words: designed, engineering, company, gustave, eiffel"]],
+            ),
+        ]
+    }
+
+    #[test]
+    fn words_keep_their_width_at_every_width() {
+        let needs = sentence_needs();
+        for width in 60..=220 {
+            let widths = layout(width, &needs, &SENTENCE_DROPS, &fills);
+            assert_eq!(widths[0], Some(1), "# at {width}");
+            assert_eq!(widths[2], Some(20), "verdict at {width}");
+            assert!(
+                table_width(&widths) <= width,
+                "{widths:?} wider than {width}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_sentence_goes_first_then_what_is_wrong() {
+        let needs = sentence_needs();
+        // Words 34 and ids 5 wide, a frame of 25: 64, plus 20 and 16 for the text.
+        assert_eq!(
+            layout(100, &needs, &SENTENCE_DROPS, &fills),
+            [
+                Some(1),
+                Some(5),
+                Some(20),
+                Some(4),
+                Some(4),
+                Some(5),
+                Some(20),
+                Some(16)
+            ]
+        );
+        let widths = layout(99, &needs, &SENTENCE_DROPS, &fills);
+        assert_eq!(widths[6], None, "the sentence is left out first");
+        assert_eq!(widths[7], Some(99 - 39 - frame(7)));
+        let widths = layout(60, &needs, &SENTENCE_DROPS, &fills);
+        assert_eq!(&widths[6..], [None, None]);
+        assert_eq!(table_width(&widths), 58);
+    }
+
+    #[test]
+    fn a_wide_table_shrinks_to_its_content() {
+        let widths = layout(220, &sentence_needs(), &SENTENCE_DROPS, &fills);
+        assert_eq!(widths[6], Some(65), "the whole sentence");
+        assert_eq!(widths[7], Some(62), "what is wrong on one line");
+        assert_eq!(table_width(&widths), 64 + 65 + 62);
+    }
+
+    #[test]
+    fn spare_room_is_shared_evenly_by_the_text_columns() {
+        let widths = layout(120, &sentence_needs(), &SENTENCE_DROPS, &fills);
+        assert_eq!((widths[6], widths[7]), (Some(30), Some(26)));
+    }
+
+    #[test]
+    fn ids_are_made_whole_first_and_a_list_keeps_only_what_its_lines_fill() {
+        let needs = [
+            need(
+                "record",
+                Fit::Ids,
+                &[&["3f1c9a52-7d4e-4b8a-9e21-6c0d5f8b2a14"]],
+            ),
+            need(
+                "verdicts",
+                Fit::Items,
+                &[&["1 number-mismatch", "1 uncited-claim"]],
+            ),
+            need(
+                "first problem",
+                Fit::Wrap { least: 16 },
+                &[&[&"word ".repeat(30)]],
+            ),
+        ];
+        assert_eq!(needs[0].least, IDS_LEAST);
+        assert_eq!(needs[1].least, "1 number-mismatch,".len());
+        assert_eq!(needs[1].want, "1 number-mismatch, 1 uncited-claim".len());
+        // The verdicts fill 18 columns (two lines) until both fit on one line at 34.
+        let used = |i: usize, width: usize| match i {
+            1 if width < 34 => 18,
+            _ => width,
+        };
+        // 10 of frame, 12 + 18 + 16 at least: 56; 24 more make the id whole.
+        assert_eq!(
+            layout(80, &needs, &[2, 1], &used),
+            [Some(36), Some(18), Some(16)]
+        );
+        // 20 more are shared by the list and the text; the list cannot use its 10, the text
+        // gets them.
+        assert_eq!(
+            layout(100, &needs, &[2, 1], &used),
+            [Some(36), Some(18), Some(36)]
+        );
+        // With 50 more, the list's items join on one line and the text gets the rest.
+        assert_eq!(
+            layout(130, &needs, &[2, 1], &used),
+            [Some(36), Some(34), Some(50)]
+        );
+    }
+
+    #[test]
+    fn lists_break_between_items_and_cuts_fit_their_width() {
+        let pieces = Entry::list(&["--max-uncited (+1)", "--max-number-mismatch (+1)"]);
+        assert_eq!(
+            pieces.content(Fit::Items, 30),
+            "--max-uncited (+1),\n--max-number-mismatch (+1)"
+        );
+        assert_eq!(
+            pieces.content(Fit::Items, 46),
+            "--max-uncited (+1), --max-number-mismatch (+1)"
+        );
+        let text = "Paris has a population of about 2.1 million inhabitants";
+        for width in 5..=60 {
+            assert!(cut(text, width).chars().count() <= width, "{width}");
+        }
+        assert_eq!(cut(text, 35), "Paris has a population of about 2.…");
+    }
+
+    #[test]
+    fn a_narrow_batch_table_keeps_its_words_and_leaves_out_free_text() {
+        let rows = vec![vec![
+            Entry::list(&["tower-built"]),
+            Entry::list(&["2"]),
+            Entry::list(&["1 number-mismatch", "1 uncited-claim"]),
+            Entry::list(&["--max-uncited (+1)", "--max-number-mismatch (+1)"]),
+            Entry::text("number-mismatch: The tower was completed in 1887 for the World's Fair."),
+        ]];
+        let style = TableEmitter {
+            color: false,
+            width: 60,
+        };
+        let table = style.table(&BATCH_COLUMNS, &BATCH_DROPS, &rows).to_string();
+        for line in table.lines() {
+            assert!(line.chars().count() <= 60, "{line}");
+        }
+        assert!(!table.contains("first problem"), "{table}");
+        assert!(!table.contains("limits exceeded"), "{table}");
+        // The list got the room to join its items.
+        assert!(
+            table.contains("│ tower-built ┆ 2    ┆ 1 number-mismatch, 1 uncited-claim │"),
+            "{table}"
+        );
+        // With 12 characters more than its least, two items still need two lines: the list
+        // keeps only the width of its widest line.
+        let style = TableEmitter {
+            color: false,
+            width: 55,
+        };
+        let table = style.table(&BATCH_COLUMNS, &BATCH_DROPS, &rows).to_string();
+        assert!(
+            table.contains("│ tower-built ┆ 2    ┆ 1 number-mismatch, │\n"),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn every_cell_is_printable_and_keeps_its_paint() {
+        let entry = Entry::list(&["a\u{1b}]0;x\u{7}"]).painted(Paint::Dim);
+        assert_eq!(entry.items, ["a\\u{1b}]0;x\\u{7}"]);
+        assert_eq!(entry.paint, Paint::Dim);
+        assert_eq!(Entry::list::<&str>(&[]).items, ["-"]);
     }
 }

@@ -39,10 +39,12 @@ use exit::ExitStatus;
 /// How standard input is named in messages and reports.
 const STDIN_NAME: &str = "<stdin>";
 
-/// Output width when standard output is not a terminal and `COLUMNS` is not set.
-const DEFAULT_WIDTH: u16 = 120;
+/// Output width when neither the terminal nor `COLUMNS` gives one: what a pipe, a file or a CI
+/// log gets, so that it does not depend on the terminal the command was started from.
+const DEFAULT_WIDTH: u16 = 100;
 
-/// Narrower than this, the tables are laid out for this width anyway.
+/// Narrower than this, the tables are laid out for this width anyway: below it even the
+/// columns that never wrap no longer fit beside each other.
 const MIN_WIDTH: u16 = 60;
 
 fn main() -> ExitCode {
@@ -169,18 +171,31 @@ fn use_color(choice: ColorChoice) -> bool {
     }
 }
 
-/// The terminal's width, or `COLUMNS`, or a fixed default so that piped output is stable.
+/// The width the tables are laid out for (see [`choose_width`]).
 fn output_width() -> u16 {
-    if io::stdout().is_terminal()
-        && let Some(width) = comfy_table::Table::new().width()
-    {
-        return width;
-    }
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse().ok())
-        .map(|w: u16| w.max(MIN_WIDTH))
+    let terminal = if io::stdout().is_terminal() {
+        comfy_table::Table::new().width()
+    } else {
+        None
+    };
+    let columns = std::env::var("COLUMNS").ok();
+    choose_width(terminal, columns.as_deref())
+}
+
+/// The terminal's width when it is known and not 0, else `COLUMNS` when it is a positive whole
+/// number, else [`DEFAULT_WIDTH`]; never below [`MIN_WIDTH`]. A pseudo-terminal that was never
+/// given a size (`script`, some CI runners, pre-commit) reports 0 columns, and laying out for
+/// that would squeeze every column to one character.
+fn choose_width(terminal: Option<u16>, columns: Option<&str>) -> u16 {
+    let from_columns = || {
+        let value: u64 = columns?.trim().parse().ok()?;
+        (value > 0).then(|| u16::try_from(value).unwrap_or(u16::MAX))
+    };
+    terminal
+        .filter(|&width| width > 0)
+        .or_else(from_columns)
         .unwrap_or(DEFAULT_WIDTH)
+        .max(MIN_WIDTH)
 }
 
 fn check(args: &CheckArgs) -> Result<ExitStatus> {
@@ -782,4 +797,55 @@ fn explain(args: &ExplainArgs) -> Result<ExitStatus> {
         writeln!(out, "{}", verdict.explanation())?;
     }
     Ok(ExitStatus::Success)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_known_terminal_width_wins_over_columns() {
+        assert_eq!(choose_width(Some(90), Some("150")), 90);
+        assert_eq!(choose_width(Some(200), None), 200);
+    }
+
+    #[test]
+    fn a_terminal_of_width_zero_falls_back_to_columns() {
+        assert_eq!(choose_width(Some(0), Some("80")), 80);
+        assert_eq!(choose_width(Some(0), None), 100);
+    }
+
+    #[test]
+    fn columns_is_used_when_there_is_no_terminal() {
+        assert_eq!(choose_width(None, Some("150")), 150);
+        assert_eq!(choose_width(None, Some(" 72 ")), 72);
+    }
+
+    #[test]
+    fn columns_that_is_no_positive_number_gives_the_default() {
+        for columns in [
+            None,
+            Some("0"),
+            Some("abc"),
+            Some(""),
+            Some("-80"),
+            Some("80.5"),
+        ] {
+            assert_eq!(choose_width(None, columns), 100, "COLUMNS={columns:?}");
+            assert_eq!(choose_width(Some(0), columns), 100, "COLUMNS={columns:?}");
+        }
+    }
+
+    #[test]
+    fn narrow_widths_are_raised_to_sixty() {
+        assert_eq!(choose_width(Some(40), None), 60);
+        assert_eq!(choose_width(None, Some("1")), 60);
+        assert_eq!(choose_width(Some(0), Some("59")), 60);
+        assert_eq!(choose_width(None, Some("60")), 60);
+    }
+
+    #[test]
+    fn a_huge_columns_is_kept_within_range() {
+        assert_eq!(choose_width(None, Some("70000")), u16::MAX);
+    }
 }
