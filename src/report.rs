@@ -432,27 +432,15 @@ pub struct Report {
 
 /// The start of a chunk's text, white space collapsed, cut at `max` characters with `…`.
 pub fn preview(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    let mut count = 0;
-    for word in text.split_whitespace() {
-        let needed = word.chars().count() + usize::from(!out.is_empty());
-        if count + needed > max {
-            let room = max.saturating_sub(count + usize::from(!out.is_empty()) + 1);
-            if room > 0 {
-                if !out.is_empty() {
-                    out.push(' ');
-                }
-                out.extend(word.chars().take(room));
-            }
-            out.push('…');
-            return out;
-        }
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-        count += needed;
+    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if collapsed.chars().count() <= max {
+        return collapsed;
     }
+    // The first `max - 1` characters and the ellipsis: never longer than `max`, and never an
+    // ellipsis after a space.
+    let mut out: String = collapsed.chars().take(max.saturating_sub(1)).collect();
+    out.truncate(out.trim_end().len());
+    out.push('…');
     out
 }
 
@@ -466,6 +454,10 @@ mod tests {
         assert_eq!(preview("abcdef ghijkl", 10), "abcdef gh…");
         assert_eq!(preview("abcdefghijkl", 5), "abcd…");
         assert!(preview(&"word ".repeat(100), 80).chars().count() <= 80);
+        // Words that fill the room exactly, and more after them: still no longer than asked.
+        assert_eq!(preview("abcd efghi jk", 10), "abcd efgh…");
+        assert_eq!(preview("abcd efghi", 10), "abcd efghi");
+        assert_eq!(preview("abcd efghi", 0), "…");
     }
 
     #[test]

@@ -194,7 +194,7 @@ impl Entry {
     fn content(&self, fit: Fit, width: usize) -> String {
         match fit {
             Fit::Word | Fit::Wrap { .. } => self.items.join("\n"),
-            Fit::Cut { .. } => cut(&self.items.join(" "), width),
+            Fit::Cut { .. } => preview(&self.items.join(" "), width),
             Fit::Items | Fit::Ids => pack(self.pieces(), width),
         }
     }
@@ -208,20 +208,6 @@ impl Entry {
             Paint::Dim => cell.add_attribute(Attribute::Dim),
         }
     }
-}
-
-/// The start of `text`, white space collapsed, at most `width` characters with its `…`.
-/// [`preview`] ends one over when the words fill `max` exactly and more follow; the last
-/// character before the `…` then makes room for it.
-fn cut(text: &str, width: usize) -> String {
-    let cut = preview(text, width);
-    if cut.chars().count() <= width {
-        return cut;
-    }
-    let mut kept: String = cut.chars().take(width.saturating_sub(1)).collect();
-    kept.truncate(kept.trim_end().len());
-    kept.push('…');
-    kept
 }
 
 /// Width of text in columns: its longest line, in characters.
@@ -285,7 +271,7 @@ impl Need {
                 (whole.min(IDS_LEAST.max(header)), whole, widest(&joined))
             }
             Fit::Cut { least, most } => {
-                let want = widest(&|e: &Entry| cut(&e.items.join(" "), most).chars().count());
+                let want = widest(&|e: &Entry| preview(&e.items.join(" "), most).chars().count());
                 let least = least.min(want).max(header);
                 (least, least, want)
             }
@@ -966,9 +952,9 @@ mod tests {
         );
         let text = "Paris has a population of about 2.1 million inhabitants";
         for width in 5..=60 {
-            assert!(cut(text, width).chars().count() <= width, "{width}");
+            assert!(preview(text, width).chars().count() <= width, "{width}");
         }
-        assert_eq!(cut(text, 35), "Paris has a population of about 2.…");
+        assert_eq!(preview(text, 35), "Paris has a population of about 2.…");
     }
 
     #[test]
