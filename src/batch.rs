@@ -13,8 +13,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::Checker;
-use crate::gate::{GateOutcome, LimitFailure, Limits};
-use crate::input::{self, Answer, AnswerFormat};
+pub use crate::gate::{BatchGate, BatchLimits, RateFailure, Rates};
+use crate::gate::{GateOutcome, Limits};
+use crate::input::{self, Answer, AnswerFormat, lookup};
+use crate::parallel::WINDOW;
 use crate::report::{Counts, Report};
 use scan::{ScanError, Scanned};
 use traces::Records;
@@ -61,38 +63,6 @@ impl Default for Fields {
             contexts: owned(CONTEXT_ALIASES),
         }
     }
-}
-
-/// The value at `path` in `value`: `a.b` descends into objects, `a[]` maps over an array
-/// (giving an array of the results). A key may itself hold dots (`attributes.output.value`, as
-/// a dataframe's columns are named): at each object the longest key the path starts with wins.
-pub fn lookup(value: &Value, path: &str) -> Option<Value> {
-    let object = value.as_object()?;
-    let ends = path
-        .match_indices('.')
-        .map(|(at, _)| at)
-        .chain(std::iter::once(path.len()));
-    let ends: Vec<usize> = ends.collect();
-    ends.iter().rev().find_map(|&end| {
-        let head = &path[..end];
-        let rest = path.get(end + 1..).filter(|_| end < path.len());
-        let (key, over_array) = match head.strip_suffix("[]") {
-            Some(key) => (key, true),
-            None => (head, false),
-        };
-        let inner = object.get(key)?;
-        match (over_array, rest) {
-            (false, None) => Some(inner.clone()),
-            (false, Some(rest)) => lookup(inner, rest),
-            (true, None) => Some(inner.clone()).filter(Value::is_array),
-            (true, Some(rest)) => {
-                let items = inner.as_array()?;
-                Some(Value::Array(
-                    items.iter().filter_map(|item| lookup(item, rest)).collect(),
-                ))
-            }
-        }
-    })
 }
 
 /// A record ready to check.
@@ -260,44 +230,6 @@ pub struct Checked {
     pub answer_format: AnswerFormat,
 }
 
-/// Limits on the whole batch, next to the per-record limits of `check`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BatchLimits {
-    /// Applied to each record, as `check` applies them; a record over any is failing.
-    pub per_record: Limits,
-    pub max_uncited_rate: Option<f64>,
-    pub max_number_mismatch_rate: Option<f64>,
-    pub max_unsupported_rate: Option<f64>,
-    pub max_failing_records: Option<usize>,
-    pub max_bad_records: Option<usize>,
-}
-
-impl Default for BatchLimits {
-    fn default() -> Self {
-        BatchLimits {
-            per_record: Limits::default(),
-            max_uncited_rate: None,
-            max_number_mismatch_rate: None,
-            max_unsupported_rate: None,
-            max_failing_records: Some(0),
-            max_bad_records: Some(0),
-        }
-    }
-}
-
-/// Shares of claim sentences with a verdict, over all checked records.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Rates {
-    #[serde(serialize_with = "crate::report::rounded")]
-    pub uncited: f64,
-    #[serde(serialize_with = "crate::report::rounded")]
-    pub number_mismatch: f64,
-    #[serde(serialize_with = "crate::report::rounded")]
-    pub unsupported: f64,
-}
-
 /// Totals over the batch.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -336,96 +268,8 @@ impl Aggregate {
 
     /// The batch's gate: the rates, the failing and the bad records.
     pub fn evaluate(&self, limits: &BatchLimits) -> BatchGate {
-        let mut failures = Vec::new();
-        let counted = [
-            (
-                "max-failing-records",
-                "failing records",
-                limits.max_failing_records,
-                self.failing_records,
-            ),
-            (
-                "max-bad-records",
-                "bad records",
-                limits.max_bad_records,
-                self.bad_records,
-            ),
-        ];
-        for (limit, what, allowed, found) in counted {
-            if let Some(allowed) = allowed
-                && found > allowed
-            {
-                failures.push(LimitFailure {
-                    limit,
-                    counts: what,
-                    found,
-                    allowed,
-                    over: found - allowed,
-                });
-            }
-        }
-        let rates = [
-            (
-                "max-uncited-rate",
-                "uncited-claim rate",
-                limits.max_uncited_rate,
-                self.rates.uncited,
-            ),
-            (
-                "max-number-mismatch-rate",
-                "number-mismatch rate",
-                limits.max_number_mismatch_rate,
-                self.rates.number_mismatch,
-            ),
-            (
-                "max-unsupported-rate",
-                "unsupported-citation rate",
-                limits.max_unsupported_rate,
-                self.rates.unsupported,
-            ),
-        ];
-        let mut rate_failures = Vec::new();
-        for (limit, what, allowed, found) in rates {
-            if let Some(allowed) = allowed
-                && found > allowed + 1e-9
-            {
-                rate_failures.push(RateFailure {
-                    limit,
-                    counts: what,
-                    found,
-                    allowed,
-                    over: found - allowed,
-                });
-            }
-        }
-        BatchGate {
-            passed: failures.is_empty() && rate_failures.is_empty(),
-            failures,
-            rate_failures,
-        }
+        limits.evaluate(self.failing_records, self.bad_records, &self.rates)
     }
-}
-
-/// Whether the batch passed, with each count and rate limit that failed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BatchGate {
-    pub passed: bool,
-    pub failures: Vec<LimitFailure>,
-    pub rate_failures: Vec<RateFailure>,
-}
-
-/// A rate limit that was exceeded.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RateFailure {
-    pub limit: &'static str,
-    pub counts: &'static str,
-    #[serde(serialize_with = "crate::report::rounded")]
-    pub found: f64,
-    pub allowed: f64,
-    #[serde(serialize_with = "crate::report::rounded")]
-    pub over: f64,
 }
 
 /// Why a batch stopped before the end of its file.
@@ -438,10 +282,6 @@ pub enum BatchError {
     #[error("{0}")]
     Output(io::Error),
 }
-
-/// How many records are read ahead and checked in parallel at a time: enough to keep every
-/// core busy, few enough to keep memory flat.
-const WINDOW: usize = 512;
 
 /// Checks every record of `scanner` in parallel, handing outcomes to `each` in input order as
 /// each window finishes. Returns the aggregate, or the error that stopped the batch (the

@@ -327,7 +327,7 @@ pub fn judge_record(
 ) -> Result<JudgedRecord, String> {
     use serde_json::Value;
     let object = value.as_object().ok_or("the record is not a JSON object")?;
-    let group = crate::batch::lookup(value, group_by)
+    let group = crate::input::lookup(value, group_by)
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_else(|| "all".to_string());
     let contexts = object

@@ -1,5 +1,6 @@
-//! Gate: compares a result's counts with the limits and says which were exceeded, by how much.
-//! The exit code follows from this outcome, never from the printers.
+//! Gate: compares a result's counts with the limits and says which were exceeded, by how much:
+//! one answer's counts with [`Limits`], a batch's failing and bad records and rates with
+//! [`BatchLimits`]. The exit code follows from this outcome, never from the printers.
 
 use serde::Serialize;
 
@@ -131,6 +132,169 @@ impl Limits {
             failures,
         }
     }
+}
+
+/// Limits on the whole batch, next to the per-record limits of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchLimits {
+    /// Applied to each record, as `check` applies them; a record over any is failing.
+    pub per_record: Limits,
+    pub max_uncited_rate: Option<f64>,
+    pub max_number_mismatch_rate: Option<f64>,
+    pub max_unsupported_rate: Option<f64>,
+    pub max_failing_records: Option<usize>,
+    pub max_bad_records: Option<usize>,
+}
+
+impl Default for BatchLimits {
+    fn default() -> Self {
+        BatchLimits {
+            per_record: Limits::default(),
+            max_uncited_rate: None,
+            max_number_mismatch_rate: None,
+            max_unsupported_rate: None,
+            max_failing_records: Some(0),
+            max_bad_records: Some(0),
+        }
+    }
+}
+
+impl BatchLimits {
+    /// The batch limits the options give: unset rate limits are off; without a rate limit, no
+    /// record may fail unless `max_failing_records` says how many may; with one, failing
+    /// records are counted only when `max_failing_records` is given.
+    pub fn new(
+        per_record: Limits,
+        rates: [Option<f64>; 3],
+        max_failing_records: Option<usize>,
+        max_bad_records: usize,
+    ) -> Self {
+        let [
+            max_uncited_rate,
+            max_number_mismatch_rate,
+            max_unsupported_rate,
+        ] = rates;
+        let any_rate = rates.iter().any(Option::is_some);
+        BatchLimits {
+            per_record,
+            max_uncited_rate,
+            max_number_mismatch_rate,
+            max_unsupported_rate,
+            max_failing_records: match (max_failing_records, any_rate) {
+                (Some(n), _) => Some(n),
+                (None, true) => None,
+                (None, false) => Some(0),
+            },
+            max_bad_records: Some(max_bad_records),
+        }
+    }
+
+    /// The batch's gate, from its failing and bad records and its rates.
+    pub fn evaluate(&self, failing_records: usize, bad_records: usize, rates: &Rates) -> BatchGate {
+        let limits = self;
+        let mut failures = Vec::new();
+        let counted = [
+            (
+                "max-failing-records",
+                "failing records",
+                limits.max_failing_records,
+                failing_records,
+            ),
+            (
+                "max-bad-records",
+                "bad records",
+                limits.max_bad_records,
+                bad_records,
+            ),
+        ];
+        for (limit, what, allowed, found) in counted {
+            if let Some(allowed) = allowed
+                && found > allowed
+            {
+                failures.push(LimitFailure {
+                    limit,
+                    counts: what,
+                    found,
+                    allowed,
+                    over: found - allowed,
+                });
+            }
+        }
+        let rates = [
+            (
+                "max-uncited-rate",
+                "uncited-claim rate",
+                limits.max_uncited_rate,
+                rates.uncited,
+            ),
+            (
+                "max-number-mismatch-rate",
+                "number-mismatch rate",
+                limits.max_number_mismatch_rate,
+                rates.number_mismatch,
+            ),
+            (
+                "max-unsupported-rate",
+                "unsupported-citation rate",
+                limits.max_unsupported_rate,
+                rates.unsupported,
+            ),
+        ];
+        let mut rate_failures = Vec::new();
+        for (limit, what, allowed, found) in rates {
+            if let Some(allowed) = allowed
+                && found > allowed + 1e-9
+            {
+                rate_failures.push(RateFailure {
+                    limit,
+                    counts: what,
+                    found,
+                    allowed,
+                    over: found - allowed,
+                });
+            }
+        }
+        BatchGate {
+            passed: failures.is_empty() && rate_failures.is_empty(),
+            failures,
+            rate_failures,
+        }
+    }
+}
+
+/// Shares of claim sentences with a verdict, over all checked records.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Rates {
+    #[serde(serialize_with = "crate::rounding::rounded")]
+    pub uncited: f64,
+    #[serde(serialize_with = "crate::rounding::rounded")]
+    pub number_mismatch: f64,
+    #[serde(serialize_with = "crate::rounding::rounded")]
+    pub unsupported: f64,
+}
+
+/// Whether the batch passed, with each count and rate limit that failed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchGate {
+    pub passed: bool,
+    pub failures: Vec<LimitFailure>,
+    pub rate_failures: Vec<RateFailure>,
+}
+
+/// A rate limit that was exceeded.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RateFailure {
+    pub limit: &'static str,
+    pub counts: &'static str,
+    #[serde(serialize_with = "crate::rounding::rounded")]
+    pub found: f64,
+    pub allowed: f64,
+    #[serde(serialize_with = "crate::rounding::rounded")]
+    pub over: f64,
 }
 
 #[cfg(test)]

@@ -5,7 +5,40 @@
 //! itself (cut off, token counts).
 
 pub mod chunks;
+mod error;
 pub mod response;
+/// The value at `path` in `value`: `a.b` descends into objects, `a[]` maps over an array
+/// (giving an array of the results). A key may itself hold dots (`attributes.output.value`, as
+/// a dataframe's columns are named): at each object the longest key the path starts with wins.
+pub fn lookup(value: &Value, path: &str) -> Option<Value> {
+    let object = value.as_object()?;
+    let ends = path
+        .match_indices('.')
+        .map(|(at, _)| at)
+        .chain(std::iter::once(path.len()));
+    let ends: Vec<usize> = ends.collect();
+    ends.iter().rev().find_map(|&end| {
+        let head = &path[..end];
+        let rest = path.get(end + 1..).filter(|_| end < path.len());
+        let (key, over_array) = match head.strip_suffix("[]") {
+            Some(key) => (key, true),
+            None => (head, false),
+        };
+        let inner = object.get(key)?;
+        match (over_array, rest) {
+            (false, None) => Some(inner.clone()),
+            (false, Some(rest)) => lookup(inner, rest),
+            (true, None) => Some(inner.clone()).filter(Value::is_array),
+            (true, Some(rest)) => {
+                let items = inner.as_array()?;
+                Some(Value::Array(
+                    items.iter().filter_map(|item| lookup(item, rest)).collect(),
+                ))
+            }
+        }
+    })
+}
+
 #[cfg(test)]
 pub(crate) mod testing;
 
@@ -18,7 +51,7 @@ pub use chunks::{
 };
 pub(crate) use chunks::{finish_chunks, source_names};
 
-use crate::error::InputError;
+pub use error::InputError;
 
 /// How the answer is written. `--answer-format` takes the kebab-case names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]

@@ -382,6 +382,138 @@ fn number_range(item: &str) -> Option<Vec<String>> {
     Some((from..=to).map(|n| n.to_string()).collect())
 }
 
+/// A provider's citation with the chunk it names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedCitation {
+    /// 1-based position among the response's citations.
+    pub index: usize,
+    /// The id of the chunk it names, or the source as the response gives it.
+    pub label: String,
+    /// The positions of the chunks it names; empty when it names none.
+    pub chunks: Vec<usize>,
+    /// The text it says the chunk holds.
+    pub quote: Option<String>,
+    /// Byte span of the answer it covers.
+    pub span: Option<Range<usize>>,
+}
+
+/// Words after which a number names a source (`according to 1`, `source 2`, `contexts 1 and
+/// 2`).
+const SOURCE_WORDS: &[&str] = &[
+    "context",
+    "contexts",
+    "source",
+    "sources",
+    "passage",
+    "passages",
+    "document",
+    "documents",
+];
+
+/// Whether the number `number` (as written), after the text `before`, names one of the chunks:
+/// it is a whole number that resolves to a chunk as a marker label would, and it follows
+/// `according to` or a source word (`source 2`, `passages 1, 3 and 4`). English only words;
+/// anywhere else it is a number like any other.
+pub(crate) fn names_a_source(before: &str, number: &str, resolver: &Resolver) -> bool {
+    if !number.bytes().all(|b| b.is_ascii_digit()) || resolver.resolve(number).is_empty() {
+        return false;
+    }
+    let mut words = before
+        .rsplit(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty());
+    // Earlier numbers of the same list: `1 and` in `contexts 1 and 2`.
+    let mut word = words.next();
+    for _ in 0..8 {
+        match word {
+            Some(w) if w == "and" || w == "&" || w.bytes().all(|b| b.is_ascii_digit()) => {
+                word = words.next();
+            }
+            _ => break,
+        }
+    }
+    let Some(word) = word else {
+        return false;
+    };
+    let word = word.to_ascii_lowercase();
+    SOURCE_WORDS.contains(&word.as_str())
+        || (word == "to"
+            && words
+                .next()
+                .is_some_and(|w| w.eq_ignore_ascii_case("according")))
+}
+
+/// A provider's citation with the chunks it names: its label as a marker would show it, and the
+/// chunks' positions (none when it names no chunk; several when it names a document whose
+/// chunks share a name, as an OpenAI file citation does).
+pub(crate) fn resolve_citation(
+    k: usize,
+    citation: &crate::input::NativeCitation,
+    chunks: &[crate::input::Chunk],
+    resolver: &Resolver,
+) -> ResolvedCitation {
+    let position_label = |i: usize| match chunks.get(i) {
+        Some(chunk) => (chunk.id.clone(), vec![i]),
+        None => (format!("#{i}"), Vec::new()),
+    };
+    let (label, chunks) = match &citation.target {
+        crate::input::CitationTarget::Position(i) => position_label(*i),
+        crate::input::CitationTarget::Label(label) => {
+            (label.clone(), resolver.resolve(label).to_vec())
+        }
+        crate::input::CitationTarget::IdOrPosition { id, .. } if resolver.is_id(id) => {
+            (id.clone(), resolver.resolve(id).to_vec())
+        }
+        crate::input::CitationTarget::IdOrPosition {
+            position: Some(i), ..
+        } if *i < chunks.len() => position_label(*i),
+        crate::input::CitationTarget::IdOrPosition { id, .. } => (id.clone(), Vec::new()),
+    };
+    ResolvedCitation {
+        index: k + 1,
+        label,
+        chunks,
+        quote: citation.quote.clone(),
+        span: citation.span.clone(),
+    }
+}
+
+/// For each sentence, the citations whose spans overlap it, in one sweep over both lists
+/// (sentences are in order; citations are sorted by start).
+pub(crate) fn attach_citations<'a>(
+    sentences: impl IntoIterator<Item = &'a Range<usize>>,
+    citations: &[ResolvedCitation],
+) -> Vec<Vec<usize>> {
+    let mut by_start: Vec<(Range<usize>, usize)> = citations
+        .iter()
+        .enumerate()
+        .filter_map(|(k, c)| {
+            let span = c.span.clone()?;
+            // An empty span points at one place: the sentence holding it.
+            Some((span.start..span.end.max(span.start + 1), k))
+        })
+        .collect();
+    by_start.sort_by_key(|(span, k)| (span.start, *k));
+    let mut next = 0;
+    let mut active: Vec<(Range<usize>, usize)> = Vec::new();
+    sentences
+        .into_iter()
+        .map(|span| {
+            while next < by_start.len() && by_start[next].0.start < span.end {
+                active.push(by_start[next].clone());
+                next += 1;
+            }
+            active.retain(|(c, _)| c.end > span.start);
+            let mut attached: Vec<usize> = active
+                .iter()
+                .filter(|(c, _)| c.start < span.end)
+                .map(|(_, k)| *k)
+                .collect();
+            attached.sort_unstable();
+            attached
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,9 +4,11 @@
 
 use std::fmt;
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 pub use crate::quote::{Closest, QuoteMatch};
+pub use crate::rounding::round4;
+use crate::rounding::rounded;
 use crate::sentence::LineColumn;
 
 /// What the checker concluded about one sentence, in the order the verdicts are tried.
@@ -152,16 +154,6 @@ impl fmt::Display for ChunkStatus {
 pub struct Span {
     pub start: usize,
     pub end: usize,
-}
-
-/// Writes a score rounded to four decimals, so that outputs stay readable and stable.
-pub(crate) fn rounded<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_f64(round4(*value))
-}
-
-/// A score rounded to four decimals.
-pub fn round4(value: f64) -> f64 {
-    (value * 10_000.0).round() / 10_000.0
 }
 
 /// One sentence of the answer and what was found about it.

@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::input::Chunk;
+use crate::marker::ResolvedCitation;
 use crate::quote::{Quotation, QuoteMatch, QuoteSearch};
 use crate::report::{
     CheckResult, ChunkResult, ChunkStatus, CitationResult, Counts, QuoteCheck, QuoteOrigin,
@@ -246,21 +247,6 @@ pub struct SentenceInput {
     pub quotations: Vec<Quotation>,
     /// Indices of the provider citations that cover the sentence.
     pub native: Vec<usize>,
-}
-
-/// A provider's citation with the chunk it names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResolvedCitation {
-    /// 1-based position among the response's citations.
-    pub index: usize,
-    /// The id of the chunk it names, or the source as the response gives it.
-    pub label: String,
-    /// The positions of the chunks it names; empty when it names none.
-    pub chunks: Vec<usize>,
-    /// The text it says the chunk holds.
-    pub quote: Option<String>,
-    /// Byte span of the answer it covers.
-    pub span: Option<std::ops::Range<usize>>,
 }
 
 /// Chunks prepared for quote search on first use only: most chunks are never quoted.
@@ -786,7 +772,7 @@ pub fn assess(
     let judge = |searches| Judge::new(index, chunks, threshold, &citation_quotes, searches);
     let (results, tallies) = if parallel && sentences.len() >= PARALLEL_SENTENCES {
         let (first, second) = sentences.split_at(sentences.len() / 2);
-        let ((mut results, mut tallies), (more, other_tallies)) = crate::on_two_threads(
+        let ((mut results, mut tallies), (more, other_tallies)) = crate::parallel::on_two_threads(
             || judge(searches).judge_all(0, first),
             || judge(QuoteSearches::new(chunks)).judge_all(first.len(), second),
         );

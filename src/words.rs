@@ -618,7 +618,8 @@ impl Analyzer {
                 part.iter().map(|&k| self.stem_of(tokens[k])).collect()
             };
             let (first, second) = unknown.split_at(unknown.len() / 2);
-            let (mut stems_read, more) = crate::on_two_threads(|| stems(first), || stems(second));
+            let (mut stems_read, more) =
+                crate::parallel::on_two_threads(|| stems(first), || stems(second));
             stems_read.extend(more);
             interner.tokens.reserve(unknown.len());
             interner.stems.reserve(unknown.len());

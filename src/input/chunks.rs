@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::{Chunk, ChunkFormat, ChunkPosition, Chunks, decode, json_kind, response};
-use crate::error::InputError;
+use crate::input::InputError;
 
 /// Whether `line` is a CSV header (two or more column names): `Some(tabs)` with its delimiter.
 pub fn csv_header(line: &str) -> Option<bool> {

@@ -4,7 +4,7 @@
 //! (`source`, `url`, `filename`, ...) as other names. Cells may be quoted and span lines.
 
 use super::{ID_FIELDS, SOURCE_FIELDS, TEXT_FIELDS, finish_chunks, quoted_list};
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{Chunk, ChunkFormat, Chunks};
 
 /// Whether the first line is a CSV header: two or more column names (words of letters, digits,

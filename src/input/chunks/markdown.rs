@@ -15,7 +15,7 @@ use regex::Regex;
 
 use super::finish_chunks;
 use super::text::is_whole_number;
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{Chunk, ChunkFormat, Chunks};
 
 /// `## text`: the level and the text.

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::finish_chunks;
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{Chunk, ChunkFormat, Chunks};
 
 /// Reads chunks written as text, recognising which of the forms it is.

@@ -26,7 +26,7 @@ use super::json::{
     opt_object, opt_str, opt_whole, type_of, values_of,
 };
 use super::reading::{ENDED_EARLY, Event, Reading, Sources, StreamErrors, cut_off, typed_events};
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{AnswerFormat, Chunk, CitationTarget, NativeCitation};
 
 pub(super) const PROVIDER: Provider = Provider {

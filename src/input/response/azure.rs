@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::json::{opt_array, opt_object, opt_str, pointer};
 use super::reading::{Reading, Sources};
 use super::{Provider, never, openai};
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{AnswerFormat, Chunk};
 
 pub(super) const PROVIDER: Provider = Provider {

@@ -17,7 +17,7 @@ use super::json::{opt_array, opt_object, opt_str, opt_whole, pointer, single_obj
 use super::offsets::{char_span, char_starts};
 use super::reading::{Reading, Sources};
 use super::{Provider, never};
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{AnswerFormat, Chunk, CitationTarget, NativeCitation};
 
 pub(super) const PROVIDER: Provider = Provider {

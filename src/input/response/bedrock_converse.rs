@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::json::{opt_array, opt_object, opt_str, opt_whole, pointer, single_object};
 use super::reading::{Reading, Sources, cut_off};
 use super::{Provider, never};
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{AnswerFormat, Chunk, CitationTarget, NativeCitation};
 
 pub(super) const PROVIDER: Provider = Provider {

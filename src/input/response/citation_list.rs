@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::json::{opt_array, opt_str, opt_whole, single_object, wrong};
 use super::reading::Reading;
 use super::{Provider, never, no_sources};
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{AnswerFormat, CitationTarget, NativeCitation, json_kind};
 
 pub(super) const PROVIDER: Provider = Provider {

@@ -20,7 +20,7 @@ use super::json::{
 use super::offsets::{char_span, char_starts};
 use super::reading::{ENDED_EARLY, Event, Reading, StreamErrors, cut_off, typed_events};
 use super::{Provider, never, no_sources};
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{AnswerFormat, CitationTarget, NativeCitation};
 
 pub(super) const PROVIDER: Provider = Provider {

@@ -5,8 +5,8 @@ use serde_json::{Map, Value};
 
 use super::json::{DONE, invalid_json, is_sse};
 use super::{PROVIDERS, Provider};
-use crate::error::InputError;
 use crate::input::AnswerFormat;
+use crate::input::InputError;
 
 /// The format `text` is written in, recognised from its content.
 ///

@@ -25,7 +25,7 @@ use super::json::{
 use super::offsets::byte_span;
 use super::reading::{ENDED_EARLY, Reading, Sources, StreamErrors, cut_off};
 use super::{Provider, never, no_sources};
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{AnswerFormat, Chunk, CitationTarget, NativeCitation, json_kind};
 
 pub(super) const PROVIDER: Provider = Provider {

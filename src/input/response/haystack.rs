@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use super::json::{opt_array, opt_str, opt_whole, single_object};
 use super::reading::{Reading, Sources};
 use super::{Provider, never};
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{AnswerFormat, Chunk, source_names};
 
 pub(super) const PROVIDER: Provider = Provider {

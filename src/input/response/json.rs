@@ -6,7 +6,7 @@ use std::fmt::Display;
 
 use serde_json::{Map, Value};
 
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::json_kind;
 
 /// The payload that ends an OpenAI chat completion stream.

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use super::json::{opt_str, single_object};
 use super::reading::{Reading, Sources};
 use super::{Provider, never};
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{AnswerFormat, Chunk, json_kind, source_names};
 
 pub(super) const PROVIDER: Provider = Provider {

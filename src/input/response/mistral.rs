@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::json::pointer;
 use super::reading::Sources;
 use super::{Provider, never, openai};
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{AnswerFormat, Chunk, TEXT_FIELDS};
 
 pub(super) const PROVIDER: Provider = Provider {

@@ -55,7 +55,7 @@ mod testing;
 
 use serde_json::{Map, Value};
 
-use crate::error::InputError;
+use crate::input::InputError;
 
 use super::{Answer, AnswerFormat, ChunkFormat, Chunks};
 pub use detect::detect;

@@ -11,8 +11,8 @@ use super::json::{
 };
 use super::reading::{ENDED_EARLY, Reading, StreamErrors, cut_off};
 use super::{Provider, never, no_sources};
-use crate::error::InputError;
 use crate::input::AnswerFormat;
+use crate::input::InputError;
 
 pub(super) const PROVIDER: Provider = Provider {
     format: AnswerFormat::Ollama,

@@ -18,7 +18,7 @@ use super::json::{
 use super::offsets::{char_span, char_starts, ending_at};
 use super::reading::{ENDED_EARLY, Reading, StreamErrors, cut_off};
 use super::{Provider, no_sources};
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{AnswerFormat, CitationTarget, NativeCitation};
 
 pub(super) const PROVIDER: Provider = Provider {

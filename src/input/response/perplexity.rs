@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::json::{opt_array, opt_str};
 use super::reading::{Reading, Sources};
 use super::{Provider, never, openai};
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{AnswerFormat, Chunk};
 
 pub(super) const PROVIDER: Provider = Provider {

@@ -9,7 +9,7 @@ use serde_json::Map;
 use super::json::{
     Located, WrongType, error_message, is_an_error, object_of, opt_object, opt_str, opt_whole,
 };
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{
     Answer, AnswerFormat, Chunk, ChunkFormat, Chunks, NativeCitation, Usage, finish_chunks,
 };

@@ -2,7 +2,7 @@
 //! them.
 
 pub(crate) use super::{detect, read as read_response};
-use crate::error::InputError;
+use crate::input::InputError;
 use crate::input::{Answer, AnswerFormat, CitationTarget, Usage};
 
 macro_rules! fixture {

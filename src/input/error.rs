@@ -1,6 +1,6 @@
-//! Typed errors of the library. The binary wraps them with the name of the file they concern.
+//! Why an input could not be read. The binary wraps these errors with the name of the file they concern.
 
-use crate::input::ChunkPosition;
+use super::ChunkPosition;
 
 /// Why an input could not be read. Each message is one line and says what is wrong and where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

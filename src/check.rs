@@ -1,0 +1,344 @@
+//! The check: runs the stages of the pipeline over one answer and its chunks. The markers,
+//! sentences, words and quotations of the answer are read on this thread while a second one
+//! reads the chunks (for large inputs), then support is assessed and the report made.
+
+use rustc_hash::FxHashSet;
+
+use crate::input::{Answer, Chunks};
+use crate::marker::{self, ResolvedCitation, Resolver};
+use crate::report::Report;
+use crate::support::{self, ChunkIndex, ChunkTexts, ChunkWords, SentenceInput};
+use crate::words::{self, Analyzer, Language};
+use crate::{parallel, quote, sentence};
+
+/// The default support threshold.
+pub const DEFAULT_THRESHOLD: f64 = 0.5;
+/// The smallest and largest thresholds accepted.
+pub const THRESHOLD_RANGE: (f64, f64) = (0.1, 1.0);
+
+/// Chunk text and answer text from which a check reads the chunks on a second thread: below
+/// them, starting the thread costs more than it saves, or the answer's few words screen out
+/// most chunk tokens more cheaply (see [`ChunkWords`]).
+const PARALLEL_CHUNK_BYTES: usize = 64 * 1024;
+const PARALLEL_ANSWER_BYTES: usize = 8 * 1024;
+
+/// Whether a check reads the chunks on a second thread while it reads the sentences.
+fn in_parallel(answer: &Answer, chunks: &Chunks) -> bool {
+    let chunk_bytes: usize = chunks.chunks.iter().map(|c| c.text.len()).sum();
+    chunk_bytes >= PARALLEL_CHUNK_BYTES && answer.text.len() >= PARALLEL_ANSWER_BYTES
+}
+
+/// How a check is made.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Options {
+    /// The `support` a sentence's best cited chunk must reach (0.1 to 1); see
+    /// [`support::score`].
+    pub threshold: f64,
+    /// Stemmer and stop words.
+    pub language: Language,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            threshold: DEFAULT_THRESHOLD,
+            language: Language::English,
+        }
+    }
+}
+
+/// Checks answers against chunks. Build it once (it prepares the stemmer and stop list) and
+/// reuse it for every answer.
+#[derive(Debug)]
+pub struct Checker {
+    options: Options,
+    analyzer: Analyzer,
+}
+
+impl Checker {
+    pub fn new(options: Options) -> Self {
+        Checker {
+            options,
+            analyzer: Analyzer::new(options.language),
+        }
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Checks every sentence of `answer` against `chunks`.
+    pub fn check(&self, answer: &Answer, chunks: &Chunks) -> Report {
+        self.check_split(answer, chunks, false, in_parallel(answer, chunks))
+    }
+
+    /// Checks `answer` as one unit: a single sentence from its first word to its last, whose
+    /// markers cite for all of it. For labelled claims (a sentence or two with the markers at
+    /// the end), as eval data gives them.
+    pub fn check_as_one(&self, answer: &Answer, chunks: &Chunks) -> Report {
+        self.check_split(answer, chunks, true, in_parallel(answer, chunks))
+    }
+
+    /// `parallel`: whether the chunks are read on a second thread (see [`in_parallel`]); the
+    /// result is the same either way.
+    fn check_split(
+        &self,
+        answer: &Answer,
+        chunks: &Chunks,
+        as_one: bool,
+        parallel: bool,
+    ) -> Report {
+        self.analyzer.begin();
+        let resolver = Resolver::for_chunks(chunks);
+        // The answer's sentences with their markers, citations and words.
+        let read_answer = || {
+            let mut split = sentence::split(&answer.text, &resolver);
+            if as_one && let (Some(first), Some(last)) = (split.spans.first(), split.spans.last()) {
+                let whole = sentence::SentenceSpan {
+                    span: first.span.start..last.span.end,
+                    start: first.start,
+                    end: last.end,
+                    heading: false,
+                };
+                split.spans = vec![whole];
+            }
+            let citations: Vec<ResolvedCitation> = answer
+                .citations
+                .iter()
+                .enumerate()
+                .map(|(k, c)| marker::resolve_citation(k, c, &chunks.chunks, &resolver))
+                .collect();
+            let attached =
+                marker::attach_citations(split.spans.iter().map(|s| &s.span), &citations);
+            let sentences = split
+                .spans
+                .into_iter()
+                .zip(attached)
+                .map(|(position, native)| {
+                    self.read_sentence(
+                        &answer.text,
+                        &split.prose,
+                        position,
+                        native,
+                        &citations,
+                        &resolver,
+                    )
+                })
+                .collect::<Vec<SentenceInput>>();
+            (sentences, citations)
+        };
+        // A long answer's chunks are read on a second thread while this one reads the answer
+        // (whose words go through this thread's interner); a short answer's chunks are read
+        // while indexing, screened by its few words.
+        let ((sentences, citations), chunk_words) = if parallel {
+            let (answer, texts) = parallel::on_two_threads(read_answer, || {
+                ChunkTexts::read(&chunks.chunks, &self.analyzer)
+            });
+            (answer, ChunkWords::Read(texts))
+        } else {
+            (read_answer(), ChunkWords::Streamed(&chunks.chunks))
+        };
+        // Chunks are indexed for the sentences' words only: every score is about them.
+        let wanted = self
+            .analyzer
+            .word_filter(sentences.iter().flat_map(|s| s.words.iter()));
+        let index = ChunkIndex::build(chunk_words, &self.analyzer, &wanted);
+        let mut result = support::assess(
+            sentences,
+            &citations,
+            &chunks.chunks,
+            &index,
+            self.options.threshold,
+            parallel,
+        );
+        for sentence in &mut result.sentences {
+            sentence.span.start += answer.offset;
+            sentence.span.end += answer.offset;
+        }
+        let mut warnings = answer.warnings.clone();
+        warnings.extend(chunks.warnings.iter().cloned());
+        for citation in &citations {
+            if citation.chunks.is_empty() {
+                warnings.push(format!(
+                    "citation {} names source {}, which does not exist",
+                    citation.index, citation.label
+                ));
+            }
+        }
+        let cites_anything =
+            !citations.is_empty() || result.sentences.iter().any(|s| !s.markers.is_empty());
+        if !cites_anything && result.counts.claims > 0 {
+            warnings.push("the answer has no citation at all".to_string());
+        }
+        Report { result, warnings }
+    }
+
+    /// The marker and words stages for one sentence.
+    fn read_sentence(
+        &self,
+        answer: &str,
+        prose: &str,
+        position: sentence::SentenceSpan,
+        native: Vec<usize>,
+        citations: &[ResolvedCitation],
+        resolver: &Resolver,
+    ) -> SentenceInput {
+        let range = position.span.clone();
+        let prose = &prose[range.clone()];
+        let found = marker::markers(prose, resolver);
+        // Markers are not words or numbers of the sentence: blank them, keeping offsets.
+        let mut text = String::with_capacity(prose.len());
+        let mut copied = 0;
+        let mut labels: Vec<String> = Vec::new();
+        let mut seen_labels: FxHashSet<&str> = FxHashSet::default();
+        for m in &found {
+            text.push_str(&prose[copied..m.span.start]);
+            text.extend(std::iter::repeat_n(' ', m.span.len()));
+            copied = m.span.end;
+            for label in &m.labels {
+                if seen_labels.insert(label) {
+                    labels.push(label.clone());
+                }
+            }
+        }
+        text.push_str(&prose[copied..]);
+        let mut targets: Vec<(String, &[usize])> = labels
+            .iter()
+            .map(|label| (label.clone(), resolver.resolve(label)))
+            .collect();
+        // A provider's citation counts exactly like a marker on the sentences it covers.
+        for &k in &native {
+            let citation = &citations[k];
+            if seen_labels.insert(&citation.label) {
+                labels.push(citation.label.clone());
+                targets.push((citation.label.clone(), &citation.chunks));
+            }
+        }
+        let mut cited = Vec::new();
+        let mut seen_chunks = FxHashSet::default();
+        let mut unknown = Vec::new();
+        for (label, chunks) in targets {
+            if chunks.is_empty() {
+                unknown.push(label);
+            }
+            for &chunk in chunks {
+                if seen_chunks.insert(chunk) {
+                    cited.push(chunk);
+                }
+            }
+        }
+        let quotations = quote::quotations(&text);
+        let mut numbers = words::numbers(&text);
+        // `According to 1, ...`, `contexts 1 and 2`: a source named in words is a citation,
+        // not a number the sentence claims.
+        numbers.retain(|n| !marker::names_a_source(&text[..n.span.start], &n.text, resolver));
+        let words = self.analyzer.content_words(&text, &numbers);
+        SentenceInput {
+            text: answer[range].to_string(),
+            position,
+            labels,
+            cited,
+            unknown,
+            words,
+            numbers,
+            quotations,
+            native,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input;
+
+    /// An answer and chunks large enough for the second thread (which reads the chunks, then
+    /// judges half the sentences): sentences that share words
+    /// with some chunks, cite some of them, and carry numbers and unknown markers.
+    fn large_inputs() -> (Answer, Chunks) {
+        let bases = [
+            "tower", "river", "bridge", "station", "market", "Tower", "rivers", "built", "1889",
+            "3.5",
+        ];
+        let words: Vec<String> = (0..400)
+            .map(|k| match k % 4 {
+                0 => bases[k % bases.len()].to_string(),
+                _ => format!("w{k}"),
+            })
+            .collect();
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut sentence = |len: usize| {
+            let mut s: Vec<&str> = (0..len)
+                .map(|_| words[next(words.len())].as_str())
+                .collect();
+            s.insert(0, "The");
+            s.join(" ")
+        };
+        let chunks: Vec<serde_json::Value> = (0..600)
+            .map(|k| serde_json::json!({"id": format!("c{k}"), "text": format!("{}. {}.", sentence(20), sentence(20))}))
+            .collect();
+        let mut answer = String::new();
+        for k in 0..600 {
+            answer.push_str(&format!(
+                "{} [c{}] [x{}]. ",
+                sentence(8),
+                (k * 7) % 300,
+                k % 5
+            ));
+        }
+        let chunks = serde_json::Value::Array(chunks).to_string();
+        (
+            input::read_answer(answer.as_bytes(), None).expect("answer"),
+            input::read_chunks(chunks.as_bytes(), true).expect("chunks"),
+        )
+    }
+
+    #[test]
+    fn a_check_on_two_threads_gives_the_same_result() {
+        let (answer, chunks) = large_inputs();
+        assert!(
+            in_parallel(&answer, &chunks),
+            "the inputs take the parallel path"
+        );
+        let checker = Checker::new(Options::default());
+        let json = |parallel| {
+            let report = checker.check_split(&answer, &chunks, false, parallel);
+            serde_json::to_string(&report.result).expect("json")
+        };
+        let (parallel, streamed) = (json(true), json(false));
+        assert!(
+            parallel.contains("\"verdict\":\"supported\""),
+            "{parallel:.300}"
+        );
+        assert_eq!(parallel, streamed);
+        // And on a thread whose stems were interned by other checks first.
+        let _ = checker.check(&answer, &chunks);
+        assert_eq!(json(false), streamed);
+    }
+
+    #[test]
+    fn a_source_named_in_words_is_no_number_of_the_sentence() {
+        let chunks = r#"[{"id": "1", "text": "China posted a trade surplus in 2019."},
+                         {"id": "2", "text": "Exports rose."}]"#;
+        let chunks = input::read_chunks(chunks.as_bytes(), true).expect("chunks");
+        let checker = Checker::new(Options::default());
+        let numbers = |answer: &str| {
+            let answer = input::read_answer(answer.as_bytes(), None).expect("answer");
+            let report = checker.check(&answer, &chunks);
+            report.result.sentences[0].check_worthy.clone()
+        };
+        assert!(numbers("According to 1, China posted a trade surplus in 2019 [1].") == ["2019"]);
+        assert!(numbers("It is in both contexts 1 and 2 [1].").is_empty());
+        assert!(numbers("As Source 2 says, exports rose [2].").is_empty());
+        // A number that names no chunk, or follows other words, is a number.
+        assert!(numbers("According to 3 analysts, exports rose [2].") == ["3"]);
+        assert!(numbers("Exports rose in 2 ports [2].") == ["2"]);
+        assert!(numbers("According to 1.5 million people, exports rose [2].") == ["1.5 million"]);
+    }
+}
