@@ -13,10 +13,6 @@
 //! a word the sentence negates, or holds the opposite of a word of the sentence where that word
 //! would stand (`antonyms.txt`).
 
-use std::sync::OnceLock;
-
-use rustc_hash::FxHashSet;
-
 use crate::words::{NEGATION_REACH, Word};
 
 /// Weight of a general word against an ordinary content word.
@@ -32,20 +28,6 @@ pub(crate) const MISSING_NUMBER_FACTOR: f64 = 0.5;
 pub(crate) const NEGATION_FACTOR: f64 = 0.6;
 /// Two words stand together when at most this many words separate their positions.
 pub(crate) const PHRASE_WINDOW: u32 = 3;
-
-/// Whether `word` (lower-cased) is a general English word.
-pub(crate) fn is_general_word(word: &str) -> bool {
-    static GENERAL: OnceLock<FxHashSet<&'static str>> = OnceLock::new();
-    GENERAL
-        .get_or_init(|| {
-            include_str!("general_words.txt")
-                .lines()
-                .filter(|line| !line.starts_with('#'))
-                .flat_map(str::split_whitespace)
-                .collect()
-        })
-        .contains(word)
-}
 
 /// Where each wanted stem stands in each chunk, and where the chunk's negations stand.
 #[derive(Debug, Default)]
@@ -371,8 +353,10 @@ mod tests {
         let s = &check("The tower is important [1].", r#"["The tower is tall."]"#)[0];
         assert_eq!(s.coverage, 0.5);
         assert!(close(s.support, 0.7 * (1.0 / 1.5)), "{}", s.support);
-        assert!(is_general_word("also") && is_general_word("important"));
-        assert!(!is_general_word("tower"));
+        assert!(
+            crate::words::is_general_word("also") && crate::words::is_general_word("important")
+        );
+        assert!(!crate::words::is_general_word("tower"));
     }
 
     #[test]

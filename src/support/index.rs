@@ -1,0 +1,213 @@
+//! The chunk index: each chunk's words read once (on a second thread for large inputs, or
+//! streamed and screened by the sentences' words), and for each wanted stem the chunks that
+//! hold it, with their numbers and negations.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::input::Chunk;
+use crate::words::{
+    Analyzer, Number, NumberValue, SpelledNumbers, WordFilter, chunk_numbers, negates,
+};
+
+use super::*;
+
+/// How the chunks' words reach the index.
+#[derive(Debug)]
+pub enum ChunkWords<'a> {
+    /// Read while indexing, each token screened by the word filter before it is looked up:
+    /// best when the sentences have few words, since most tokens are then never hashed.
+    Streamed(&'a [Chunk]),
+    /// Read beforehand, on another thread while the sentences are read: best for long
+    /// answers, whose words let most tokens through anyway.
+    Read(ChunkTexts<'a>),
+}
+
+/// What indexing needs from the chunks' texts: their distinct tokens as written, and for each
+/// chunk its numbers, its tokens in order (as positions in the distinct tokens) and where its
+/// negations stand. Read without the thread's interner, so that it can be read on another
+/// thread; each distinct token is then looked up once.
+#[derive(Debug, Default)]
+pub struct ChunkTexts<'a> {
+    /// Distinct tokens of all chunks, in order of first appearance.
+    tokens: Vec<&'a str>,
+    pub(super) chunks: Vec<ChunkText>,
+}
+
+/// One chunk of [`ChunkTexts`].
+#[derive(Debug, Default)]
+pub(super) struct ChunkText {
+    pub(super) numbers: FxHashSet<NumberValue>,
+    /// Each token, in order, as its position in [`ChunkTexts::tokens`].
+    tokens: Vec<u32>,
+    /// Positions (in `tokens`) of the negations.
+    pub(super) negations: Vec<u32>,
+}
+
+impl<'a> ChunkTexts<'a> {
+    pub fn read(chunks: &'a [Chunk], analyzer: &Analyzer) -> Self {
+        let mut texts = ChunkTexts::default();
+        // Long web pages have one distinct token in 14 to 63 bytes (19 in the middle):
+        // reserved once rather than grown step by step.
+        let length: usize = chunks.iter().map(|c| c.text.len()).sum();
+        let mut distinct: FxHashMap<&'a str, u32> =
+            FxHashMap::with_capacity_and_hasher(length / 24, Default::default());
+        let english = analyzer.language() == crate::Language::English;
+        for chunk in chunks {
+            let (found, glued) = chunk_numbers(&chunk.text);
+            let mut text = ChunkText::default();
+            let mut notes = TokenNotes::new(english);
+            analyzer.for_each_token(&chunk.text, &found, |token| {
+                notes.token(&chunk.text, token, text.tokens.len() as u32);
+                let next = texts.tokens.len() as u32;
+                let k = *distinct.entry(token).or_insert(next);
+                if k == next {
+                    texts.tokens.push(token);
+                }
+                text.tokens.push(k);
+            });
+            text.negations = notes.negations;
+            text.numbers = chunk_values(found, glued, notes.spelled);
+            texts.chunks.push(text);
+        }
+        texts
+    }
+}
+
+/// What a chunk pass notes of every token beside its word, in English: where the negations
+/// stand (as token positions) and the numbers written in words.
+struct TokenNotes {
+    english: bool,
+    pub(super) negations: Vec<u32>,
+    spelled: SpelledNumbers,
+}
+
+impl TokenNotes {
+    pub(super) fn new(english: bool) -> Self {
+        TokenNotes {
+            english,
+            negations: Vec::new(),
+            spelled: SpelledNumbers::default(),
+        }
+    }
+
+    /// The token at position `at` of the chunk `text` (a slice of it).
+    fn token(&mut self, text: &str, token: &str, at: u32) {
+        if self.english {
+            if negates(text, token) {
+                self.negations.push(at);
+            }
+            self.spelled.word(token);
+        }
+    }
+}
+
+/// The number values a chunk holds: those written in digits (`found`, and `glued` to a word)
+/// and, in English, in words (a chunk that writes `six albums` holds the 6 of a sentence).
+fn chunk_values(
+    found: Vec<Number>,
+    glued: Vec<NumberValue>,
+    spelled: SpelledNumbers,
+) -> FxHashSet<NumberValue> {
+    let mut values: FxHashSet<NumberValue> = found.into_iter().map(|n| n.value).collect();
+    values.extend(glued);
+    values.extend(spelled.finish());
+    values
+}
+
+/// The chunks' content words and numbers, indexed once: for each stem and each number value,
+/// the chunks (positions, ascending) that hold it. Scoring a sentence walks the lists of its
+/// own words only, never every chunk's words.
+#[derive(Debug, Default)]
+pub struct ChunkIndex {
+    /// Interned stem id → the chunks holding it.
+    pub(super) postings: FxHashMap<u32, Vec<u32>>,
+    pub(super) numbers: FxHashMap<NumberValue, Vec<u32>>,
+    /// Where the wanted stems stand in each chunk, for phrase evidence.
+    pub(super) positions: score::Positions,
+    pub(super) len: usize,
+}
+
+impl ChunkIndex {
+    /// Indexes the chunks' content words that `wanted` lets through (the sentences' words:
+    /// nothing else is ever looked up), where they stand, and the chunks' numbers.
+    pub fn build(words: ChunkWords<'_>, analyzer: &Analyzer, wanted: &WordFilter) -> Self {
+        let mut index = ChunkIndex::default();
+        let english = analyzer.language() == crate::Language::English;
+        match words {
+            ChunkWords::Streamed(chunks) => {
+                for chunk in chunks {
+                    let (found, glued) = chunk_numbers(&chunk.text);
+                    // Each wanted word with its position, and the negations, for phrases.
+                    let mut at_positions: Vec<(u32, u32)> = Vec::new();
+                    let mut notes = TokenNotes::new(english);
+                    analyzer.for_each_stem_position(
+                        &chunk.text,
+                        &found,
+                        wanted,
+                        |id, at| {
+                            if wanted.keeps(id) {
+                                at_positions.push((id, at));
+                            }
+                        },
+                        |token, at| notes.token(&chunk.text, token, at),
+                    );
+                    let values = chunk_values(found, glued, notes.spelled);
+                    index.add_chunk(at_positions, notes.negations, values);
+                }
+            }
+            ChunkWords::Read(texts) => {
+                // The wanted stem of each distinct token, if it has one.
+                let stems: Vec<Option<u32>> = analyzer
+                    .stem_ids(&texts.tokens, wanted)
+                    .into_iter()
+                    .map(|id| id.filter(|&id| wanted.keeps(id)))
+                    .collect();
+                for text in texts.chunks {
+                    let at_positions: Vec<(u32, u32)> = (0u32..)
+                        .zip(&text.tokens)
+                        .filter_map(|(at, &token)| Some((stems[token as usize]?, at)))
+                        .collect();
+                    index.add_chunk(at_positions, text.negations, text.numbers);
+                }
+            }
+        }
+        for list in index.numbers.values_mut() {
+            list.sort_unstable();
+        }
+        index
+    }
+
+    /// Adds the next chunk: its wanted words with their positions, its negations' positions
+    /// and its number values.
+    fn add_chunk(
+        &mut self,
+        at_positions: Vec<(u32, u32)>,
+        negations: Vec<u32>,
+        values: FxHashSet<NumberValue>,
+    ) {
+        let chunk = self.len as u32;
+        self.len += 1;
+        let mut ids: Vec<u32> = at_positions.iter().map(|&(id, _)| id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        for id in ids {
+            self.postings.entry(id).or_default().push(chunk);
+        }
+        self.positions.push_chunk(at_positions, negations);
+        for value in values {
+            self.numbers.entry(value).or_default().push(chunk);
+        }
+    }
+
+    pub(super) fn holds_word(&self, stem_id: u32, chunk: usize) -> bool {
+        self.postings
+            .get(&stem_id)
+            .is_some_and(|list| list.binary_search(&(chunk as u32)).is_ok())
+    }
+
+    pub(super) fn holds_number(&self, value: &NumberValue, chunk: usize) -> bool {
+        self.numbers
+            .get(value)
+            .is_some_and(|list| list.binary_search(&(chunk as u32)).is_ok())
+    }
+}

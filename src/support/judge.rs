@@ -1,0 +1,505 @@
+//! Judging one sentence: its scores against the chunks gathered through the index, its
+//! quotations searched in the chunks it cites, its verdict and suggested citations, and what it
+//! adds to each chunk's tally.
+
+use std::collections::{HashMap, HashSet};
+
+use rustc_hash::FxHashSet;
+
+use crate::input::Chunk;
+use crate::quote::{QuoteMatch, QuoteSearch};
+use crate::report::{QuoteCheck, QuoteOrigin, SentenceResult, Span, Verdict};
+
+use super::*;
+
+/// Chunks prepared for quote search on first use only: most chunks are never quoted.
+pub(super) struct QuoteSearches<'a> {
+    pub(super) chunks: &'a [Chunk],
+    prepared: HashMap<usize, QuoteSearch>,
+}
+
+impl<'a> QuoteSearches<'a> {
+    pub(super) fn new(chunks: &'a [Chunk]) -> Self {
+        QuoteSearches {
+            chunks,
+            prepared: HashMap::new(),
+        }
+    }
+
+    fn search(&mut self, chunk: usize) -> &QuoteSearch {
+        self.prepared
+            .entry(chunk)
+            .or_insert_with(|| QuoteSearch::new(&self.chunks[chunk].text))
+    }
+
+    /// Checks a quotation in the first of `cited` that holds it; when none does, reports the
+    /// chunk with the closest passage (highest similarity, earliest on a tie).
+    pub(super) fn check(&mut self, text: &str, origin: QuoteOrigin, cited: &[usize]) -> QuoteCheck {
+        let mut best: Option<(usize, QuoteMatch)> = None;
+        for &chunk in cited {
+            let result = self.search(chunk).find(text);
+            if result.found {
+                best = Some((chunk, result));
+                break;
+            }
+            let similarity = |m: &QuoteMatch| m.closest.as_ref().map_or(-1.0, |c| c.similarity);
+            if best
+                .as_ref()
+                .is_none_or(|(_, b)| similarity(&result) > similarity(b) + EPSILON)
+            {
+                best = Some((chunk, result));
+            }
+        }
+        let (chunk, result) = match best {
+            Some((chunk, result)) => (Some(self.chunks[chunk].id.clone()), result),
+            None => (
+                None,
+                QuoteMatch {
+                    found: false,
+                    offsets: None,
+                    byte_offsets: None,
+                    closest: None,
+                },
+            ),
+        };
+        QuoteCheck {
+            text: text.to_string(),
+            origin,
+            chunk,
+            result,
+        }
+    }
+}
+
+/// How one sentence scores against every chunk, gathered through the index.
+struct Scores<'a> {
+    pub(super) index: &'a ChunkIndex,
+    pub(super) sentence: &'a SentenceInput,
+    /// Shared words per chunk; only `touched` entries are non-zero.
+    shared: &'a mut Vec<u32>,
+    /// Per chunk, which of the sentence's words it holds (bit k for word k; sentences of up to
+    /// 64 content words); only `touched` entries are non-zero.
+    pub(super) held: &'a mut Vec<u64>,
+    /// The sentence's words as bit masks, for sentences of up to 64 content words.
+    masks: Option<score::WordMasks>,
+    touched: Vec<u32>,
+}
+
+impl<'a> Scores<'a> {
+    pub(super) fn new(
+        index: &'a ChunkIndex,
+        sentence: &'a SentenceInput,
+        shared: &'a mut Vec<u32>,
+        held: &'a mut Vec<u64>,
+    ) -> Self {
+        let mut touched = Vec::new();
+        if sentence.words.is_empty() {
+            // Numbers alone decide: a chunk scores 1 when it holds every number, else 0.
+            if let Some(first) = sentence.numbers.first()
+                && let Some(list) = index.numbers.get(&first.value)
+            {
+                for &chunk in list {
+                    if sentence
+                        .numbers
+                        .iter()
+                        .all(|n| index.holds_number(&n.value, chunk as usize))
+                    {
+                        shared[chunk as usize] = 1;
+                        touched.push(chunk);
+                    }
+                }
+            }
+        } else {
+            for (k, word) in sentence.words.iter().enumerate() {
+                let Some(list) = index.postings.get(&word.id) else {
+                    continue;
+                };
+                let bit = if k < 64 { 1u64 << k } else { 0 };
+                for &chunk in list {
+                    let slot = &mut shared[chunk as usize];
+                    if *slot == 0 {
+                        touched.push(chunk);
+                    }
+                    *slot += 1;
+                    held[chunk as usize] |= bit;
+                }
+            }
+        }
+        Scores {
+            index,
+            sentence,
+            shared,
+            held,
+            masks: score::WordMasks::new(&sentence.words),
+            touched,
+        }
+    }
+
+    /// Coverage of the sentence by one chunk, as used for best chunks and chunk statuses.
+    pub(super) fn against(&self, chunk: usize) -> f64 {
+        let denominator = self.sentence.words.len().max(1);
+        f64::from(self.shared[chunk]) / denominator as f64
+    }
+
+    /// Coverage for the verdict: a sentence without content words has coverage 1, so that its
+    /// numbers alone decide.
+    fn cited_coverage(&self, chunk: usize) -> f64 {
+        if self.sentence.words.is_empty() {
+            1.0
+        } else {
+            self.against(chunk)
+        }
+    }
+
+    /// The chunk with the highest coverage, earliest on a tie; none when nothing is shared.
+    /// `touched` is in no particular order, so ties are broken by position explicitly.
+    pub(super) fn best(&self) -> Option<(usize, f64)> {
+        let mut best: Option<(usize, f64)> = None;
+        for &chunk in &self.touched {
+            let (chunk, score) = (chunk as usize, self.against(chunk as usize));
+            let better = best
+                .is_none_or(|(b, s)| score > s + EPSILON || (score + EPSILON >= s && chunk < b));
+            if better {
+                best = Some((chunk, score));
+            }
+        }
+        best
+    }
+
+    /// Support of the sentence by one chunk (see [`score`]), as used for suggestions and chunk
+    /// statuses: for a sentence without content words, 1 when the chunk holds all its numbers.
+    pub(super) fn support(&self, chunk: usize) -> f64 {
+        if self.sentence.words.is_empty() || self.shared[chunk] == 0 {
+            return self.against(chunk);
+        }
+        score::support(
+            &self.sentence.words,
+            chunk as u32,
+            |k| self.holds(k, chunk),
+            |k| self.holds(k, chunk),
+            &self.index.positions,
+        )
+    }
+
+    /// Support for the verdict: a sentence without content words has support 1, so that its
+    /// numbers alone decide.
+    fn cited_support(&self, chunk: usize) -> f64 {
+        if self.sentence.words.is_empty() {
+            return 1.0;
+        }
+        if self.shared[chunk] == 0 {
+            return 0.0;
+        }
+        // A name is missing when no cited chunk names it: a sentence may take its names from
+        // several of the chunks it cites.
+        score::support(
+            &self.sentence.words,
+            chunk as u32,
+            |k| self.holds(k, chunk),
+            |k| self.sentence.cited.iter().any(|&c| self.holds(k, c)),
+            &self.index.positions,
+        )
+    }
+
+    /// How many distinct numbers of the sentence `chunk` lacks.
+    fn numbers_missing_from(&self, chunk: usize) -> usize {
+        let mut seen = HashSet::new();
+        self.sentence
+            .numbers
+            .iter()
+            .filter(|n| seen.insert(&n.value) && !self.index.holds_number(&n.value, chunk))
+            .count()
+    }
+
+    pub(super) fn missing_words(&self, chunk: usize) -> Vec<String> {
+        self.sentence
+            .words
+            .iter()
+            .filter(|w| !self.index.holds_word(w.id, chunk))
+            .map(|w| w.surface.clone())
+            .collect()
+    }
+
+    /// Numbers of the sentence that no cited chunk holds, each value once. `is_cited` flags
+    /// the cited chunks, so that a number is looked up by whichever list is shorter.
+    pub(super) fn missing_numbers(&self, is_cited: &[bool]) -> Vec<String> {
+        let cited = &self.sentence.cited;
+        let mut seen = FxHashSet::default();
+        self.sentence
+            .numbers
+            .iter()
+            .filter(|n| seen.insert(&n.value))
+            .filter(|n| {
+                let holders = self
+                    .index
+                    .numbers
+                    .get(&n.value)
+                    .map_or(&[][..], Vec::as_slice);
+                let found = if holders.len() <= cited.len() {
+                    holders.iter().any(|&c| is_cited[c as usize])
+                } else {
+                    cited
+                        .iter()
+                        .any(|&c| holders.binary_search(&(c as u32)).is_ok())
+                };
+                !found
+            })
+            .map(|n| n.text.clone())
+            .collect()
+    }
+
+    fn clear(self) {
+        for chunk in self.touched {
+            self.shared[chunk as usize] = 0;
+            self.held[chunk as usize] = 0;
+        }
+    }
+
+    /// Whether `chunk` holds the sentence's word `k`.
+    pub(super) fn holds(&self, k: usize, chunk: usize) -> bool {
+        if self.sentence.words.len() <= 64 {
+            self.held[chunk] & (1 << k) != 0
+        } else {
+            self.index.holds_word(self.sentence.words[k].id, chunk)
+        }
+    }
+
+    /// Whether the support of `chunk` reaches `threshold`: [`Scores::cited_support`] for a
+    /// chunk the sentence cites, else [`Scores::support`], most often decided without positions.
+    pub(super) fn support_reaches(&self, chunk: usize, threshold: f64, cited: bool) -> bool {
+        if self.sentence.words.is_empty() || self.shared[chunk] == 0 {
+            let score = if cited {
+                self.cited_support(chunk)
+            } else {
+                self.support(chunk)
+            };
+            return score >= threshold - EPSILON;
+        }
+        if !cited && let Some(masks) = &self.masks {
+            return masks.reaches(
+                &self.sentence.words,
+                chunk as u32,
+                self.held[chunk],
+                &self.index.positions,
+                threshold - EPSILON,
+            );
+        }
+        let holds = |k: usize| self.holds(k, chunk);
+        let cited_holds = |k: usize| self.sentence.cited.iter().any(|&c| self.holds(k, c));
+        let positions = &self.index.positions;
+        let (words, limit) = (&self.sentence.words, threshold - EPSILON);
+        if cited {
+            score::support_reaches(words, chunk as u32, holds, cited_holds, positions, limit)
+        } else {
+            score::support_reaches(words, chunk as u32, holds, holds, positions, limit)
+        }
+    }
+}
+
+/// Per-chunk tallies gathered while sentences are judged.
+#[derive(Debug, Clone, Default)]
+pub(super) struct ChunkTally {
+    pub(super) times_cited: usize,
+    pub(super) supported_sentences: usize,
+    pub(super) best_coverage: f64,
+    pub(super) supports_a_citing_sentence: bool,
+}
+
+impl ChunkTally {
+    /// The tally of two sets of sentences, from this one's and `other`'s.
+    pub(super) fn merge(&mut self, other: &ChunkTally) {
+        self.times_cited += other.times_cited;
+        self.supported_sentences += other.supported_sentences;
+        self.best_coverage = self.best_coverage.max(other.best_coverage);
+        self.supports_a_citing_sentence |= other.supports_a_citing_sentence;
+    }
+}
+
+/// Judges sentences one at a time, keeping its own scratch space and chunk tallies, so that
+/// two judges can share the sentences of one check between two threads.
+pub(super) struct Judge<'a> {
+    pub(super) index: &'a ChunkIndex,
+    pub(super) chunks: &'a [Chunk],
+    pub(super) threshold: f64,
+    pub(super) citation_quotes: &'a [Option<QuoteCheck>],
+    searches: QuoteSearches<'a>,
+    /// Scratch space for [`Scores`].
+    shared: Vec<u32>,
+    pub(super) held: Vec<u64>,
+    /// Which chunks the current sentence cites; set and cleared per sentence.
+    is_cited: Vec<bool>,
+    tallies: Vec<ChunkTally>,
+}
+
+impl<'a> Judge<'a> {
+    /// `searches`: chunks already prepared for quote search (the citations' cited texts').
+    pub(super) fn new(
+        index: &'a ChunkIndex,
+        chunks: &'a [Chunk],
+        threshold: f64,
+        citation_quotes: &'a [Option<QuoteCheck>],
+        searches: QuoteSearches<'a>,
+    ) -> Self {
+        Judge {
+            index,
+            chunks,
+            threshold,
+            citation_quotes,
+            searches,
+            shared: vec![0; index.len],
+            held: vec![0; index.len],
+            is_cited: vec![false; chunks.len()],
+            tallies: vec![ChunkTally::default(); chunks.len()],
+        }
+    }
+
+    /// Judges the sentences, the first of which is sentence `first` (0-based) of the answer.
+    pub(super) fn judge_all(
+        mut self,
+        first: usize,
+        sentences: &[SentenceInput],
+    ) -> (Vec<SentenceResult>, Vec<ChunkTally>) {
+        let results = (first..)
+            .zip(sentences)
+            .map(|(k, sentence)| self.judge(k, sentence))
+            .collect();
+        (results, self.tallies)
+    }
+
+    /// Judges sentence `k` (0-based) and adds it to the chunk tallies.
+    pub(super) fn judge(&mut self, k: usize, sentence: &SentenceInput) -> SentenceResult {
+        let reaches = |score: f64, limit: f64| score >= limit - EPSILON;
+        let scores = Scores::new(self.index, sentence, &mut self.shared, &mut self.held);
+        for &c in &sentence.cited {
+            self.is_cited[c] = true;
+        }
+        let best_cited = sentence
+            .cited
+            .iter()
+            .map(|&c| (c, scores.cited_coverage(c)))
+            .fold(None, |best: Option<(usize, f64)>, (c, score)| match best {
+                Some((b, s)) if s + EPSILON >= score && (s > score + EPSILON || b < c) => {
+                    Some((b, s))
+                }
+                _ => Some((c, score)),
+            });
+        let coverage = best_cited.map_or(0.0, |(_, s)| s);
+        // Verdicts are decided on support, the best among the cited chunks.
+        let support = sentence
+            .cited
+            .iter()
+            .map(|&c| scores.cited_support(c))
+            .fold(0.0, f64::max);
+        let missing_numbers = if sentence.cited.is_empty() {
+            Vec::new()
+        } else {
+            scores.missing_numbers(&self.is_cited)
+        };
+        // A number no cited chunk holds counts against support as a missing name does. The
+        // verdict's rule 4 looks at the words' support (before this factor): a sentence whose
+        // words match and whose number does not is a number-mismatch, not unsupported.
+        let words_support = support;
+        let support = support * score::missing_numbers_factor(missing_numbers.len());
+        let has_claim_words = !sentence.words.is_empty() || !sentence.numbers.is_empty();
+        let mut quotes: Vec<QuoteCheck> = Vec::new();
+        if !sentence.cited.is_empty() {
+            for quotation in &sentence.quotations {
+                quotes.push(self.searches.check(
+                    &quotation.text,
+                    QuoteOrigin::Sentence,
+                    &sentence.cited,
+                ));
+            }
+        }
+        for &c in &sentence.native {
+            if let Some(check) = &self.citation_quotes[c] {
+                quotes.push(check.clone());
+            }
+        }
+        let misquoted = quotes.iter().any(|q| !q.found());
+        let verdict = if sentence.labels.is_empty() {
+            let checkable = sentence.words.len() >= 3 || !sentence.numbers.is_empty();
+            if checkable && !sentence.position.heading {
+                Verdict::UncitedClaim
+            } else {
+                Verdict::NoClaim
+            }
+        } else if !has_claim_words && !misquoted {
+            // A quotation that is not in its chunk is a claim about the chunk, words or not.
+            Verdict::NoClaim
+        } else if sentence.cited.is_empty() || !reaches(words_support, self.threshold / 2.0) {
+            Verdict::UnsupportedCitation
+        } else if misquoted {
+            Verdict::Misquote
+        } else if !missing_numbers.is_empty() {
+            Verdict::NumberMismatch
+        } else if !reaches(support, self.threshold) {
+            Verdict::WeakSupport
+        } else {
+            Verdict::Supported
+        };
+
+        let best = if has_claim_words { scores.best() } else { None };
+        let suggested = best.filter(|&(chunk, _)| {
+            let score = scores.support(chunk)
+                * score::missing_numbers_factor(scores.numbers_missing_from(chunk));
+            verdict.is_claim()
+                && !self.is_cited[chunk]
+                && reaches(score, self.threshold)
+                && reaches(score, support + SUGGESTION_MARGIN)
+        });
+
+        for &c in &sentence.cited {
+            self.tallies[c].times_cited += 1;
+        }
+        if verdict.is_claim() {
+            for &chunk in &scores.touched {
+                let chunk = chunk as usize;
+                let tally = &mut self.tallies[chunk];
+                tally.best_coverage = tally.best_coverage.max(scores.against(chunk));
+                // A cited chunk is judged as the verdict judged it (names from any cited chunk).
+                if scores.support_reaches(chunk, self.threshold, self.is_cited[chunk]) {
+                    tally.supported_sentences += 1;
+                    if self.is_cited[chunk] {
+                        tally.supports_a_citing_sentence = true;
+                    }
+                }
+            }
+        }
+        let result = SentenceResult {
+            index: k + 1,
+            sentence: sentence.text.clone(),
+            markers: sentence.labels.clone(),
+            cited: sentence
+                .cited
+                .iter()
+                .map(|&c| self.chunks[c].id.clone())
+                .collect(),
+            verdict,
+            coverage,
+            support,
+            check_worthy: sentence.numbers.iter().map(|n| n.text.clone()).collect(),
+            missing_numbers,
+            best_chunk: best.map(|(c, _)| self.chunks[c].id.clone()),
+            best_coverage: best.map_or(0.0, |(_, s)| s),
+            suggested_citation: suggested.map(|(c, _)| self.chunks[c].id.clone()),
+            unknown_markers: sentence.unknown.clone(),
+            quotes,
+            missing_words: best_cited
+                .filter(|_| !sentence.words.is_empty())
+                .map_or_else(Vec::new, |(c, _)| scores.missing_words(c)),
+            content_words: sentence.words.len(),
+            span: Span {
+                start: sentence.position.span.start,
+                end: sentence.position.span.end,
+            },
+            start: sentence.position.start,
+            end: sentence.position.end,
+        };
+        scores.clear();
+        for &c in &sentence.cited {
+            self.is_cited[c] = false;
+        }
+        result
+    }
+}

@@ -1,0 +1,256 @@
+use super::*;
+
+/// The numbers in words of `text`, its words cut as chunks' words are.
+fn spelled(text: &str) -> Vec<String> {
+    let mut reader = SpelledNumbers::default();
+    let analyzer = crate::words::Analyzer::new(crate::Language::English);
+    analyzer.for_each_token(text, &numbers(text), |word| reader.word(word));
+    reader.finish().iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn numbers_written_in_words() {
+    assert_eq!(spelled("They released six studio albums"), [whole("6")]);
+    assert_eq!(
+        spelled("twenty-five or twenty five"),
+        [whole("25"), whole("25")]
+    );
+    assert_eq!(spelled("With one hundred members"), [whole("100")]);
+    assert_eq!(
+        spelled("almost four billion years ago"),
+        [whole("4000000000")]
+    );
+    assert_eq!(spelled("a hundred and five days"), [whole("105")]);
+    assert_eq!(
+        spelled("number one hit, the third album"),
+        [whole("1"), whole("3")]
+    );
+    assert_eq!(
+        spelled("millions of people, a second time, someone"),
+        Vec::<String>::new()
+    );
+    assert_eq!(spelled("two three"), [whole("2"), whole("3")]);
+    assert_eq!(
+        spelled("the seventeenth and twentieth centuries, the twenty-first"),
+        [whole("17"), whole("20"), whole("21")]
+    );
+}
+
+#[test]
+fn every_number_word_passes_the_screen() {
+    let words = NUMBER_WORDS.iter().chain(MULTIPLIER_WORDS).map(|(w, _)| *w);
+    for word in words.chain(["and", "a", "A", "Twenty", "HUNDRED"]) {
+        assert!(may_be_number_word(word.as_bytes()), "{word}");
+    }
+    for word in ["of", "in", "I", "x", "cat", "people", "was", "fivefoldly"] {
+        assert!(!may_be_number_word(word.as_bytes()), "{word}");
+    }
+}
+
+#[test]
+fn the_next_digit_is_found_at_every_position() {
+    // Every byte value before and after a digit, at each offset of the eight-byte steps.
+    for len in 0..20 {
+        for at in 0..=len {
+            for filler in 0..=255u8 {
+                let mut bytes = vec![filler; len];
+                if at < len {
+                    bytes[at] = b'7';
+                }
+                let naive = |from: usize| (from..len).find(|&k| bytes[k].is_ascii_digit());
+                for from in [0, 1, 3, 8] {
+                    assert_eq!(next_digit(&bytes, from), naive(from), "{bytes:?} {from}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_scale_word_after_a_no_break_space() {
+    let found = numbers("sales exceeded 1.73\u{a0}million copies");
+    assert_eq!(found[0].value, NumberValue::from_parts("173", "", 4));
+    assert_eq!(found[0].text, "1.73\u{a0}million");
+}
+
+/// The value of a whole number written in digits, as `NumberValue` shows it.
+fn whole(digits: &str) -> String {
+    NumberValue::from_parts(digits, "", 0).to_string()
+}
+
+fn values(text: &str) -> Vec<(String, String)> {
+    numbers(text)
+        .into_iter()
+        .map(|n| (n.text, n.value.to_string()))
+        .collect()
+}
+
+fn value(text: &str) -> NumberValue {
+    let found = numbers(text);
+    assert_eq!(found.len(), 1, "{text:?} gave {found:?}");
+    found[0].value.clone()
+}
+
+#[test]
+fn thousands_separators_compare_by_value() {
+    assert_eq!(value("1,083 ft"), value("1083"));
+    assert_eq!(value("1 083 ft"), value("1083"));
+    assert_eq!(value("1\u{00A0}083"), value("1083"));
+    assert_eq!(value("12,345,678"), value("12345678"));
+    assert_eq!(
+        values("in 1887 and 1889"),
+        [
+            ("1887".to_string(), "1887e0".to_string()),
+            ("1889".to_string(), "1889e0".to_string())
+        ]
+    );
+}
+
+#[test]
+fn a_comma_not_before_three_digits_separates_numbers() {
+    assert_eq!(
+        values("1,2"),
+        [
+            ("1".to_string(), "1e0".to_string()),
+            ("2".to_string(), "2e0".to_string())
+        ]
+    );
+    assert_eq!(numbers("1,0834").len(), 2);
+    assert_eq!(numbers("pages 10,20,30").len(), 3);
+}
+
+#[test]
+fn decimals_and_trailing_zeros() {
+    assert_eq!(value("3.5"), value("3.50"));
+    assert_eq!(value("2.0"), value("2"));
+    assert_ne!(value("3.5"), value("35"));
+    assert_eq!(value("0.0"), value("0"));
+    assert_eq!(value("007"), value("7"));
+}
+
+#[test]
+fn a_full_stop_after_a_number_is_not_a_decimal_point() {
+    assert_eq!(
+        values("in 1888."),
+        [("1888".to_string(), "1888e0".to_string())]
+    );
+}
+
+#[test]
+fn a_leading_decimal_point_makes_a_fraction() {
+    assert_eq!(value("about .5 of it"), value("0.5"));
+    assert_eq!(numbers("about .5 of it")[0].text, ".5");
+    assert_eq!(value("3.5"), value("3.50"));
+}
+
+#[test]
+fn percentages_keep_their_value() {
+    assert_eq!(value("3.5%"), value("3.5"));
+    assert_eq!(value("3.5 %"), value("3.5"));
+    assert_eq!(value("3.5 percent"), value("3.5"));
+    assert_eq!(value("3.5 per cent"), value("3.5"));
+    assert_eq!(numbers("3.5 per cent")[0].text, "3.5 per cent");
+}
+
+#[test]
+fn scale_words_multiply() {
+    assert_eq!(value("7 million"), value("7,000,000"));
+    assert_eq!(value("2.1 bn"), value("2,100,000,000"));
+    assert_eq!(value("2.1bn"), value("2100000000"));
+    assert_eq!(value("2.1 Billion"), value("2100000000"));
+    assert_eq!(value("10k"), value("10000"));
+    assert_eq!(value("$5M"), value("5000000"));
+    assert_eq!(value("1.5 thousand"), value("1500"));
+}
+
+#[test]
+fn unit_letters_are_not_scales() {
+    assert_eq!(value("330m tall"), value("330"));
+    assert_eq!(value("5 m"), value("5"));
+    assert_eq!(value("10 k"), value("10"));
+    assert_eq!(value("7 millionaires"), value("7"));
+}
+
+#[test]
+fn digits_inside_words_and_versions_are_not_numbers() {
+    assert!(numbers("doc2 covid19 b2b").is_empty());
+    assert_eq!(
+        values("version 3.5.1"),
+        [("3.5".to_string(), "35e-1".to_string())]
+    );
+    assert_eq!(value("COVID-19"), value("19"));
+}
+
+#[test]
+fn ordinal_and_plural_endings_belong_to_the_number() {
+    assert_eq!(numbers("the 5th floor")[0].text, "5th");
+    assert_eq!(value("the 1990s"), value("1990"));
+    assert_eq!(numbers("an 81-storey building")[0].text, "81");
+}
+
+#[test]
+fn an_amount_after_a_currency_sign_takes_m_and_b_as_scales() {
+    assert_eq!(value("a profit of $8.2m or"), value("8.2 million"));
+    assert_eq!(value("£3b"), value("3 billion"));
+    assert_eq!(value("€12m."), value("12000000"));
+    // Without the sign, or not attached, they stay units.
+    assert_eq!(value("8.2m tall"), value("8.2"));
+    assert_eq!(value("$8.2 m"), value("8.2"));
+    assert_eq!(value("$8.2mn"), value("8200000"));
+    assert_eq!(value("$5 mph"), value("5"));
+}
+
+#[test]
+fn two_digits_after_a_year_and_a_dash_are_the_later_year() {
+    let years =
+        |text: &str| -> Vec<String> { numbers(text).iter().map(|n| n.value.to_string()).collect() };
+    assert_eq!(
+        years("the 2018\u{2013}19 season"),
+        [whole("2018"), whole("2019")]
+    );
+    assert_eq!(years("in 2018-19"), years("in 2018-2019"));
+    assert_eq!(years("1990/91"), [whole("1990"), whole("1991")]);
+    assert_eq!(years("1999-00"), [whole("1999"), whole("2000")]);
+    // Not a range: the digits come before the year's own, dates, other numbers, spaces.
+    assert_eq!(
+        years("2020-05-12"),
+        [whole("2020"), whole("5"), whole("12")]
+    );
+    assert_eq!(
+        years("2010-11-05"),
+        [whole("2010"), whole("11"), whole("5")]
+    );
+    assert_eq!(years("2018-12"), [whole("2018"), whole("12")]);
+    assert_eq!(years("scored 4500-19"), [whole("4500"), whole("19")]);
+    assert_eq!(years("1918 - 19"), [whole("1918"), whole("19")]);
+    assert_eq!(years("1918-195"), [whole("1918"), whole("195")]);
+}
+
+#[test]
+fn chunks_read_digits_glued_to_a_word() {
+    let glued = |text: &str| -> Vec<String> {
+        chunk_numbers(text)
+            .1
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    };
+    assert_eq!(
+        glued("set up at La Manga, Spain1986\u{2014} Introduction"),
+        [whole("1986")]
+    );
+    assert_eq!(
+        glued("grunting2 \u{2013} Good, covid19"),
+        [whole("2"), whole("19")]
+    );
+    // Digits inside a word, after a digit or starting a number are not glued numbers.
+    assert!(glued("b2b mp3player 1990 x-19 7.5").is_empty());
+    assert!(numbers("Spain1986").is_empty());
+}
+
+#[test]
+fn very_long_digit_runs_do_not_overflow() {
+    let long = "9".repeat(500);
+    assert_eq!(numbers(&long).len(), 1);
+    assert_ne!(value(&long), value(&"9".repeat(499)));
+}

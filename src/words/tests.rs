@@ -1,0 +1,243 @@
+use super::filter::{key3, prefix_key};
+use super::*;
+
+fn surfaces(lang: Language, text: &str) -> Vec<String> {
+    let analyzer = Analyzer::new(lang);
+    analyzer
+        .content_words(text, &numbers(text))
+        .into_iter()
+        .map(|w| w.surface)
+        .collect()
+}
+
+fn stems(lang: Language, text: &str) -> Vec<String> {
+    let analyzer = Analyzer::new(lang);
+    analyzer
+        .content_words(text, &numbers(text))
+        .into_iter()
+        .map(|w| w.stem)
+        .collect()
+}
+
+#[test]
+fn stop_words_one_letter_words_and_numbers_are_dropped() {
+    assert_eq!(
+        surfaces(
+            Language::English,
+            "The Eiffel Tower is 330 metres tall, a landmark."
+        ),
+        ["eiffel", "tower", "metres", "tall", "landmark"]
+    );
+}
+
+#[test]
+fn words_are_stemmed_and_kept_once() {
+    assert_eq!(
+        stems(Language::English, "Completed completing completion"),
+        ["complet"]
+    );
+}
+
+#[test]
+fn a_negation_before_punctuation_negates_nothing() {
+    let analyzer = Analyzer::new(Language::English);
+    let negated = |text: &str| -> Vec<String> {
+        analyzer
+            .content_words(text, &numbers(text))
+            .into_iter()
+            .filter(|w| w.negated)
+            .map(|w| w.surface)
+            .collect()
+    };
+    assert!(negated("No, the tower was built in Paris").is_empty());
+    assert!(negated("Whether or not. Towers rise").is_empty());
+    assert_eq!(negated("No tower was built"), ["tower", "built"]);
+    assert_eq!(negated("It was not built"), ["built"]);
+    assert!(negates("No tower", "No tower".get(..2).unwrap()));
+    let text = "No, tower";
+    assert!(!negates(text, &text[..2]));
+}
+
+#[test]
+fn the_first_word_of_each_sentence_or_line_is_no_name() {
+    let analyzer = Analyzer::new(Language::English);
+    let text = "Sales rose in Paris. However, Profits fell!  Revenue grew\nMargins held; \
+                Dr. Smith and the U.S. Navy agreed";
+    let names: Vec<String> = analyzer
+        .content_words(text, &numbers(text))
+        .into_iter()
+        .filter(|w| w.name)
+        .map(|w| w.surface)
+        .collect();
+    // `Sales`, `However`, `Revenue` and `Margins` start a sentence or a line; `Smith` and
+    // `Navy` follow abbreviations, not ends of sentences.
+    assert_eq!(names, ["paris", "profits", "dr", "smith", "navy"]);
+}
+
+#[test]
+fn english_contractions_are_stop_words_and_possessives_stem_away() {
+    assert_eq!(surfaces(Language::English, "Don't stop"), ["stop"]);
+    assert_eq!(surfaces(Language::English, "Don’t stop"), ["stop"]);
+    assert_eq!(surfaces(Language::English, "He won it"), ["won"]);
+    assert_eq!(
+        stems(Language::English, "the World's Fair"),
+        stems(Language::English, "world fair")
+    );
+}
+
+#[test]
+fn scale_words_belong_to_their_number() {
+    assert_eq!(
+        surfaces(Language::English, "About 7 million visitors"),
+        ["visitors"]
+    );
+}
+
+#[test]
+fn split_on_anything_not_a_letter_or_digit() {
+    assert_eq!(
+        surfaces(Language::English, "wrought-iron lattice_tower e-mail"),
+        ["wrought", "iron", "lattice", "tower", "mail"]
+    );
+    assert_eq!(
+        surfaces(Language::English, "Größe ÉCOLE"),
+        ["größe", "école"]
+    );
+}
+
+#[test]
+fn english_stems_keep_the_first_two_letters() {
+    // The chunk filter relies on it: a token is looked up only if a wanted word starts
+    // with the same two letters.
+    let analyzer = Analyzer::new(Language::English);
+    let text = "Skies dying lying tying news innings gently ugly early only singly cries \
+                ties generously happiness relational conditional rational valenci hopeful \
+                agreed feed Yelling yesterday's Zoos 9th 3D b2b o'clock ABBA Ohio ox \
+                identically Sky's cannot Running runner's dries studies";
+    for word in analyzer.content_words(text, &numbers(text)) {
+        assert_eq!(
+            prefix_key(word.stem.as_bytes()),
+            prefix_key(word.surface.as_bytes()),
+            "{} → {}",
+            word.surface,
+            word.stem
+        );
+    }
+}
+
+#[test]
+fn english_stems_of_three_letters_keep_the_first_three() {
+    // The chunk filter relies on it, for every ending the stemmer rewrites: random
+    // starts with each ending, compared with their stems.
+    let analyzer = Analyzer::new(Language::English);
+    let endings = [
+        "", "s", "es", "ies", "ied", "ss", "sses", "us", "ed", "edly", "ing", "ingly", "eed",
+        "eedly", "y", "ly", "li", "ely", "ily", "e", "l", "ll", "at", "ating", "bl", "bling", "iz",
+        "izing", "tional", "ational", "enci", "anci", "abli", "entli", "izer", "ization", "ation",
+        "ator", "alism", "aliti", "alli", "fulness", "ousli", "ousness", "iveness", "iviti",
+        "biliti", "bli", "logi", "fulli", "lessli", "alize", "icate", "iciti", "ical", "ful",
+        "ness", "ative", "al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment",
+        "ent", "ism", "ate", "iti", "ous", "ive", "ize", "ion", "sion", "tion",
+    ];
+    let letters = b"abcdefghiklmnoprstuvwy";
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut checked = 0;
+    for _ in 0..400 {
+        let mut start = String::new();
+        for _ in 0..1 + seed % 4 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            start.push(char::from(letters[(seed % letters.len() as u64) as usize]));
+        }
+        for ending in endings {
+            let word = format!("{start}{ending}");
+            let stem = analyzer.stemmer.stem(&word).into_owned();
+            if stem.len() >= 3 {
+                assert_eq!(
+                    key3(word.as_bytes()),
+                    key3(stem.as_bytes()),
+                    "{word} → {stem}"
+                );
+                checked += 1;
+            } else if stem.len() == 2 {
+                assert_eq!(prefix_key(word.as_bytes()), prefix_key(stem.as_bytes()));
+            }
+        }
+    }
+    assert!(checked > 20_000, "{checked}");
+    for (word, stem) in [
+        ("skies", "sky"),
+        ("dying", "die"),
+        ("cry", "cri"),
+        ("using", "use"),
+    ] {
+        assert_eq!(analyzer.stemmer.stem(word), stem);
+        assert_eq!(key3(word.as_bytes()), key3(stem.as_bytes()));
+    }
+}
+
+#[test]
+fn the_word_filter_lets_through_what_may_match_and_nothing_panics() {
+    let analyzer = Analyzer::new(Language::English);
+    let words = analyzer.content_words("Towers and 99problems zz9 école cries", &[]);
+    let filter = analyzer.word_filter(words.iter());
+    assert!(filter.may_keep("tower"));
+    assert!(filter.may_keep("TOWERING"));
+    assert!(filter.may_keep("99pr"));
+    assert!(!filter.may_keep("99x"));
+    assert!(filter.may_keep("zz"));
+    assert!(filter.may_keep("éléphant"), "non-ASCII starts always pass");
+    assert!(filter.may_keep("\u{212a}ilo"), "the Kelvin sign is a k");
+    assert!(!filter.may_keep("bridge"));
+    assert!(
+        !filter.may_keep("toe"),
+        "three letters that no wanted word starts with"
+    );
+    assert!(filter.may_keep("cry"), "e, i and y are one letter");
+    assert!(filter.may_keep("cre"), "e, i and y are one letter");
+    assert!(
+        filter.may_keep("to"),
+        "a two-letter token passes on two letters"
+    );
+    let german = Analyzer::new(Language::German);
+    assert!(german.word_filter(words.iter()).may_keep("bridge"));
+}
+
+#[test]
+fn combining_marks_stay_in_their_word() {
+    assert_eq!(surfaces(Language::Tamil, "தமிழ் மொழி"), ["தமிழ்", "மொழி"]);
+    assert_eq!(
+        stems(Language::French, "e\u{301}cole"),
+        stems(Language::French, "\u{e9}cole")
+    );
+}
+
+#[test]
+fn other_languages_use_their_own_stop_list_and_stemmer() {
+    assert_eq!(
+        surfaces(Language::French, "La tour est construite dans l'année"),
+        ["tour", "construite", "année"]
+    );
+    assert_eq!(
+        surfaces(Language::German, "Der Turm ist gebaut"),
+        ["turm", "gebaut"]
+    );
+    for lang in Language::ALL {
+        assert!(
+            !lang.stop_words().is_empty(),
+            "{} has no stop list",
+            lang.name()
+        );
+    }
+}
+
+#[test]
+fn languages_parse_from_codes_and_names() {
+    assert_eq!("fr".parse::<Language>(), Ok(Language::French));
+    assert_eq!("German".parse::<Language>(), Ok(Language::German));
+    assert!("xx".parse::<Language>().unwrap_err().contains("en, "));
+    for lang in Language::ALL {
+        assert_eq!(lang.code().parse::<Language>(), Ok(lang));
+    }
+}
