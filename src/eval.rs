@@ -5,8 +5,13 @@
 //! precision of `number-mismatch` and `misquote`, the threshold that would maximise macro-F1,
 //! and the score distributions.
 
+use std::collections::BTreeMap;
+use std::io;
+
+use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::parallel::WINDOW;
 use crate::report::Verdict;
 
 /// One labelled sentence, as checked.
@@ -225,84 +230,6 @@ fn best_threshold(judged: &[Judged]) -> (f64, f64) {
     (best.0, best.1.max(0.0))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn j(score: f64, label: bool) -> Judged {
-        Judged {
-            score,
-            blocked: false,
-            verdict: if score >= 0.5 {
-                Verdict::Supported
-            } else {
-                Verdict::WeakSupport
-            },
-            label,
-        }
-    }
-
-    #[test]
-    fn auc_of_a_perfect_a_reversed_and_a_tied_ranking() {
-        let perfect = [j(0.9, true), j(0.8, true), j(0.2, false), j(0.1, false)];
-        assert_eq!(roc_auc(&perfect), Some(1.0));
-        let reversed = [j(0.1, true), j(0.9, false)];
-        assert_eq!(roc_auc(&reversed), Some(0.0));
-        let tied = [j(0.5, true), j(0.5, false)];
-        assert_eq!(roc_auc(&tied), Some(0.5));
-        assert_eq!(roc_auc(&[j(0.5, true)]), None);
-    }
-
-    #[test]
-    fn confusion_and_macro_f1() {
-        let judged = [j(0.9, true), j(0.6, false), j(0.2, true), j(0.1, false)];
-        let a = agreement(&judged, 0.5);
-        assert_eq!(
-            a.confusion,
-            Confusion {
-                true_positive: 1,
-                false_positive: 1,
-                false_negative: 1,
-                true_negative: 1
-            }
-        );
-        assert_eq!(a.precision, 0.5);
-        assert_eq!(a.macro_f1, 0.5);
-    }
-
-    #[test]
-    fn the_best_threshold_separates_the_classes() {
-        let judged = [j(0.95, true), j(0.85, true), j(0.7, false), j(0.3, false)];
-        let a = agreement(&judged, 0.5);
-        assert!(
-            (a.best_threshold - 0.85).abs() < 1e-9,
-            "{}",
-            a.best_threshold
-        );
-        assert_eq!(a.best_macro_f1, 1.0);
-    }
-
-    #[test]
-    fn flag_precision_counts_the_flagged_that_people_rejected() {
-        let mut flagged = j(0.9, false);
-        flagged.verdict = Verdict::NumberMismatch;
-        let mut wrong = j(0.9, true);
-        wrong.verdict = Verdict::NumberMismatch;
-        let a = agreement(&[flagged, wrong, j(0.1, false)], 0.5);
-        assert_eq!(a.number_mismatch.flagged, 2);
-        assert_eq!(a.number_mismatch.precision, Some(0.5));
-        assert_eq!(a.misquote.precision, None);
-    }
-
-    #[test]
-    fn histograms_put_one_in_the_last_bin() {
-        let a = agreement(&[j(1.0, true), j(0.0, false), j(0.55, true)], 0.5);
-        assert_eq!(a.positive_scores.bins[9], 1);
-        assert_eq!(a.positive_scores.bins[5], 1);
-        assert_eq!(a.negative_scores.bins[0], 1);
-    }
-}
-
 /// A labelled record read: each labelled unit checked, with the group it belongs to.
 #[derive(Debug, Clone)]
 pub struct JudgedRecord {
@@ -428,5 +355,173 @@ fn unit(sentences: &[crate::report::SentenceResult], label: bool) -> Judged {
         blocked,
         verdict,
         label,
+    }
+}
+
+/// Labelled records read so far, checked and grouped, with the lines that could not be read.
+#[derive(Debug, Default)]
+pub struct Judging {
+    /// The labelled units of each group, by group name.
+    pub groups: BTreeMap<String, Vec<Judged>>,
+    /// `file: line n: why` for each record that could not be read or checked.
+    pub bad: Vec<String>,
+    /// Records read (non-blank lines), bad ones included.
+    pub records: usize,
+}
+
+/// A line of a labelled file that could not be read (the file itself is broken, not a record).
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: line {line}: cannot read: {error}")]
+pub struct ReadError {
+    pub file: String,
+    pub line: usize,
+    pub error: io::Error,
+}
+
+impl Judging {
+    /// Reads every JSON line of `reader` (named `file` in messages) and checks its labelled
+    /// units (see [`judge_record`]), a window of lines at a time in parallel, so that memory
+    /// stays flat. Blank lines are skipped; a line that is no record is listed in `bad`.
+    pub fn read(
+        &mut self,
+        reader: impl io::BufRead,
+        file: &str,
+        checker: &crate::Checker,
+        lenient: bool,
+        group_by: &str,
+    ) -> Result<(), ReadError> {
+        let mut lines = reader.lines().enumerate();
+        loop {
+            let mut window = Vec::with_capacity(WINDOW);
+            for (k, line) in lines.by_ref() {
+                let line = line.map_err(|error| ReadError {
+                    file: file.to_string(),
+                    line: k + 1,
+                    error,
+                })?;
+                if !line.trim().is_empty() {
+                    window.push((k + 1, line));
+                }
+                if window.len() == WINDOW {
+                    break;
+                }
+            }
+            if window.is_empty() {
+                return Ok(());
+            }
+            self.records += window.len();
+            let judged: Vec<(usize, Result<JudgedRecord, String>)> = window
+                .par_iter()
+                .map(|(line, text)| {
+                    let record = serde_json::from_str::<serde_json::Value>(text)
+                        .map_err(|e| format!("invalid JSON: {e}"))
+                        .and_then(|value| judge_record(&value, checker, lenient, group_by));
+                    (*line, record)
+                })
+                .collect();
+            for (line, record) in judged {
+                match record {
+                    Ok(record) => self
+                        .groups
+                        .entry(record.group)
+                        .or_default()
+                        .extend(record.units),
+                    Err(e) => self.bad.push(format!("{file}: line {line}: {e}")),
+                }
+            }
+        }
+    }
+
+    /// The agreement of each group at `threshold`, by group name, then over all groups as
+    /// `(all)` when there are several.
+    pub fn agreements(&self, threshold: f64) -> Vec<(String, Agreement)> {
+        let mut results: Vec<(String, Agreement)> = self
+            .groups
+            .iter()
+            .map(|(group, units)| (group.clone(), agreement(units, threshold)))
+            .collect();
+        if self.groups.len() > 1 {
+            let all: Vec<Judged> = self.groups.values().flatten().copied().collect();
+            results.push(("(all)".to_string(), agreement(&all, threshold)));
+        }
+        results
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn j(score: f64, label: bool) -> Judged {
+        Judged {
+            score,
+            blocked: false,
+            verdict: if score >= 0.5 {
+                Verdict::Supported
+            } else {
+                Verdict::WeakSupport
+            },
+            label,
+        }
+    }
+
+    #[test]
+    fn auc_of_a_perfect_a_reversed_and_a_tied_ranking() {
+        let perfect = [j(0.9, true), j(0.8, true), j(0.2, false), j(0.1, false)];
+        assert_eq!(roc_auc(&perfect), Some(1.0));
+        let reversed = [j(0.1, true), j(0.9, false)];
+        assert_eq!(roc_auc(&reversed), Some(0.0));
+        let tied = [j(0.5, true), j(0.5, false)];
+        assert_eq!(roc_auc(&tied), Some(0.5));
+        assert_eq!(roc_auc(&[j(0.5, true)]), None);
+    }
+
+    #[test]
+    fn confusion_and_macro_f1() {
+        let judged = [j(0.9, true), j(0.6, false), j(0.2, true), j(0.1, false)];
+        let a = agreement(&judged, 0.5);
+        assert_eq!(
+            a.confusion,
+            Confusion {
+                true_positive: 1,
+                false_positive: 1,
+                false_negative: 1,
+                true_negative: 1
+            }
+        );
+        assert_eq!(a.precision, 0.5);
+        assert_eq!(a.macro_f1, 0.5);
+    }
+
+    #[test]
+    fn the_best_threshold_separates_the_classes() {
+        let judged = [j(0.95, true), j(0.85, true), j(0.7, false), j(0.3, false)];
+        let a = agreement(&judged, 0.5);
+        assert!(
+            (a.best_threshold - 0.85).abs() < 1e-9,
+            "{}",
+            a.best_threshold
+        );
+        assert_eq!(a.best_macro_f1, 1.0);
+    }
+
+    #[test]
+    fn flag_precision_counts_the_flagged_that_people_rejected() {
+        let mut flagged = j(0.9, false);
+        flagged.verdict = Verdict::NumberMismatch;
+        let mut wrong = j(0.9, true);
+        wrong.verdict = Verdict::NumberMismatch;
+        let a = agreement(&[flagged, wrong, j(0.1, false)], 0.5);
+        assert_eq!(a.number_mismatch.flagged, 2);
+        assert_eq!(a.number_mismatch.precision, Some(0.5));
+        assert_eq!(a.misquote.precision, None);
+    }
+
+    #[test]
+    fn histograms_put_one_in_the_last_bin() {
+        let a = agreement(&[j(1.0, true), j(0.0, false), j(0.55, true)], 0.5);
+        assert_eq!(a.positive_scores.bins[9], 1);
+        assert_eq!(a.positive_scores.bins[5], 1);
+        assert_eq!(a.negative_scores.bins[0], 1);
     }
 }

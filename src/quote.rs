@@ -75,6 +75,51 @@ impl QuoteMatch {
     }
 }
 
+/// Finds `quote` in the document `bytes` as `ragcite quote` does: the document decoded (UTF-8,
+/// a byte-order mark allowed), one pair of quotation marks around the quote dropped (as users
+/// often paste it), and the offsets counted in the document as given (a byte-order mark is one
+/// character, three bytes).
+pub fn find_in_document(bytes: &[u8], quote: &str) -> Result<QuoteMatch, crate::InputError> {
+    let document = crate::input::decode(bytes)?;
+    let mut found = QuoteSearch::new(document).find(strip_quote_marks(quote));
+    let bom = bytes.len() - document.len();
+    if bom > 0 {
+        let shift = |pair: &mut [usize; 2], by: usize| pair.iter_mut().for_each(|o| *o += by);
+        if let Some(offsets) = &mut found.offsets {
+            shift(offsets, 1);
+        }
+        if let Some(offsets) = &mut found.byte_offsets {
+            shift(offsets, bom);
+        }
+        if let Some(closest) = &mut found.closest {
+            shift(&mut closest.offsets, 1);
+        }
+    }
+    Ok(found)
+}
+
+/// The quote without one pair of quotation marks around it, as users often paste it.
+pub fn strip_quote_marks(quote: &str) -> &str {
+    let trimmed = quote.trim();
+    for (open, close) in [
+        ('“', '”'),
+        ('"', '"'),
+        ('«', '»'),
+        ('„', '“'),
+        ('「', '」'),
+        ('‘', '’'),
+    ] {
+        if let Some(inner) = trimmed
+            .strip_prefix(open)
+            .and_then(|q| q.strip_suffix(close))
+            && !inner.trim().is_empty()
+        {
+            return inner;
+        }
+    }
+    trimmed
+}
+
 mod closest;
 mod marks;
 mod normalise;

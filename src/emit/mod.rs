@@ -1,6 +1,8 @@
 //! Emitters: one file per output format, each writing the same [`Run`] to a writer. They never
 //! decide the exit code; the gate does.
 
+pub mod eval;
+pub mod explain;
 pub mod findings;
 pub mod github;
 pub mod gitlab;
@@ -8,6 +10,7 @@ pub mod json;
 pub mod jsonl;
 pub mod junit;
 pub mod location;
+pub mod quote;
 pub mod sarif;
 pub mod table;
 

@@ -3,6 +3,15 @@
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ragcite::Language;
+use ragcite::batch::{self, BatchLimits};
+use ragcite::emit::github::GithubEmitter;
+use ragcite::emit::gitlab::GitlabEmitter;
+use ragcite::emit::json::{BatchJsonEmitter, JsonEmitter};
+use ragcite::emit::jsonl::BatchJsonLinesEmitter;
+use ragcite::emit::junit::JunitEmitter;
+use ragcite::emit::sarif::SarifEmitter;
+use ragcite::emit::table::{BatchTableEmitter, TableEmitter};
+use ragcite::emit::{BatchEmitter, Emitter};
 
 const ABOUT: &str = "Lint the citations of a RAG answer against the retrieved chunks";
 
@@ -482,6 +491,113 @@ fn parse_threshold(s: &str) -> Result<f64, String> {
         return Err(format!("{value} is outside {low}..{high}"));
     }
     Ok(value)
+}
+
+// Conversions from the arguments to what the library and the emitters take.
+
+impl CheckingArgs {
+    pub fn options(&self) -> ragcite::Options {
+        ragcite::Options {
+            threshold: self.threshold,
+            language: self.lang.0,
+        }
+    }
+}
+
+impl LimitArgs {
+    pub fn limits(&self) -> ragcite::Limits {
+        ragcite::Limits {
+            max_uncited: Some(self.max_uncited),
+            max_number_mismatch: Some(self.max_number_mismatch),
+            max_unsupported: Some(self.max_unsupported),
+            max_unknown_markers: Some(self.max_unknown_markers),
+            max_misquotes: Some(self.max_misquotes),
+            max_weak: self.max_weak,
+        }
+    }
+}
+
+impl OutputArgs {
+    /// The name a file is given in messages and reports: standard input (`-`) is
+    /// `--stdin-filename`, else `<stdin>`.
+    pub fn name_of(&self, file: &str) -> String {
+        match (file, &self.stdin_filename) {
+            ("-", Some(given)) => given.clone(),
+            ("-", None) => crate::files::STDIN_NAME.to_string(),
+            _ => file.to_string(),
+        }
+    }
+
+    /// The table emitter these options ask for, laid out for the output's width.
+    pub fn table(&self) -> TableEmitter {
+        TableEmitter {
+            color: crate::terminal::use_color(self.color),
+            width: crate::terminal::output_width(),
+        }
+    }
+}
+
+impl Format {
+    pub fn emitter(self, output: &OutputArgs) -> Box<dyn Emitter> {
+        match self {
+            Format::Table => Box::new(output.table()),
+            Format::Json => Box::new(JsonEmitter),
+            Format::Sarif => Box::new(SarifEmitter::default()),
+            Format::Github => Box::new(GithubEmitter::default()),
+            Format::Gitlab => Box::new(GitlabEmitter::default()),
+            Format::Junit => Box::new(JunitEmitter::default()),
+        }
+    }
+}
+
+impl BatchFormat {
+    /// `all`: the table lists every record, not only the worst failing ones.
+    pub fn emitter(self, output: &OutputArgs, all: bool) -> Box<dyn BatchEmitter> {
+        match self {
+            BatchFormat::Table => Box::new(BatchTableEmitter::new(output.table(), all)),
+            BatchFormat::Json => Box::new(BatchJsonEmitter::default()),
+            BatchFormat::Jsonl => Box::new(BatchJsonLinesEmitter),
+            BatchFormat::Sarif => Box::new(SarifEmitter::default()),
+            BatchFormat::Github => Box::new(GithubEmitter::default()),
+            BatchFormat::Gitlab => Box::new(GitlabEmitter::default()),
+            BatchFormat::Junit => Box::new(JunitEmitter::default()),
+        }
+    }
+}
+
+impl BatchArgs {
+    /// Where each field is in a record: the default aliases, unless `--field` names a path.
+    /// The first `--field` for a key replaces its aliases; further ones are tried after it.
+    pub fn fields(&self) -> batch::Fields {
+        let mut fields = batch::Fields::default();
+        let mut overridden = Vec::new();
+        for (key, path) in &self.fields {
+            let list = match key {
+                FieldKey::Answer => &mut fields.answer,
+                FieldKey::Contexts => &mut fields.contexts,
+                FieldKey::Id => &mut fields.id,
+            };
+            if !overridden.contains(key) {
+                overridden.push(*key);
+                list.clear();
+            }
+            list.push(path.clone());
+        }
+        fields
+    }
+
+    pub fn limits(&self) -> BatchLimits {
+        BatchLimits::new(
+            self.limits.limits(),
+            [
+                self.max_uncited_rate,
+                self.max_number_mismatch_rate,
+                self.max_unsupported_rate,
+            ],
+            self.max_failing_records,
+            self.max_bad_records,
+        )
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,76 @@
+//! `ragcite check`: one answer against its chunks.
+
+use std::io::{self, Write};
+
+use anyhow::{Context, Result, bail};
+use ragcite::emit::{AnswerInput, InputFile, Inputs, Run};
+use ragcite::{Checker, input};
+
+use super::{warn, written};
+use crate::cli::CheckArgs;
+use crate::exit::ExitStatus;
+use crate::files::read_input;
+
+pub fn run(args: &CheckArgs) -> Result<ExitStatus> {
+    if args.answer == "-" && args.chunks.as_deref() == Some("-") {
+        bail!("only one of ANSWER and CHUNKS can be `-` (standard input)");
+    }
+    let (answer_bytes, _) = read_input(&args.answer)?;
+    let answer_name = args.output.name_of(&args.answer);
+    let mut answer = input::read_answer(&answer_bytes, args.answer_format.0)
+        .with_context(|| answer_name.clone())?;
+    if answer.text.trim().is_empty() {
+        bail!("{answer_name}: the response holds no answer text");
+    }
+    drop(answer_bytes);
+    // A chunks file wins over the sources the response carries.
+    let (chunks, chunks_name) = match &args.chunks {
+        Some(path) => {
+            let (chunk_bytes, _) = read_input(path)?;
+            let chunks_name = args.output.name_of(path);
+            let chunks = input::read_chunks_named(&chunk_bytes, path)
+                .with_context(|| chunks_name.clone())?;
+            (chunks, chunks_name)
+        }
+        None => match answer.sources.take() {
+            Some(sources) => (sources, answer_name.clone()),
+            None => bail!(
+                "{answer_name}: {}",
+                input::response::where_sources_are(answer.format)
+            ),
+        },
+    };
+
+    let options = args.checking.options();
+    let limits = args.limits.limits();
+    let report = Checker::new(options).check(&answer, &chunks);
+    let gate = limits.evaluate(&report.result.counts);
+    let inputs = Inputs {
+        answer: AnswerInput {
+            path: answer_name,
+            format: answer.format.name().to_string(),
+            streamed: answer.streamed,
+            tokens: answer.usage,
+        },
+        chunks: InputFile {
+            path: chunks_name,
+            format: chunks.format.name().to_string(),
+        },
+        threshold: options.threshold,
+        lang: options.language.code().to_string(),
+        limits,
+    };
+    let emitter = args.format.emitter(&args.output);
+    let run = Run {
+        report: &report,
+        gate: &gate,
+        inputs: &inputs,
+    };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let result = emitter.emit(&run, &mut out).and_then(|()| out.flush());
+    if let Some(left_out) = emitter.left_out(&run) {
+        warn(&left_out);
+    }
+    written(result, "report")?;
+    Ok(ExitStatus::from(&gate))
+}

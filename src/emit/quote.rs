@@ -1,0 +1,38 @@
+//! What `ragcite quote` writes: one line of text, or the match as one line of JSON.
+
+use std::io::{self, Write};
+
+use crate::quote::QuoteMatch;
+
+/// The match as one line of JSON.
+pub fn write_json(out: &mut dyn Write, found: &QuoteMatch) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, found)?;
+    writeln!(out)
+}
+
+/// The match as one line of text: where it was found, or the closest passage and how close.
+pub fn write_text(out: &mut dyn Write, found: &QuoteMatch) -> io::Result<()> {
+    writeln!(out, "{}", describe(found))
+}
+
+fn describe(found: &QuoteMatch) -> String {
+    match (&found.offsets, &found.closest) {
+        (Some([start, end]), _) if found.found => {
+            format!("found at characters {start}..{end}")
+        }
+        (_, Some(closest)) => format!(
+            "not found; closest passage at characters {}..{} (similarity {:.2}, {} {}): {}",
+            closest.offsets[0],
+            closest.offsets[1],
+            closest.similarity,
+            closest.differing_words,
+            if closest.differing_words == 1 {
+                "word differs"
+            } else {
+                "words differ"
+            },
+            closest.text
+        ),
+        _ => "not found; no passage is close".to_string(),
+    }
+}
