@@ -125,6 +125,8 @@ mod marks;
 mod normalise;
 mod search;
 
+#[cfg(test)]
+pub(crate) use marks::MIN_QUOTATION_WORDS;
 pub use marks::quotations;
 pub use normalise::normalize;
 pub use search::QuoteSearch;

@@ -1,6 +1,6 @@
-//! Report stage: the result types every emitter reads. Field names follow the seed API's
-//! result (`index`, `sentence`, `markers`, `cited`, `verdict`, ...), in camelCase; chunk ids
-//! and numbers are strings.
+//! Report stage: the result types every emitter reads. Field names are camelCase (`index`,
+//! `sentence`, `markers`, `cited`, `verdict`, ...); chunk ids and numbers are strings. The JSON
+//! output's contract is `docs/schema/report.schema.json`, generated from these types.
 
 use std::fmt;
 
@@ -12,23 +12,26 @@ use crate::rounding::rounded;
 use crate::sentence::LineColumn;
 
 /// What the checker concluded about one sentence, in the order the verdicts are tried.
+///
+/// What each verdict means is written once: [`Verdict::summary`] and [`Verdict::explanation`].
+/// `ragcite explain` prints them, the methodology quotes that output, and tests check both that
+/// and that the numbers they quote are the scoring constants.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
-    /// Markers, and no content word and no number: nothing to check.
+    /// `no-claim`
     NoClaim,
-    /// No marker, and three or more content words or a number.
+    /// `uncited-claim`
     UncitedClaim,
-    /// Markers that resolve to no chunk, or cited chunks that share less than half the
-    /// threshold of support.
+    /// `unsupported-citation`
     UnsupportedCitation,
-    /// A quotation of the sentence is not in the chunks it cites.
+    /// `misquote`
     Misquote,
-    /// A number of the sentence is in none of the chunks it cites.
+    /// `number-mismatch`
     NumberMismatch,
-    /// Support between half the threshold and the threshold.
+    /// `weak-support`
     WeakSupport,
-    /// Support at or above the threshold, every number found.
+    /// `supported`
     Supported,
 }
 

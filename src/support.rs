@@ -22,6 +22,12 @@ use judge::*;
 /// Allowance for floating-point error when a score is compared with the threshold.
 const EPSILON: f64 = 1e-9;
 
+/// A sentence without a marker is a claim from this many content words (or one number).
+pub(crate) const MIN_CLAIM_WORDS: usize = 3;
+
+/// Below this share of the threshold, a citation is unsupported rather than weak.
+pub(crate) const UNSUPPORTED_BELOW: f64 = 0.5;
+
 /// A suggested citation must beat the sentence's own coverage by this much.
 const SUGGESTION_MARGIN: f64 = 0.2;
 

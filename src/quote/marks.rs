@@ -6,7 +6,7 @@ use super::*;
 
 /// Fewer words than this between quote marks is a title, a term or a scare quote, not a
 /// quotation worth verifying.
-const MIN_QUOTATION_WORDS: usize = 3;
+pub(crate) const MIN_QUOTATION_WORDS: usize = 3;
 
 /// A pair of quote marks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

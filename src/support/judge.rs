@@ -418,7 +418,7 @@ impl<'a> Judge<'a> {
         }
         let misquoted = quotes.iter().any(|q| !q.found());
         let verdict = if sentence.labels.is_empty() {
-            let checkable = sentence.words.len() >= 3 || !sentence.numbers.is_empty();
+            let checkable = sentence.words.len() >= MIN_CLAIM_WORDS || !sentence.numbers.is_empty();
             if checkable && !sentence.position.heading {
                 Verdict::UncitedClaim
             } else {
@@ -427,7 +427,9 @@ impl<'a> Judge<'a> {
         } else if !has_claim_words && !misquoted {
             // A quotation that is not in its chunk is a claim about the chunk, words or not.
             Verdict::NoClaim
-        } else if sentence.cited.is_empty() || !reaches(words_support, self.threshold / 2.0) {
+        } else if sentence.cited.is_empty()
+            || !reaches(words_support, self.threshold * UNSUPPORTED_BELOW)
+        {
             Verdict::UnsupportedCitation
         } else if misquoted {
             Verdict::Misquote

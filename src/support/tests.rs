@@ -249,3 +249,65 @@ fn counts_tally_verdicts() {
     assert_eq!(result.counts.uncited_claim, 1);
     assert_eq!(result.counts.chunks, 2);
 }
+
+/// The verdict explanations (`ragcite explain`, the methodology) quote the scoring constants:
+/// changing a constant without its explanation fails here.
+#[test]
+fn verdict_explanations_quote_the_scoring_constants() {
+    use super::score::{
+        GENERAL_WEIGHT, MISSING_ITEM_FACTOR, MISSING_NUMBER_FACTOR, NEGATION_FACTOR, PHRASE_WEIGHT,
+    };
+    use super::{MIN_CLAIM_WORDS, UNSUPPORTED_BELOW};
+    use crate::quote::MIN_QUOTATION_WORDS;
+    let says = |verdict: Verdict, phrase: &str| {
+        assert!(
+            verdict.explanation().contains(phrase),
+            "the {verdict} explanation should say `{phrase}`:\n{}",
+            verdict.explanation()
+        );
+    };
+    let count = |n: usize| ["none", "one", "two", "three", "four", "five"][n];
+    let share = |x: f64| match x {
+        0.5 => "half".to_string(),
+        x => format!("{x}"),
+    };
+    says(
+        Verdict::Supported,
+        &format!("counting {}", share(GENERAL_WEIGHT)),
+    );
+    let (words, phrases) = ((1.0 - PHRASE_WEIGHT) * 100.0, PHRASE_WEIGHT * 100.0);
+    says(
+        Verdict::Supported,
+        &format!("mixed {}/{}", words.round(), phrases.round()),
+    );
+    says(
+        Verdict::Supported,
+        &format!("multiplies it by {MISSING_ITEM_FACTOR}"),
+    );
+    says(
+        Verdict::Supported,
+        &format!("each such number by {MISSING_NUMBER_FACTOR}"),
+    );
+    says(Verdict::Supported, &format!("by {NEGATION_FACTOR}."));
+    let floor = format!("{} the threshold", share(UNSUPPORTED_BELOW));
+    for verdict in [
+        Verdict::NumberMismatch,
+        Verdict::WeakSupport,
+        Verdict::UnsupportedCitation,
+    ] {
+        says(verdict, &floor);
+    }
+    let claim = count(MIN_CLAIM_WORDS);
+    says(
+        Verdict::UncitedClaim,
+        &format!("{claim} or more content words"),
+    );
+    says(
+        Verdict::NoClaim,
+        &format!("fewer than {claim} content words"),
+    );
+    says(
+        Verdict::Misquote,
+        &format!("{} or more words", count(MIN_QUOTATION_WORDS)),
+    );
+}
