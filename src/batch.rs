@@ -231,7 +231,7 @@ pub struct Checked {
 }
 
 /// Totals over the batch.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Aggregate {
     /// Records read, bad ones included.

@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::report::Counts;
 
 /// The most of each kind of problem a check may have and still pass; `None` is unlimited.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Limits {
     pub max_uncited: Option<usize>,
@@ -32,7 +32,7 @@ impl Default for Limits {
 }
 
 /// One limit that was exceeded.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct LimitFailure {
     /// The option that sets the limit (`max-uncited`).
@@ -62,7 +62,7 @@ impl std::fmt::Display for LimitFailure {
 }
 
 /// Whether every limit held, and which did not.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct GateOutcome {
     pub passed: bool,
     pub failures: Vec<LimitFailure>,
@@ -135,7 +135,7 @@ impl Limits {
 }
 
 /// Limits on the whole batch, next to the per-record limits of `check`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchLimits {
     /// Applied to each record, as `check` applies them; a record over any is failing.
@@ -264,19 +264,22 @@ impl BatchLimits {
 }
 
 /// Shares of claim sentences with a verdict, over all checked records.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Rates {
     #[serde(serialize_with = "crate::rounding::rounded")]
+    #[schemars(with = "f64")]
     pub uncited: f64,
     #[serde(serialize_with = "crate::rounding::rounded")]
+    #[schemars(with = "f64")]
     pub number_mismatch: f64,
     #[serde(serialize_with = "crate::rounding::rounded")]
+    #[schemars(with = "f64")]
     pub unsupported: f64,
 }
 
 /// Whether the batch passed, with each count and rate limit that failed.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchGate {
     pub passed: bool,
@@ -285,15 +288,17 @@ pub struct BatchGate {
 }
 
 /// A rate limit that was exceeded.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RateFailure {
     pub limit: &'static str,
     pub counts: &'static str,
     #[serde(serialize_with = "crate::rounding::rounded")]
+    #[schemars(with = "f64")]
     pub found: f64,
     pub allowed: f64,
     #[serde(serialize_with = "crate::rounding::rounded")]
+    #[schemars(with = "f64")]
     pub over: f64,
 }
 

@@ -54,7 +54,7 @@ pub(crate) use chunks::{finish_chunks, source_names};
 pub use error::InputError;
 
 /// How the answer is written. `--answer-format` takes the kebab-case names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum AnswerFormat {
@@ -192,7 +192,7 @@ pub struct NativeCitation {
 }
 
 /// Token counts a response reports about itself.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
     /// Tokens of the prompt (Ollama `prompt_eval_count`, OpenAI `prompt_tokens` /

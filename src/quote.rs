@@ -26,7 +26,7 @@ pub struct Quotation {
 }
 
 /// The result of looking for a quotation in a document.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct QuoteMatch {
     pub found: bool,
@@ -46,7 +46,7 @@ pub struct QuoteMatch {
 }
 
 /// The passage of a document most like a quotation that is not in it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Closest {
     /// The passage as written in the document, from its first word to its last.
@@ -57,6 +57,7 @@ pub struct Closest {
     /// agrees but the normalised texts still differ (punctuation), the passage counts half a
     /// word short, so 1 means identical after normalisation.
     #[serde(serialize_with = "crate::rounding::rounded")]
+    #[schemars(with = "f64")]
     pub similarity: f64,
     /// Word-level edit distance between the quotation and the passage: words substituted,
     /// inserted and deleted. Words are compared after normalisation, without the punctuation

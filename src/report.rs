@@ -16,7 +16,9 @@ use crate::sentence::LineColumn;
 /// What each verdict means is written once: [`Verdict::summary`] and [`Verdict::explanation`].
 /// `ragcite explain` prints them, the methodology quotes that output, and tests check both that
 /// and that the numbers they quote are the scoring constants.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     /// `no-claim`
@@ -122,7 +124,7 @@ impl fmt::Display for Verdict {
 }
 
 /// How a retrieved chunk was used by the answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum ChunkStatus {
     /// Cited, and supports at least one sentence that cites it.
@@ -153,14 +155,14 @@ impl fmt::Display for ChunkStatus {
 }
 
 /// A byte span in the answer as given, end exclusive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
 }
 
 /// One sentence of the answer and what was found about it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SentenceResult {
     /// 1-based position among the answer's sentences.
@@ -175,6 +177,7 @@ pub struct SentenceResult {
     /// Share of the sentence's content words found in its best cited chunk (0 when it cites
     /// nothing; 1 when it has no content words).
     #[serde(serialize_with = "rounded")]
+    #[schemars(with = "f64")]
     pub coverage: f64,
     /// How well its cited chunks support it, the score verdicts are decided on: word recall
     /// of the best cited chunk with general words weighing less, mixed with the share of its
@@ -182,6 +185,7 @@ pub struct SentenceResult {
     /// cited chunk holds and for a contradicted negation (0 when it cites nothing; 1 when it
     /// has no content words and its numbers are found). Added in schema 1.2.
     #[serde(serialize_with = "rounded")]
+    #[schemars(with = "f64")]
     pub support: f64,
     /// The numbers of the sentence as written: what must be found in a cited chunk.
     pub check_worthy: Vec<String>,
@@ -191,6 +195,7 @@ pub struct SentenceResult {
     /// chunk shares anything with the sentence.
     pub best_chunk: Option<String>,
     #[serde(serialize_with = "rounded")]
+    #[schemars(with = "f64")]
     pub best_coverage: f64,
     /// A better chunk to cite, when one covers the sentence clearly better than its own.
     pub suggested_citation: Option<String>,
@@ -212,7 +217,7 @@ pub struct SentenceResult {
 }
 
 /// One retrieved chunk and how the answer used it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ChunkResult {
     pub id: String,
@@ -224,12 +229,13 @@ pub struct ChunkResult {
     pub supported_sentences: usize,
     /// Its best coverage over the claim sentences.
     #[serde(serialize_with = "rounded")]
+    #[schemars(with = "f64")]
     pub best_coverage: f64,
     pub status: ChunkStatus,
 }
 
 /// Tallies of the verdicts and chunk statuses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Counts {
     pub sentences: usize,
@@ -357,7 +363,7 @@ impl Counts {
 }
 
 /// A quotation checked in a chunk.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct QuoteCheck {
     /// The quotation as written.
@@ -379,7 +385,7 @@ impl QuoteCheck {
 }
 
 /// Where a checked quotation comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum QuoteOrigin {
     Sentence,
@@ -387,7 +393,7 @@ pub enum QuoteOrigin {
 }
 
 /// A citation the provider attached to the answer (Anthropic, Cohere, Gemini, a citation list).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CitationResult {
     /// 1-based position among the response's citations.
@@ -406,7 +412,7 @@ pub struct CitationResult {
 }
 
 /// The result of one check: what the JSON output calls `result`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckResult {
     pub sentences: Vec<SentenceResult>,

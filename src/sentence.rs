@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::marker::{Resolver, marker_at};
 
 /// A 1-based line and column; the column counts characters (Unicode scalar values).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct LineColumn {
     pub line: usize,
     pub column: usize,

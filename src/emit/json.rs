@@ -19,14 +19,14 @@ use crate::sentence::LineColumn;
 pub const SCHEMA_VERSION: &str = "1.3";
 
 /// The tool that wrote a document.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Tool {
     pub name: &'static str,
     pub version: &'static str,
 }
 
 /// The whole `--format json` document.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Document<'a> {
     pub schema_version: &'static str,
@@ -67,7 +67,7 @@ impl Emitter for JsonEmitter {
 }
 
 /// A sentence of a batch record that is neither supported nor without a claim.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Problem<'a> {
     /// The sentence's index in its answer.
@@ -82,7 +82,7 @@ pub struct Problem<'a> {
 }
 
 /// One record of a batch, as `--format json` lists it and `--format jsonl` writes it per line.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RecordSummary<'a> {
     /// Always `record` (JSON Lines also carries a final `summary` line).
@@ -160,7 +160,7 @@ impl<'a> RecordSummary<'a> {
 
 /// The end of a batch, as `--format json` closes its document and `--format jsonl` writes its
 /// last line.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchClosing<'a> {
     /// `summary` in JSON Lines, to tell it from the records; absent in the JSON document.
@@ -186,6 +186,57 @@ impl<'a> BatchClosing<'a> {
             error: end.stopped,
         }
     }
+}
+
+/// The `--format json` document of `batch`, as a type for its schema only: the emitter writes
+/// it piece by piece as records finish.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BatchDocument<'a> {
+    pub schema_version: &'static str,
+    pub tool: Tool,
+    pub inputs: &'a BatchInputs,
+    pub records: Vec<RecordSummary<'a>>,
+    #[serde(flatten)]
+    pub closing: BatchClosing<'a>,
+}
+
+/// One line of `batch --format jsonl`: a record, or the summary that ends the output.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(untagged)]
+pub enum BatchLine<'a> {
+    Record(RecordSummary<'a>),
+    Summary(BatchClosing<'a>),
+}
+
+/// The JSON Schemas of the JSON outputs, generated from the types they are written from, with
+/// the file name each is committed under (`docs/schema/`): `check --format json`, `batch
+/// --format json` and each line of `batch --format jsonl`.
+pub fn schemas() -> [(&'static str, serde_json::Value); 3] {
+    let annotated = |schema: schemars::Schema| {
+        let mut value = schema.to_value();
+        if let Some(object) = value.as_object_mut() {
+            let comment = format!(
+                "ragcite JSON output, schemaVersion {SCHEMA_VERSION}; written by `ragcite generate`"
+            );
+            object.insert("$comment".to_string(), comment.into());
+        }
+        value
+    };
+    [
+        (
+            "check.schema.json",
+            annotated(schemars::schema_for!(Document<'static>)),
+        ),
+        (
+            "batch.schema.json",
+            annotated(schemars::schema_for!(BatchDocument<'static>)),
+        ),
+        (
+            "batch-line.schema.json",
+            annotated(schemars::schema_for!(BatchLine<'static>)),
+        ),
+    ]
 }
 
 /// `--format json` for a batch: one document, written as records finish:

@@ -23,7 +23,7 @@ use crate::gate::{GateOutcome, Limits};
 use crate::report::{ChunkStatus, Report, Verdict};
 
 /// What was checked and how: file names and settings, for `inputs` in machine output.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Inputs {
     pub answer: AnswerInput,
@@ -35,7 +35,7 @@ pub struct Inputs {
 
 /// The answer file: its name, its format, whether it was a stream, and the token counts the
 /// response reports.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct AnswerInput {
     pub path: String,
     pub format: String,
@@ -46,7 +46,7 @@ pub struct AnswerInput {
 }
 
 /// One input file: its name as given (`-` is named `<stdin>`) and the format it was read as.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct InputFile {
     pub path: String,
     pub format: String,
@@ -72,7 +72,7 @@ pub trait Emitter {
 }
 
 /// What a batch was run on and how, for `inputs` in machine output.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BatchInputs {
     /// The transcript files, in the order they are read (`-` is named `<stdin>` or
@@ -86,7 +86,7 @@ pub struct BatchInputs {
 }
 
 /// The field paths of a batch, as given or defaulted.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct BatchFields {
     pub id: Vec<String>,
     pub answer: Vec<String>,

@@ -1,5 +1,5 @@
 //! `ragcite generate [--out-dir DIR]`: writes the shell completions and man pages from the clap
-//! definition. They are committed; a test regenerates them and fails when they are stale. It is
+//! definition, and the JSON Schemas of the JSON outputs (`docs/schema/`) from the serde types. They are committed; a test regenerates them and fails when they are stale. It is
 //! read before clap parses anything and is not part of the definition, so that neither the
 //! completions nor the man pages offer it.
 
@@ -58,5 +58,13 @@ pub fn write_all(out_dir: &Path) -> Result<()> {
     }
     clap_mangen::generate_to(Cli::command(), &man)
         .with_context(|| format!("{}: cannot write the man pages", man.display()))?;
+    let schema = out_dir.join("docs").join("schema");
+    fs::create_dir_all(&schema).with_context(|| format!("{}: cannot create", schema.display()))?;
+    for (file, value) in ragcite::emit::json::schemas() {
+        let mut text = serde_json::to_string_pretty(&value)?;
+        text.push('\n');
+        let path = schema.join(file);
+        fs::write(&path, text).with_context(|| format!("{}: cannot write", path.display()))?;
+    }
     Ok(())
 }
