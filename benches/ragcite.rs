@@ -1,5 +1,5 @@
-//! The benchmark suite (divan): `check` at 1/4, 1/2 and all of the seed API's size limits (a
-//! 100,000-character answer and 500,000 characters of chunks), quote search in a 5 MB document,
+//! The benchmark suite (divan): `check` at 1/4, 1/2 and all of the benchmark's full size (a
+//! 100,000-character answer and 500,000 characters of chunks, larger than RAG answers get), quote search in a 5 MB document,
 //! and `batch` throughput, all on generated text that looks like real prose.
 //!
 //! Run: `cargo bench --bench ragcite`. With `RAGCITE_BENCH_WRITE=DIR` it writes the inputs to
@@ -25,7 +25,7 @@ use ragcite::gate::Limits;
 use ragcite::quote::QuoteSearch;
 use ragcite::{Checker, Options, input};
 
-/// The seed API's limits, in characters.
+/// The benchmark's full size, in characters.
 const ANSWER_CHARS: usize = 100_000;
 const CHUNK_CHARS: usize = 500_000;
 /// Characters per chunk, as retrievers cut them.

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Times `ragcite batch` on a RAGAS-style JSON Lines file built from labelled eval data.
 
-Usage: scripts/bench-batch.py [EVAL_DIR] [--bin target/release/ragcite] [--scale 10] [--runs 3]
+Usage: scripts/bench-batch.py EVAL_DIR [--bin target/release/ragcite] [--scale 10] [--runs 3]
 
-EVAL_DIR holds *.jsonl files whose records have `answer` and `chunks[].text` (default:
-../shared/eval/dev). The script writes, in a temporary directory, `ragas.jsonl` (one record per
+EVAL_DIR holds *.jsonl files whose records have `answer` and `chunks[].text` (the labelled
+data of docs/evaluation.md). The script writes, in a temporary directory, `ragas.jsonl` (one record per
 source record: user_input, response, retrieved_contexts) and a copy repeated SCALE times, runs
 `ragcite batch --format jsonl` on each (output discarded), and reports records per second, MB per
 second and the peak resident memory of the ragcite process (from wait4), for both sizes.
@@ -54,7 +54,7 @@ def run(binary, path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("eval_dir", nargs="?", default="../shared/eval/dev")
+    parser.add_argument("eval_dir")
     parser.add_argument("--bin", default="target/release/ragcite")
     parser.add_argument("--scale", type=int, default=10)
     parser.add_argument("--runs", type=int, default=3)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Counts the instructions of whole `ragcite check` processes with valgrind's callgrind, on the
-# benchmark suite's generated inputs at 1/4, 1/2 and all of the seed API's size limits, and of
+# benchmark suite's generated inputs at 1/4, 1/2 and all of the benchmark's full size, and of
 # `wc -w` on the same files. Unlike times, the counts do not depend on what else the machine
 # is doing, so they show growth and the effect of a change exactly. Needs valgrind.
 #

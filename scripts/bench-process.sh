@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times whole `ragcite` processes on the benchmark suite's generated inputs (benches/ragcite.rs):
-# `check` at 1/4, 1/2 and all of the seed API's size limits (a 100,000-character answer and
+# `check` at 1/4, 1/2 and all of the benchmark's full size (a 100,000-character answer and
 # 500,000 characters of chunks) with the growth from 1/4 to all, `wc -w` over the same files as
 # the floor for reading the text once, `quote` in a 5 MB document, and `batch` on a generated
 # JSON Lines transcript.

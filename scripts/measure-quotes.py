@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Measure `ragcite quote` on human-written quotations (QuoteSum, see ../shared/eval/README.md).
+"""Measure `ragcite quote` on human-written quotations (QuoteSum; docs/evaluation.md says where
+the data comes from and how the file is laid out).
 
-    scripts/measure-quotes.py ../shared/eval/dev/quotesum_quotes.jsonl [--bin target/release/ragcite]
+    scripts/measure-quotes.py dev/quotesum_quotes.jsonl [--bin target/release/ragcite]
 
 For every quotation flagged `verbatim_in_text` it runs
 
