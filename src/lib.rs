@@ -29,6 +29,7 @@ pub mod support;
 pub mod words;
 
 // What runs it.
+pub mod api;
 pub mod batch;
 pub mod check;
 pub mod emit;

@@ -431,6 +431,53 @@ pub struct Report {
     pub warnings: Vec<String>,
 }
 
+impl Report {
+    /// What a check found, in one line without the gate: `4 sentences: 1 supported, ... · 5
+    /// chunks: 2 used, ... · 1 unknown marker`.
+    pub fn counts_line(&self) -> String {
+        let counts = &self.result.counts;
+        let verdicts: Vec<String> = Verdict::ALL
+            .iter()
+            .filter(|v| counts.of_verdict(**v) > 0)
+            .map(|v| format!("{} {}", counts.of_verdict(*v), v.name()))
+            .collect();
+        let statuses: Vec<String> = [
+            ChunkStatus::Used,
+            ChunkStatus::CitedButNotSupporting,
+            ChunkStatus::RelevantButUncited,
+            ChunkStatus::Unused,
+        ]
+        .iter()
+        .filter(|s| counts.of_status(**s) > 0)
+        .map(|s| format!("{} {}", counts.of_status(*s), s.name()))
+        .collect();
+        let mut line = format!(
+            "{} {}{}{} · {} {}{}{}",
+            counts.sentences,
+            plural(counts.sentences, "sentence", "sentences"),
+            if verdicts.is_empty() { "" } else { ": " },
+            verdicts.join(", "),
+            counts.chunks,
+            plural(counts.chunks, "chunk", "chunks"),
+            if statuses.is_empty() { "" } else { ": " },
+            statuses.join(", "),
+        );
+        if counts.unknown_markers > 0 {
+            line.push_str(&format!(
+                " · {} unknown {}",
+                counts.unknown_markers,
+                plural(counts.unknown_markers, "marker", "markers")
+            ));
+        }
+        line
+    }
+}
+
+/// `one` for 1, `many` otherwise.
+pub(crate) fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
 /// The start of a chunk's text, white space collapsed, cut at `max` characters with `…`.
 pub fn preview(text: &str, max: usize) -> String {
     let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");

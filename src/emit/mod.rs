@@ -1,6 +1,7 @@
 //! Emitters: one file per output format, each writing the same [`Run`] to a writer. They never
 //! decide the exit code; the gate does.
 
+pub mod api;
 pub mod eval;
 pub mod explain;
 pub mod findings;
@@ -20,7 +21,7 @@ use serde::Serialize;
 
 use crate::batch::{Aggregate, BatchGate, BatchLimits, RecordOutcome};
 use crate::gate::{GateOutcome, Limits};
-use crate::report::{ChunkStatus, Report, Verdict};
+use crate::report::{Report, plural};
 
 /// What was checked and how: file names and settings, for `inputs` in machine output.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -162,41 +163,11 @@ pub fn batch_summary_line(end: &BatchEnd<'_>) -> String {
 /// The one-line summary: whether the gate passed, the verdict tallies, and each limit that
 /// failed with by how much.
 pub fn summary_line(report: &Report, gate: &GateOutcome) -> String {
-    let counts = &report.result.counts;
-    let verdicts: Vec<String> = Verdict::ALL
-        .iter()
-        .filter(|v| counts.of_verdict(**v) > 0)
-        .map(|v| format!("{} {}", counts.of_verdict(*v), v.name()))
-        .collect();
-    let statuses: Vec<String> = [
-        ChunkStatus::Used,
-        ChunkStatus::CitedButNotSupporting,
-        ChunkStatus::RelevantButUncited,
-        ChunkStatus::Unused,
-    ]
-    .iter()
-    .filter(|s| counts.of_status(**s) > 0)
-    .map(|s| format!("{} {}", counts.of_status(*s), s.name()))
-    .collect();
     let mut line = format!(
-        "{} · {} {}{}{} · {} {}{}{}",
+        "{} · {}",
         if gate.passed { "PASS" } else { "FAIL" },
-        counts.sentences,
-        plural(counts.sentences, "sentence", "sentences"),
-        if verdicts.is_empty() { "" } else { ": " },
-        verdicts.join(", "),
-        counts.chunks,
-        plural(counts.chunks, "chunk", "chunks"),
-        if statuses.is_empty() { "" } else { ": " },
-        statuses.join(", "),
+        report.counts_line()
     );
-    if counts.unknown_markers > 0 {
-        line.push_str(&format!(
-            " · {} unknown {}",
-            counts.unknown_markers,
-            plural(counts.unknown_markers, "marker", "markers")
-        ));
-    }
     if gate.passed {
         line.push_str(" · all limits held");
     } else {
@@ -213,8 +184,4 @@ pub(crate) fn write_document(out: &mut dyn Write, value: &impl Serialize) -> io:
     let mut document = serde_json::to_vec_pretty(value)?;
     document.push(b'\n');
     out.write_all(&document)
-}
-
-fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
-    if n == 1 { one } else { many }
 }

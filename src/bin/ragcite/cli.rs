@@ -4,6 +4,7 @@ use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ragcite::Language;
 use ragcite::batch::{self, BatchLimits};
+use ragcite::emit::api::ApiEmitter;
 use ragcite::emit::github::GithubEmitter;
 use ragcite::emit::gitlab::GitlabEmitter;
 use ragcite::emit::json::{BatchJsonEmitter, JsonEmitter};
@@ -395,6 +396,8 @@ pub enum Format {
     Gitlab,
     /// JUnit XML, one test case per claim sentence
     Junit,
+    /// The envelope `ragcite serve` returns for the same inputs (RagCitationDebuggerResult)
+    Api,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -538,8 +541,13 @@ impl OutputArgs {
 }
 
 impl Format {
-    pub fn emitter(self, output: &OutputArgs) -> Box<dyn Emitter> {
+    /// The emitter for this format; `api` echoes the answer and chunks as given.
+    pub fn emitter(self, output: &OutputArgs, answer: &str, chunks: &str) -> Box<dyn Emitter> {
         match self {
+            Format::Api => Box::new(ApiEmitter {
+                answer: answer.to_string(),
+                chunks: chunks.to_string(),
+            }),
             Format::Table => Box::new(output.table()),
             Format::Json => Box::new(JsonEmitter),
             Format::Sarif => Box::new(SarifEmitter::default()),

@@ -7,7 +7,7 @@ use ragcite::emit::{AnswerInput, InputFile, Inputs, Run};
 use ragcite::{Checker, input};
 
 use super::{warn, written};
-use crate::cli::CheckArgs;
+use crate::cli::{CheckArgs, Format};
 use crate::exit::ExitStatus;
 use crate::files::read_input;
 
@@ -22,18 +22,24 @@ pub fn run(args: &CheckArgs) -> Result<ExitStatus> {
     if answer.text.trim().is_empty() {
         bail!("{answer_name}: the response holds no answer text");
     }
+    // Only the API envelope echoes the inputs as given.
+    let echo = |bytes: &[u8]| match args.format {
+        Format::Api => input::decode(bytes).unwrap_or_default().to_string(),
+        _ => String::new(),
+    };
+    let answer_text = echo(&answer_bytes);
     drop(answer_bytes);
     // A chunks file wins over the sources the response carries.
-    let (chunks, chunks_name) = match &args.chunks {
+    let (chunks, chunks_name, chunks_text) = match &args.chunks {
         Some(path) => {
             let (chunk_bytes, _) = read_input(path)?;
             let chunks_name = args.output.name_of(path);
             let chunks = input::read_chunks_named(&chunk_bytes, path)
                 .with_context(|| chunks_name.clone())?;
-            (chunks, chunks_name)
+            (chunks, chunks_name, echo(&chunk_bytes))
         }
         None => match answer.sources.take() {
-            Some(sources) => (sources, answer_name.clone()),
+            Some(sources) => (sources, answer_name.clone(), String::new()),
             None => bail!(
                 "{answer_name}: {}",
                 input::response::where_sources_are(answer.format)
@@ -60,7 +66,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitStatus> {
         lang: options.language.code().to_string(),
         limits,
     };
-    let emitter = args.format.emitter(&args.output);
+    let emitter = args
+        .format
+        .emitter(&args.output, &answer_text, &chunks_text);
     let run = Run {
         report: &report,
         gate: &gate,

@@ -1,0 +1,150 @@
+//! The API of `ragcite serve` and the tools of `ragcite mcp`, without the transport: the
+//! requests (read, every problem listed), the envelope of the original contract, the quotation
+//! check with its document folder, the OpenAPI document and the tool descriptions. The server
+//! and the MCP transports (in the binary, behind the `service` feature) only move bytes; the
+//! same functions give `check --format api` its output.
+
+pub mod contract;
+pub mod envelope;
+pub mod request;
+pub mod verify;
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+
+use crate::check::{Checker, Options};
+use envelope::{Envelope, EnvelopeParts};
+use request::{CalculateRequest, FieldError};
+
+/// Where `check --format api` says the service is: `ragcite serve`'s default address.
+pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
+
+/// Runs a `calculate` request: the check, and its envelope as JSON.
+pub fn calculate(
+    request: &CalculateRequest,
+    computed_at: &str,
+    base_url: &str,
+) -> serde_json::Value {
+    let checker = Checker::new(Options {
+        threshold: request.threshold,
+        ..Options::default()
+    });
+    let report = checker.check(&request.answer, &request.chunks);
+    let envelope = Envelope::new(EnvelopeParts {
+        report: &report,
+        answer: &request.answer_text,
+        chunks: &request.chunks_text,
+        threshold: request.threshold,
+        answer_format: request.answer.format.name(),
+        chunks_format: request.chunks.format.name(),
+        computed_at,
+        base_url,
+    });
+    serde_json::to_value(&envelope).expect("the envelope serialises")
+}
+
+/// An RFC 9457 problem document.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Problem {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub title: String,
+    pub status: u16,
+    pub detail: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<FieldError>,
+}
+
+impl Problem {
+    /// A problem with a short `code` (`invalid-input`, `rate-limited`), whose `type` is `about:blank`
+    /// as RFC 9457 asks when no page documents it.
+    pub fn new(status: u16, title: &str, code: &str, detail: impl Into<String>) -> Self {
+        Problem {
+            kind: "about:blank".to_string(),
+            title: title.to_string(),
+            status,
+            detail: detail.into(),
+            code: Some(code.to_string()),
+            errors: Vec::new(),
+        }
+    }
+
+    /// The problem a request error is: 400 for a malformed body, 422 with every field.
+    pub fn from_request(error: request::RequestError) -> Self {
+        match error {
+            request::RequestError::Malformed(detail) => {
+                Problem::new(400, "Malformed JSON body", "malformed-json", detail)
+            }
+            request::RequestError::Invalid(errors) => {
+                let detail = format!(
+                    "{} invalid {}: {}",
+                    errors.len(),
+                    if errors.len() == 1 { "field" } else { "fields" },
+                    errors
+                        .iter()
+                        .map(|e| e.field.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                Problem {
+                    errors,
+                    ..Problem::new(422, "Invalid input", "invalid-input", detail)
+                }
+            }
+        }
+    }
+}
+
+/// `computedAt`: the time `SOURCE_DATE_EPOCH` gives (seconds since 1970, for reproducible
+/// outputs), else now; RFC 3339 in UTC, to the second.
+pub fn computed_at() -> String {
+    let seconds = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .unwrap_or_else(|| {
+            SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64)
+        });
+    rfc3339(seconds)
+}
+
+/// `seconds` since 1970 as `YYYY-MM-DDTHH:MM:SSZ` (the civil calendar, proleptic Gregorian).
+fn rfc3339(seconds: i64) -> String {
+    let days = seconds.div_euclid(86_400);
+    let second_of_day = seconds.rem_euclid(86_400);
+    // Howard Hinnant's days-to-civil.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        second_of_day / 3600,
+        second_of_day % 3600 / 60,
+        second_of_day % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3339_dates_are_civil_dates() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(rfc3339(1_796_083_199), "2026-11-30T23:59:59Z");
+        assert_eq!(rfc3339(-1), "1969-12-31T23:59:59Z");
+        assert_eq!(rfc3339(4_102_444_800), "2100-01-01T00:00:00Z");
+    }
+}

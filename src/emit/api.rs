@@ -1,0 +1,34 @@
+//! `check --format api`: the envelope `ragcite serve` returns for the same answer and chunks
+//! (the original contract's `RagCitationDebuggerResult`), so that what the service answers can
+//! be seen offline. `computedAt` is now, or `SOURCE_DATE_EPOCH`; `links` name the server's
+//! default address.
+
+use std::io::{self, Write};
+
+use super::{Emitter, Run, write_document};
+use crate::api::envelope::{Envelope, EnvelopeParts};
+use crate::api::{DEFAULT_BASE_URL, computed_at};
+
+/// Writes the envelope of a run, echoing the answer and chunks as given.
+#[derive(Debug, Clone)]
+pub struct ApiEmitter {
+    pub answer: String,
+    pub chunks: String,
+}
+
+impl Emitter for ApiEmitter {
+    fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let computed_at = computed_at();
+        let envelope = Envelope::new(EnvelopeParts {
+            report: run.report,
+            answer: &self.answer,
+            chunks: &self.chunks,
+            threshold: run.inputs.threshold,
+            answer_format: &run.inputs.answer.format,
+            chunks_format: &run.inputs.chunks.format,
+            computed_at: &computed_at,
+            base_url: DEFAULT_BASE_URL,
+        });
+        write_document(out, &envelope)
+    }
+}
