@@ -120,6 +120,76 @@ pub enum Command {
     Quote(QuoteArgs),
     /// Explain a verdict: what it means, how it is decided, what to do
     Explain(ExplainArgs),
+    /// Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp
+    #[cfg(feature = "service")]
+    #[command(after_help = SERVE_AFTER_HELP)]
+    Serve(ServeArgs),
+    /// Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)
+    #[cfg(feature = "service")]
+    Mcp(McpArgs),
+}
+
+#[cfg(feature = "service")]
+const SERVE_AFTER_HELP: &str = "\
+Endpoints: POST /api/v1/calculate (answer, chunks, supportThreshold), POST /api/v1/quote \
+(document, quote), GET /api/v1/tool, GET /api/v1/openapi.json, GET /healthz, MCP (Streamable \
+HTTP) at /mcp. Errors are RFC 9457 problem documents. The first line on stderr is \
+`listening on http://HOST:PORT`; then one line per request. SIGINT or SIGTERM stops accepting \
+connections, lets the requests in flight finish and exits 0. Options may also come from the \
+[serve] table of the configuration file.";
+
+#[cfg(feature = "service")]
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to bind; anything but a loopback address exposes the server to the network
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDRESS")]
+    pub host: std::net::IpAddr,
+
+    /// Port to bind; 0 picks a free one (the first line on stderr says which)
+    #[arg(long, default_value_t = 8080, value_name = "PORT")]
+    pub port: u16,
+
+    /// A folder whose files verify_citation can name by their path in it (document_id)
+    #[arg(long, value_name = "DIR")]
+    pub documents: Option<std::path::PathBuf>,
+
+    /// Requests per second each client may make (a token bucket of that size); over it, 429
+    #[arg(long, default_value = "100/s", value_parser = parse_per_second, value_name = "N/s")]
+    pub rate_limit: std::num::NonZeroU32,
+
+    /// Checks run at once [default: the number of cores]; when eight times as many wait, 503
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..), value_name = "N")]
+    pub max_concurrent: Option<u16>,
+
+    /// Allow this origin to call the API from a browser (Access-Control-Allow-Origin); no CORS without it
+    #[arg(long, value_name = "ORIGIN")]
+    pub cors: Option<String>,
+
+    /// Read options from the [serve] table of this file instead of the configuration found above the working directory
+    #[arg(long, value_name = "PATH", conflicts_with = "isolated")]
+    pub config: Option<String>,
+
+    /// Ignore every configuration file
+    #[arg(long)]
+    pub isolated: bool,
+}
+
+#[cfg(feature = "service")]
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// A folder whose files verify_citation can name by their path in it (document_id)
+    #[arg(long, value_name = "DIR")]
+    pub documents: Option<std::path::PathBuf>,
+}
+
+/// `100/s` or `100`: a positive whole number of requests per second.
+#[cfg(feature = "service")]
+fn parse_per_second(s: &str) -> Result<std::num::NonZeroU32, String> {
+    let number = s.trim().strip_suffix("/s").unwrap_or(s.trim());
+    number
+        .trim()
+        .parse::<std::num::NonZeroU32>()
+        .map_err(|_| format!("`{s}` is not a rate such as 100/s"))
 }
 
 #[derive(Debug, Args)]

@@ -14,8 +14,11 @@ use crate::cli::Cli;
 /// File names looked for in each directory, in order.
 const NAMES: [&str; 3] = [".ragcite.toml", "ragcite.toml", "pyproject.toml"];
 
-/// Subcommands that read the configuration.
+/// Subcommands that read the configuration's top-level keys.
 const CONFIGURED: [&str; 2] = ["check", "batch"];
+
+/// The subcommand that reads the `[serve]` table.
+const SERVE: &str = "serve";
 
 /// Options that make no sense in a file: they name inputs or this very mechanism.
 const NOT_IN_FILE: [&str; 5] = ["config", "isolated", "stdin-filename", "help", "version"];
@@ -39,7 +42,7 @@ pub fn apply(args: Vec<OsString>) -> Result<Vec<OsString>> {
         return Ok(args);
     };
     let subcommand = args[position].to_string_lossy().into_owned();
-    if !CONFIGURED.contains(&subcommand.as_str()) {
+    if !CONFIGURED.contains(&subcommand.as_str()) && subcommand != SERVE {
         return Ok(args);
     }
     let user: Vec<String> = args[position + 1..]
@@ -148,6 +151,9 @@ fn long_names(subcommand: &str) -> Vec<String> {
 /// another subcommand has are skipped.
 fn options_for(config: &Config, subcommand: &str, user: &[String]) -> Result<Vec<String>> {
     let shown = config.path.display();
+    if subcommand == SERVE {
+        return serve_options(config, user);
+    }
     let mine = long_names(subcommand);
     let all: Vec<String> = {
         let mut names: Vec<String> = CONFIGURED.iter().flat_map(|s| long_names(s)).collect();
@@ -159,6 +165,13 @@ fn options_for(config: &Config, subcommand: &str, user: &[String]) -> Result<Vec
     for (key, value) in &config.table {
         if key == "fields" {
             options.extend(field_options(config, value, subcommand, user)?);
+            continue;
+        }
+        if key == SERVE {
+            // Read by `serve`; here only its shape is checked.
+            if !value.is_table() {
+                bail!("{shown}: key `serve`: expected a table such as [serve] port = 8080");
+            }
             continue;
         }
         if !all.contains(key) {
@@ -204,6 +217,44 @@ fn options_for(config: &Config, subcommand: &str, user: &[String]) -> Result<Vec
         } else if text == "false" && is_flag(subcommand, key) {
             // A false flag is the default.
         } else {
+            options.push(format!("--{key}={text}"));
+        }
+    }
+    Ok(options)
+}
+
+/// `[serve]`: the options of `ragcite serve` (`host`, `port`, `rate-limit`, ...), unless the
+/// command line gives them. Keys outside the table are for `check` and `batch`.
+fn serve_options(config: &Config, user: &[String]) -> Result<Vec<String>> {
+    let shown = config.path.display();
+    let table = match config.table.get(SERVE) {
+        None => return Ok(Vec::new()),
+        Some(toml::Value::Table(table)) => table,
+        Some(_) => bail!("{shown}: key `serve`: expected a table such as [serve] port = 8080"),
+    };
+    let names = long_names(SERVE);
+    let mut options = Vec::new();
+    for (key, value) in table {
+        if !names.contains(key) {
+            bail!(
+                "{shown}: unknown key `serve.{key}` (allowed: {})",
+                names.join(", ")
+            );
+        }
+        let text = scalar(value).with_context(|| {
+            format!("{shown}: key `serve.{key}`: expected a number, a string or true/false")
+        })?;
+        validate(SERVE, key, &text)
+            .map_err(|e| anyhow::anyhow!("{shown}: key `serve.{key}`: {e}"))?;
+        let given = user
+            .iter()
+            .any(|a| a == &format!("--{key}") || a.starts_with(&format!("--{key}=")));
+        if given {
+            continue;
+        }
+        if text == "true" && is_flag(SERVE, key) {
+            options.push(format!("--{key}"));
+        } else if text != "false" || !is_flag(SERVE, key) {
             options.push(format!("--{key}={text}"));
         }
     }

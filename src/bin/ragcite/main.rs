@@ -8,6 +8,8 @@ mod config;
 mod exit;
 mod files;
 mod generate;
+#[cfg(feature = "service")]
+mod service;
 mod terminal;
 
 use std::io::{self, Write};
@@ -48,6 +50,10 @@ fn run(cli: Cli) -> Result<ExitStatus> {
         Command::Quote(args) => commands::quote::run(&args),
         Command::Eval(args) => commands::eval::run(&args),
         Command::Explain(args) => commands::explain::run(&args),
+        #[cfg(feature = "service")]
+        Command::Serve(args) => commands::serve::run(&args),
+        #[cfg(feature = "service")]
+        Command::Mcp(args) => commands::mcp::run(&args),
     }
 }
 

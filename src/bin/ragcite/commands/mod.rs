@@ -5,7 +5,11 @@ pub mod batch;
 pub mod check;
 pub mod eval;
 pub mod explain;
+#[cfg(feature = "service")]
+pub mod mcp;
 pub mod quote;
+#[cfg(feature = "service")]
+pub mod serve;
 
 use std::io::{self, Write};
 
