@@ -161,6 +161,10 @@ pub struct ServeArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..), value_name = "N")]
     pub max_concurrent: Option<u16>,
 
+    /// Seconds a client may take to send its request's headers, and again its body; then 408 or a closed connection
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600), value_name = "SECONDS")]
+    pub timeout: u64,
+
     /// Allow this origin to call the API from a browser (Access-Control-Allow-Origin); no CORS without it
     #[arg(long, value_name = "ORIGIN")]
     pub cors: Option<String>,

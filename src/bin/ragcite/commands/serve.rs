@@ -48,6 +48,7 @@ pub fn run(args: &ServeArgs) -> Result<ExitStatus> {
             rate_limit: args.rate_limit,
             cors: args.cors.clone(),
             loopback: args.host.is_loopback(),
+            timeout: std::time::Duration::from_secs(args.timeout),
         };
         serve(listener, service, settings, shutdown)
             .await

@@ -37,10 +37,6 @@ use super::mcp::Tools;
 /// The largest body read: above the longest request that is only too long per field (100,000
 /// + 500,000 characters of up to 4 bytes, escaped), so that it gets the contract's 422.
 pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
-/// How long a client may take to send its body.
-const BODY_TIMEOUT: Duration = Duration::from_secs(30);
-/// How long a client may take to send its request line and headers.
-const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Connections open at once; beyond, a new one is closed as soon as it is accepted.
 const MAX_CONNECTIONS: usize = 1024;
 /// Requests waiting for a check, per check that may run at once; beyond, 503.
@@ -54,6 +50,8 @@ pub struct Settings {
     pub rate_limit: NonZeroU32,
     /// `Access-Control-Allow-Origin` for this origin; no CORS header without it.
     pub cors: Option<String>,
+    /// How long a client may take to send its headers, and again its body.
+    pub timeout: Duration,
     /// Bound to a loopback address: MCP then accepts only loopback `Host` headers (against DNS
     /// rebinding); bound elsewhere, the operator chose to expose it and any host is accepted.
     pub loopback: bool,
@@ -65,6 +63,7 @@ struct App {
     /// Requests admitted to wait for or run a check.
     queue: Semaphore,
     cors: Option<HeaderValue>,
+    timeout: Duration,
 }
 
 /// Serves until `shutdown` is cancelled, then lets in-flight requests finish.
@@ -82,6 +81,7 @@ pub async fn serve(
             .as_deref()
             .and_then(|origin| HeaderValue::from_str(origin).ok()),
         service: Arc::clone(&service),
+        timeout: settings.timeout,
     });
     let router = router(
         Arc::clone(&app),
@@ -95,7 +95,7 @@ pub async fn serve(
     builder
         .http1()
         .timer(TokioTimer::new())
-        .header_read_timeout(HEADER_TIMEOUT)
+        .header_read_timeout(settings.timeout)
         .keep_alive(true);
     let mut forget = tokio::time::interval(Duration::from_secs(60));
     loop {
@@ -276,25 +276,40 @@ async fn log_and_cors(State(app): State<Arc<App>>, request: Request, next: Next)
 }
 
 /// The body, read within the limits: 413 beyond [`MAX_BODY_BYTES`], 408 when too slow.
-async fn read_body(body: Body) -> Result<Bytes, Response> {
-    match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_BODY_BYTES)).await {
+async fn read_body(app: &App, body: Body) -> Result<Bytes, Response> {
+    match tokio::time::timeout(app.timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await {
         Err(_) => Err(problem(Problem::new(
             408,
             "Request timeout",
             "timeout",
-            format!(
-                "the body did not arrive within {} s",
-                BODY_TIMEOUT.as_secs()
-            ),
+            format!("the body did not arrive within {} s", app.timeout.as_secs()),
         ))),
-        Ok(Err(_)) => Err(problem(Problem::new(
+        Ok(Err(e)) if is_too_long(&e) => Err(problem(Problem::new(
             413,
             "Request body too large",
             "too-large",
             format!("the body is over {MAX_BODY_BYTES} bytes"),
         ))),
+        Ok(Err(e)) => Err(problem(Problem::new(
+            400,
+            "Unreadable body",
+            "unreadable-body",
+            format!("the body could not be read: {e}"),
+        ))),
         Ok(Ok(bytes)) => Ok(bytes),
     }
+}
+
+/// Whether reading a body stopped at the length limit.
+fn is_too_long(error: &axum::Error) -> bool {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = cause {
+        if e.is::<http_body_util::LengthLimitError>() {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
 }
 
 /// The answer when the checks' queue is full: 503, retry in a second.
@@ -311,7 +326,7 @@ fn overloaded() -> Response {
 }
 
 async fn calculate(State(app): State<Arc<App>>, request: Request) -> Response {
-    let body = match read_body(request.into_body()).await {
+    let body = match read_body(&app, request.into_body()).await {
         Ok(body) => body,
         Err(response) => return response,
     };
@@ -328,7 +343,7 @@ async fn calculate(State(app): State<Arc<App>>, request: Request) -> Response {
 }
 
 async fn quote(State(app): State<Arc<App>>, request: Request) -> Response {
-    let body = match read_body(request.into_body()).await {
+    let body = match read_body(&app, request.into_body()).await {
         Ok(body) => body,
         Err(response) => return response,
     };
