@@ -1,9 +1,8 @@
-//! End-to-end tests of `ragcite batch`: the transcript dialects, bad records, broken files, the
+//! `ragcite batch` on the real binary: the transcript dialects, bad records, broken files, the
 //! batch limits, the table, JSON and JSON Lines outputs, standard input and input order.
 //!
-//! Every command runs from the crate root with `--isolated` (no configuration file can change the
-//! result), the colour variables removed and `COLUMNS=120`. Fixtures are named by absolute path,
-//! under `testdata/batch/`.
+//! Fixtures are named by absolute path, under `testdata/batch/`, but for the snapshots, which
+//! show the path as given.
 //!
 //! Regenerate the snapshots with `INSTA_UPDATE=always cargo test --test cli -- batch::`, then read
 //! every changed `tests/cli/snapshots/cli__batch__*.snap` file before keeping it.
@@ -11,63 +10,23 @@
 use std::io::Write as _;
 use std::time::Duration;
 
-use assert_cmd::Command;
 use serde_json::Value;
+
+use crate::util::{Run, path, ragcite};
 
 /// The absolute path of a fixture under `testdata/batch/`.
 fn fixture(name: &str) -> String {
-    format!("{}/testdata/batch/{name}", env!("CARGO_MANIFEST_DIR"))
+    path("testdata/batch").join(name).display().to_string()
 }
 
-/// `ragcite batch <args> --isolated`, from the crate root, without colour variables, 120 wide.
-fn batch(args: &[&str]) -> Command {
-    let mut cmd = Command::cargo_bin("ragcite").expect("the ragcite binary is built");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("FORCE_COLOR")
-        .env("COLUMNS", "120")
-        .arg("batch")
-        .args(args)
-        .arg("--isolated");
-    cmd
+/// `ragcite batch <args>`.
+fn batch(args: &[&str]) -> Run {
+    ragcite(["batch"]).args(args)
 }
 
-struct Out {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(cmd: &mut Command) -> Out {
-    let output = cmd.output().expect("ragcite runs");
-    Out {
-        code: output.status.code(),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
-}
-
-/// Runs the command, asserts its exit code and that stderr is empty, and returns stdout.
-fn stdout_of(cmd: &mut Command, code: i32) -> String {
-    let out = run(cmd);
-    assert_eq!(
-        out.code,
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        out.stdout,
-        out.stderr
-    );
-    assert_eq!(out.stderr, "", "nothing on stderr");
-    out.stdout
-}
-
-/// `batch <args> --format json`, with the exit code asserted, parsed.
+/// `batch <args> --format json`: the exit code asserted, nothing on stderr, the document.
 fn json_doc(args: &[&str], code: i32) -> Value {
-    let mut cmd = batch(args);
-    cmd.args(["--format", "json"]);
-    let stdout = stdout_of(&mut cmd, code);
-    serde_json::from_str(&stdout).expect("stdout is one JSON document")
+    batch(args).args(["--format", "json"]).json(code)
 }
 
 fn records(doc: &Value) -> &Vec<Value> {
@@ -348,10 +307,9 @@ fn bad_records_are_reported_and_the_others_checked() {
 
 #[test]
 fn bad_records_in_the_table() {
-    let table = stdout_of(
-        batch(&[&fixture("bad_records.jsonl"), "--color", "never"]).env("COLUMNS", "200"),
-        1,
-    );
+    let table = batch(&[&fixture("bad_records.jsonl"), "--color", "never"])
+        .columns(200)
+        .stdout(1);
     let rows = table_rows(&table);
     assert_eq!(rows.len(), 2, "only the bad records are listed:\n{table}");
     assert_eq!(rows[0][..3], ["-", "2", "bad record"]);
@@ -377,16 +335,14 @@ fn bad_records_in_the_table() {
 
 #[test]
 fn max_bad_records_at_and_below_the_count() {
-    let table = stdout_of(
-        &mut batch(&[
-            &fixture("bad_records.jsonl"),
-            "--max-bad-records",
-            "2",
-            "--color",
-            "never",
-        ]),
-        0,
-    );
+    let table = batch(&[
+        &fixture("bad_records.jsonl"),
+        "--max-bad-records",
+        "2",
+        "--color",
+        "never",
+    ])
+    .stdout(0);
     assert!(last_line(&table).starts_with("PASS · 4 records"), "{table}");
     let doc = json_doc(
         &[&fixture("bad_records.jsonl"), "--max-bad-records", "1"],
@@ -440,16 +396,14 @@ fn uncited_rate_just_over_the_limit_fails() {
     assert_eq!(rate["allowed"], 0.24);
     assert_eq!(doc["gate"]["rateFailures"].as_array().unwrap().len(), 1);
 
-    let table = stdout_of(
-        &mut batch(&[
-            &fixture("rates.jsonl"),
-            "--max-uncited-rate",
-            "0.24",
-            "--color",
-            "never",
-        ]),
-        1,
-    );
+    let table = batch(&[
+        &fixture("rates.jsonl"),
+        "--max-uncited-rate",
+        "0.24",
+        "--color",
+        "never",
+    ])
+    .stdout(1);
     let summary = last_line(&table);
     assert!(summary.starts_with("FAIL"), "{summary}");
     assert!(summary.contains("uncited 25.0%"), "{summary}");
@@ -512,16 +466,14 @@ fn max_failing_records_at_and_one_below_the_count() {
         .collect();
     assert_eq!(passed, [false, false, true]);
 
-    let table = stdout_of(
-        &mut batch(&[
-            &fixture("rates.jsonl"),
-            "--max-failing-records",
-            "1",
-            "--color",
-            "never",
-        ]),
-        1,
-    );
+    let table = batch(&[
+        &fixture("rates.jsonl"),
+        "--max-failing-records",
+        "1",
+        "--color",
+        "never",
+    ])
+    .stdout(1);
     assert!(
         last_line(&table).contains("2 failing records > --max-failing-records 1 (+1)"),
         "{table}"
@@ -555,8 +507,7 @@ fn per_record_limits_apply_to_each_record() {
 #[test]
 fn json_lines_are_the_json_records_then_a_summary() {
     let doc = json_doc(&[&fixture("small.jsonl")], 1);
-    let mut cmd = batch(&[&fixture("small.jsonl"), "--format", "jsonl"]);
-    let stdout = stdout_of(&mut cmd, 1);
+    let stdout = batch(&[&fixture("small.jsonl"), "--format", "jsonl"]).stdout(1);
     let parsed: Vec<Value> = stdout
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
@@ -577,10 +528,7 @@ fn json_lines_are_the_json_records_then_a_summary() {
 
 #[test]
 fn the_table_lists_failing_and_bad_records_worst_first() {
-    let table = stdout_of(
-        &mut batch(&[&fixture("small.jsonl"), "--color", "never"]),
-        1,
-    );
+    let table = batch(&[&fixture("small.jsonl"), "--color", "never"]).stdout(1);
     let rows = table_rows(&table);
     let firsts: Vec<(&str, &str)> = rows
         .iter()
@@ -590,10 +538,7 @@ fn the_table_lists_failing_and_bad_records_worst_first() {
     assert_eq!(firsts, [("-", "4"), ("tower-built", "2"), ("louvre", "3")]);
     assert!(rows[1][2].starts_with("1 number-mismatch"), "{table}");
 
-    let all = stdout_of(
-        &mut batch(&[&fixture("small.jsonl"), "--color", "never", "--all"]),
-        1,
-    );
+    let all = batch(&[&fixture("small.jsonl"), "--color", "never", "--all"]).stdout(1);
     let rows = table_rows(&all);
     let firsts: Vec<(&str, &str)> = rows
         .iter()
@@ -618,7 +563,7 @@ fn the_table_shows_at_most_twenty_records_unless_all() {
         .unwrap();
     }
     let path = file.path().to_str().unwrap();
-    let table = stdout_of(&mut batch(&[path, "--color", "never"]), 1);
+    let table = batch(&[path, "--color", "never"]).stdout(1);
     let rows = table_rows(&table);
     assert_eq!(rows.len(), 20);
     assert_eq!(rows[0][0], "f01");
@@ -627,22 +572,16 @@ fn the_table_shows_at_most_twenty_records_unless_all() {
         table.contains("… and 5 more failing or bad records (--all lists every record)"),
         "{table}"
     );
-    let all = stdout_of(&mut batch(&[path, "--color", "never", "--all"]), 1);
+    let all = batch(&[path, "--color", "never", "--all"]).stdout(1);
     assert_eq!(table_rows(&all).len(), 25);
     assert!(!all.contains("more failing or bad records"), "{all}");
 }
 
 #[test]
 fn colour_only_when_asked() {
-    let never = stdout_of(
-        &mut batch(&[&fixture("small.jsonl"), "--color", "never"]),
-        1,
-    );
+    let never = batch(&[&fixture("small.jsonl"), "--color", "never"]).stdout(1);
     assert!(!never.contains("\x1b["), "{never}");
-    let always = stdout_of(
-        &mut batch(&[&fixture("small.jsonl"), "--color", "always"]),
-        1,
-    );
+    let always = batch(&[&fixture("small.jsonl"), "--color", "always"]).stdout(1);
     assert!(always.contains("\x1b["), "{always}");
 }
 
@@ -656,9 +595,9 @@ fn standard_input_gives_the_same_records_as_the_file() {
     assert_eq!(from_file["inputs"]["files"][0], path.as_str());
     let content = std::fs::read(&path).unwrap();
 
-    let mut cmd = batch(&["-", "--format", "json"]);
-    cmd.write_stdin(content.clone());
-    let from_stdin: Value = serde_json::from_str(&stdout_of(&mut cmd, 1)).unwrap();
+    let from_stdin = batch(&["-", "--format", "json"])
+        .stdin(content.clone())
+        .json(1);
     assert_eq!(
         without_file(&from_stdin["records"]),
         without_file(&from_file["records"])
@@ -666,9 +605,9 @@ fn standard_input_gives_the_same_records_as_the_file() {
     assert_eq!(from_stdin["aggregate"], from_file["aggregate"]);
     assert_eq!(from_stdin["inputs"]["files"][0], "<stdin>");
 
-    let mut cmd = batch(&["-", "--format", "json", "--stdin-filename", "evals.jsonl"]);
-    cmd.write_stdin(content);
-    let named: Value = serde_json::from_str(&stdout_of(&mut cmd, 1)).unwrap();
+    let named = batch(&["-", "--format", "json", "--stdin-filename", "evals.jsonl"])
+        .stdin(content)
+        .json(1);
     assert_eq!(named["inputs"]["files"][0], "evals.jsonl");
     assert_eq!(
         without_file(&named["records"]),
@@ -738,7 +677,7 @@ fn a_bad_field_option_is_a_usage_error() {
         ("answer", "is not KEY=PATH"),
         ("answer=outputs..text", "is not a field path"),
     ] {
-        let out = run(&mut batch(&[&fixture("custom.jsonl"), "--field", field]));
+        let out = batch(&[&fixture("custom.jsonl"), "--field", field]).output();
         assert_eq!(out.code, Some(2), "--field {field}: {}", out.stderr);
         assert_eq!(out.stdout, "");
         assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
@@ -767,7 +706,7 @@ fn line_number_in(message: &str) -> u64 {
 #[test]
 fn an_unterminated_string_stops_the_batch_with_a_complete_document() {
     let path = fixture("broken_string.json");
-    let out = run(&mut batch(&[&path, "--format", "json"]));
+    let out = batch(&[&path, "--format", "json"]).output();
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
     let stderr = out.stderr.trim_end();
@@ -799,7 +738,7 @@ fn an_unterminated_string_stops_the_batch_with_a_complete_document() {
 #[test]
 fn an_array_without_its_closing_bracket_stops_the_batch() {
     let path = fixture("unclosed.json");
-    let out = run(&mut batch(&[&path, "--format", "jsonl"]));
+    let out = batch(&[&path, "--format", "jsonl"]).output();
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert_eq!(
         out.stderr,
@@ -819,7 +758,7 @@ fn an_array_without_its_closing_bracket_stops_the_batch() {
     assert_eq!(parsed[2]["type"], "summary");
     assert_eq!(parsed[2]["complete"], false);
 
-    let table = run(&mut batch(&[&path, "--color", "never"]));
+    let table = batch(&[&path, "--color", "never"]).output();
     assert_eq!(table.code, Some(2));
     assert!(
         last_line(&table.stdout)
@@ -840,7 +779,7 @@ fn text_that_is_no_transcript_is_an_input_error() {
         (&object, "no records"),
     ] {
         let path = file.path().to_str().unwrap();
-        let out = run(&mut batch(&[path]));
+        let out = batch(&[path]).output();
         assert_eq!(out.code, Some(2), "{}", out.stderr);
         assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
         assert!(out.stderr.contains(path), "{}", out.stderr);
@@ -851,7 +790,7 @@ fn text_that_is_no_transcript_is_an_input_error() {
 #[test]
 fn an_empty_file_is_an_input_error_and_an_empty_array_passes() {
     // An empty transcript usually means the eval run failed: it must not pass a CI gate.
-    let out = run(&mut batch(&[&fixture("empty.json"), "--format", "json"]));
+    let out = batch(&[&fixture("empty.json"), "--format", "json"]).output();
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
     assert!(
@@ -871,8 +810,8 @@ fn an_empty_file_is_an_input_error_and_an_empty_array_passes() {
 
 #[test]
 fn a_directory_or_a_missing_file_is_an_input_error() {
-    let dir = format!("{}/testdata/batch", env!("CARGO_MANIFEST_DIR"));
-    let out = run(&mut batch(&[&dir]));
+    let dir = path("testdata/batch").display().to_string();
+    let out = batch(&[&dir]).output();
     assert_eq!(out.code, Some(2));
     assert_eq!(out.stdout, "");
     assert_eq!(
@@ -881,7 +820,7 @@ fn a_directory_or_a_missing_file_is_an_input_error() {
     );
 
     let missing = fixture("no-such-file.jsonl");
-    let out = run(&mut batch(&[&missing]));
+    let out = batch(&[&missing]).output();
     assert_eq!(out.code, Some(2));
     assert_eq!(out.stdout, "");
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
@@ -929,7 +868,7 @@ fn many_records_keep_their_input_order_and_the_output_is_deterministic() {
         .unwrap();
     }
     let path = file.path().to_str().unwrap();
-    let first = stdout_of(&mut batch(&[path, "--format", "json"]), 1);
+    let first = batch(&[path, "--format", "json"]).stdout(1);
     let doc: Value = serde_json::from_str(&first).unwrap();
     let expected: Vec<u64> = (1..=1500).collect();
     assert_eq!(indexes(&doc), expected);
@@ -949,7 +888,7 @@ fn many_records_keep_their_input_order_and_the_output_is_deterministic() {
         }
     }
     assert_eq!(doc["aggregate"]["badRecords"], 6);
-    let second = stdout_of(&mut batch(&[path, "--format", "json"]), 1);
+    let second = batch(&[path, "--format", "json"]).stdout(1);
     assert!(first == second, "two runs give the same bytes");
 }
 
@@ -959,7 +898,7 @@ fn many_records_keep_their_input_order_and_the_output_is_deterministic() {
 /// `batch testdata/batch/small.jsonl <args>` run from the crate root, so that the path in the
 /// output is relative.
 fn small(args: &[&str]) -> String {
-    stdout_of(batch(&["testdata/batch/small.jsonl"]).args(args), 1)
+    batch(&["testdata/batch/small.jsonl"]).args(args).stdout(1)
 }
 
 #[test]
@@ -992,9 +931,9 @@ fn a_stray_closing_brace_in_the_array_stops_the_batch() {
     )
     .unwrap();
     // The table keeps its memory flat; `--format jsonl` shows the endless records.
-    let mut cmd = batch(&[file.path().to_str().unwrap(), "--color", "never"]);
-    cmd.timeout(Duration::from_secs(5));
-    let out = run(&mut cmd);
+    let out = batch(&[file.path().to_str().unwrap(), "--color", "never"])
+        .timeout(Duration::from_secs(5))
+        .output();
     // Today: never ends (killed by the timeout); with `--format jsonl` it writes records
     // `invalid JSON: EOF while parsing a value (column 0)` for line 2 without end.
     assert_eq!(out.code, Some(2), "stderr: {}", out.stderr);
@@ -1012,7 +951,7 @@ fn content_after_the_array_of_records_is_not_ignored() {
          \"contexts\": [\"The Louvre is a museum.\"]}}]"
     )
     .unwrap();
-    let out = run(&mut batch(&[file.path().to_str().unwrap()]));
+    let out = batch(&[file.path().to_str().unwrap()]).output();
     // Today: exit 0, `PASS · 1 record`, record b (which fails) is never read.
     assert_eq!(out.code, Some(2), "stdout: {}", out.stdout);
     assert!(out.stderr.contains("line 2"), "{}", out.stderr);
@@ -1032,11 +971,11 @@ fn standard_input_named_jsonl_reads_json_lines_like_the_file() {
     let from_file = json_doc(&[file.path().to_str().unwrap()], 1);
     assert_eq!(ids(&from_file), [None, Some("q1"), Some("q4")]);
 
-    let mut cmd = batch(&["-", "--format", "json", "--stdin-filename", "evals.jsonl"]);
-    cmd.write_stdin(content);
     // Today: exit 2, `evals.jsonl: line 4: the file ends inside a record: the output is
     // incomplete`, 0 records.
-    let out = run(&mut cmd);
+    let out = batch(&["-", "--format", "json", "--stdin-filename", "evals.jsonl"])
+        .stdin(content)
+        .output();
     assert_eq!(out.code, Some(1), "stderr: {}", out.stderr);
     let from_stdin: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(

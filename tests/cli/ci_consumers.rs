@@ -6,35 +6,15 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 
 use crate::consumers;
+use crate::util::{Output, ragcite};
 
-struct Output {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `ragcite <args> --isolated` in `dir` (no `.git` above a temporary folder: the project
-/// root is `dir`), without colour variables.
+/// Runs `ragcite <args>` in `dir`: no `.git` lies above a temporary folder, so the project root
+/// is `dir` and the reports name the transcripts as given.
 fn ragcite_in(dir: &Path, args: &[&str]) -> Output {
-    let output = Command::cargo_bin("ragcite")
-        .expect("the ragcite binary is built")
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("FORCE_COLOR")
-        .args(args)
-        .arg("--isolated")
-        .output()
-        .expect("ragcite runs");
-    Output {
-        code: output.status.code(),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
+    ragcite(args).in_dir(dir).output()
 }
 
 /// One JSON Lines record: an id, an answer and one context.

@@ -9,10 +9,10 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 use crate::consumers;
+use crate::util::{Output, ROOT, ragcite};
 
 const EIFFEL_ANSWER: &str = "testdata/eiffel/answer.md";
 const EIFFEL_CHUNKS: &str = "testdata/eiffel/chunks.json";
@@ -46,69 +46,28 @@ const LENIENT: [&str; 6] = [
     "1",
 ];
 
-struct Output {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `ragcite <args>` from the crate root without colour variables, with `stdin` when given.
-fn ragcite(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut cmd = Command::cargo_bin("ragcite").expect("the ragcite binary is built");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("FORCE_COLOR")
-        .env("COLUMNS", "120")
-        .args(args);
-    if let Some(input) = stdin {
-        cmd.write_stdin(input);
-    }
-    let output = cmd.output().expect("ragcite runs");
-    Output {
-        code: output.status.code(),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
-}
-
 /// `ragcite check` of the worked example in `format`, asserting the exit code and a quiet
 /// stderr.
+#[track_caller]
 fn check_eiffel(format: &str, extra: &[&str], code: i32) -> String {
-    let mut args = vec!["check", EIFFEL_ANSWER, EIFFEL_CHUNKS, "--format", format];
-    args.extend_from_slice(extra);
-    let out = ragcite(&args, None);
-    assert_eq!(
-        out.code,
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        out.stdout,
-        out.stderr
-    );
-    assert_eq!(out.stderr, "");
-    out.stdout
+    ragcite(["check", EIFFEL_ANSWER, EIFFEL_CHUNKS, "--format", format])
+        .args(extra)
+        .stdout(code)
 }
 
 /// `ragcite batch <file> --format <format>`, asserting the exit code.
+#[track_caller]
 fn batch(file: &str, format: &str, extra: &[&str], code: i32) -> Output {
-    let mut args = vec!["batch", file, "--format", format];
-    args.extend_from_slice(extra);
-    let out = ragcite(&args, None);
-    assert_eq!(
-        out.code,
-        Some(code),
-        "stdout:\n{}\nstderr:\n{}",
-        out.stdout,
-        out.stderr
-    );
-    out
+    ragcite(["batch", file, "--format", format])
+        .args(extra)
+        .exits(code)
 }
 
 /// The output with the machine's project root and working directory (absolute `file://` URIs
 /// in SARIF's `originalUriBaseIds` and `workingDirectory`) written as `file:///ROOT/`, so
 /// that snapshots do not depend on where the checkout is.
 fn redacted(text: &str) -> String {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(ROOT);
     let mut uri = String::from("file://");
     for byte in root.to_string_lossy().bytes() {
         if byte.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=@".contains(&byte) {
@@ -412,18 +371,17 @@ fn sarif_stays_valid_json_when_a_batch_stops_early() {
 #[test]
 fn sarif_reports_what_the_gate_counts_beyond_verdicts() {
     // A supported sentence with a label that resolves to nothing still fails the gate.
-    let out = ragcite(
-        &[
-            "check",
-            "-",
-            EIFFEL_CHUNKS,
-            "--format",
-            "sarif",
-            "--stdin-filename",
-            "answers/a b.md",
-        ],
-        Some("The Eiffel Tower is 330 metres tall [1][9].\n"),
-    );
+    let out = ragcite([
+        "check",
+        "-",
+        EIFFEL_CHUNKS,
+        "--format",
+        "sarif",
+        "--stdin-filename",
+        "answers/a b.md",
+    ])
+    .stdin("The Eiffel Tower is 330 metres tall [1][9].\n")
+    .output();
     assert_eq!(out.code, Some(1));
     let results = assert_github_accepts(&out.stdout);
     assert_eq!(results.len(), 1);
@@ -433,10 +391,7 @@ fn sarif_reports_what_the_gate_counts_beyond_verdicts() {
         "answers/a%20b.md"
     );
     // A provider citation tied to no sentence whose quote is wrong: a misquote at line 1.
-    let out = ragcite(
-        &["check", CITATION_LIST, EIFFEL_CHUNKS, "--format", "sarif"],
-        None,
-    );
+    let out = ragcite(["check", CITATION_LIST, EIFFEL_CHUNKS, "--format", "sarif"]).output();
     assert_eq!(out.code, Some(1));
     let results = assert_github_accepts(&out.stdout);
     assert_eq!(results.len(), 1);
@@ -448,10 +403,9 @@ fn sarif_reports_what_the_gate_counts_beyond_verdicts() {
 
 #[test]
 fn sarif_names_standard_input_as_given() {
-    let out = ragcite(
-        &["check", "-", EIFFEL_CHUNKS, "--format", "sarif"],
-        Some("Around 7 million people visit it every year.\n"),
-    );
+    let out = ragcite(["check", "-", EIFFEL_CHUNKS, "--format", "sarif"])
+        .stdin("Around 7 million people visit it every year.\n")
+        .output();
     let results = assert_github_accepts(&out.stdout);
     // `<stdin>` is no valid URI: encoded, it is a relative name like any other.
     assert_eq!(
@@ -464,7 +418,7 @@ fn sarif_names_standard_input_as_given() {
 /// python3 with jsonschema and the shared schema are at hand (CI runs the script itself).
 #[test]
 fn sarif_validates_against_the_published_schema_when_the_validator_is_installed() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = Path::new(ROOT);
     let schema = root.join("../shared/schemas/sarif-schema-2.1.0.json");
     let has_jsonschema = std::process::Command::new("python3")
         .args(["-c", "import jsonschema"])
@@ -555,18 +509,17 @@ fn github_writes_one_annotation_per_finding_then_the_summary() {
 #[test]
 fn github_escapes_messages_and_properties() {
     // A file name with `,`, `:`, `%` and a line break; a sentence with `%`, `,` and `:`.
-    let out = ragcite(
-        &[
-            "check",
-            "-",
-            EIFFEL_CHUNKS,
-            "--format",
-            "github",
-            "--stdin-filename",
-            "dir,1/a:b%\r\nc.md",
-        ],
-        Some("The tower grew by 45%, to 330 metres: a record [9].\n"),
-    );
+    let out = ragcite([
+        "check",
+        "-",
+        EIFFEL_CHUNKS,
+        "--format",
+        "github",
+        "--stdin-filename",
+        "dir,1/a:b%\r\nc.md",
+    ])
+    .stdin("The tower grew by 45%, to 330 metres: a record [9].\n")
+    .output();
     assert_eq!(out.code, Some(1));
     let first = out.stdout.lines().next().unwrap();
     let (command, properties, message) = annotation(first);
@@ -870,18 +823,17 @@ fn junit_for_batch_names_cases_by_record_and_rule() {
 
 #[test]
 fn junit_escapes_markup_quotes_and_control_characters() {
-    let out = ragcite(
-        &[
-            "check",
-            "-",
-            EIFFEL_CHUNKS,
-            "--format",
-            "junit",
-            "--stdin-filename",
-            "a&b<\"c\">.md",
-        ],
-        Some("The <b> tag & \"quotes\" \u{1} 'say' 330 metres [9].\n"),
-    );
+    let out = ragcite([
+        "check",
+        "-",
+        EIFFEL_CHUNKS,
+        "--format",
+        "junit",
+        "--stdin-filename",
+        "a&b<\"c\">.md",
+    ])
+    .stdin("The <b> tag & \"quotes\" \u{1} 'say' 330 metres [9].\n")
+    .output();
     assert_eq!(out.code, Some(1));
     let cases = assert_junit(&out.stdout);
     assert_eq!(cases[0].suite, "a&b<\"c\">.md");

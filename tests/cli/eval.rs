@@ -1,23 +1,15 @@
 //! `ragcite eval` on the real binary: labelled records of both schemas, groups, the lenient
 //! labels, bad records, and the JSON document.
 
-use assert_cmd::Command;
 use serde_json::Value;
+
+use crate::util::{Run, ragcite};
 
 const LABELLED: &str = "testdata/eval/labelled.jsonl";
 
-fn eval(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::cargo_bin("ragcite")
-        .expect("the ragcite binary")
-        .arg("eval")
-        .args(args)
-        .output()
-        .expect("ragcite runs");
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+/// `ragcite eval <args>`.
+fn eval(args: &[&str]) -> Run {
+    ragcite(["eval"]).args(args)
 }
 
 fn group<'a>(doc: &'a Value, name: &str) -> &'a Value {
@@ -28,12 +20,12 @@ fn group<'a>(doc: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no group {name} in {doc}"))
 }
 
+/// `eval LABELLED --format json <args>`: exit 0 asserted, the document.
 fn json(args: &[&str]) -> Value {
-    let mut all = vec![LABELLED, "--format", "json"];
-    all.extend_from_slice(args);
-    let (code, stdout, stderr) = eval(&all);
-    assert_eq!(code, Some(0), "{stderr}");
-    serde_json::from_str(&stdout).expect("one JSON document")
+    eval(&[LABELLED, "--format", "json"])
+        .args(args)
+        .exits(0)
+        .json()
 }
 
 #[test]
@@ -74,8 +66,7 @@ fn bad_records_are_listed_with_their_line() {
         bad[0].as_str().unwrap().contains("line 7: invalid JSON"),
         "{bad:?}"
     );
-    let (code, table, _) = eval(&[LABELLED]);
-    assert_eq!(code, Some(0));
+    let table = eval(&[LABELLED]).exits(0).stdout;
     assert!(
         table.contains("bad record: testdata/eval/labelled.jsonl: line 7"),
         "{table}"
@@ -85,7 +76,7 @@ fn bad_records_are_listed_with_their_line() {
 
 #[test]
 fn the_table_shows_metrics_and_histograms() {
-    let (_, table, _) = eval(&[LABELLED, "--threshold", "0.5"]);
+    let table = eval(&[LABELLED, "--threshold", "0.5"]).output().stdout;
     for heading in [
         "AUC",
         "macro-F1",
@@ -118,11 +109,7 @@ fn the_threshold_changes_predictions_not_scores() {
 
 #[test]
 fn input_errors_exit_2() {
-    let (code, stdout, stderr) = eval(&["testdata/eval/missing.jsonl"]);
-    assert_eq!(code, Some(2));
-    assert_eq!(stdout, "");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("testdata/eval/missing.jsonl"), "{stderr}");
-    let (code, _, _) = eval(&[]);
-    assert_eq!(code, Some(2));
+    let line = eval(&["testdata/eval/missing.jsonl"]).input_error();
+    assert!(line.contains("testdata/eval/missing.jsonl"), "{line}");
+    eval(&[]).exits(2);
 }

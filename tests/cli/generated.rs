@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
-use assert_cmd::Command;
+use crate::util::{ROOT, ragcite};
 
 fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut files = BTreeMap::new();
@@ -23,14 +23,11 @@ fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 #[test]
 fn completions_and_man_pages_are_current() {
     let fresh = tempfile::tempdir().expect("a temporary directory");
-    Command::cargo_bin("ragcite")
-        .expect("the ragcite binary")
-        .args(["generate", "--out-dir"])
-        .arg(fresh.path())
-        .assert()
-        .success();
+    ragcite(["generate", "--out-dir"])
+        .args([fresh.path()])
+        .exits(0);
     let generated = files_under(fresh.path());
-    let committed = files_under(Path::new(env!("CARGO_MANIFEST_DIR")));
+    let committed = files_under(Path::new(ROOT));
     assert!(
         generated.len() >= 8,
         "expected 5 completions and 3 man pages, got {:?}",
@@ -49,7 +46,7 @@ fn completions_and_man_pages_are_current() {
 
 #[test]
 fn completions_offer_no_hidden_subcommand() {
-    for entry in fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("completions"))
+    for entry in fs::read_dir(Path::new(ROOT).join("completions"))
         .expect("completions/")
         .flatten()
     {
@@ -69,14 +66,9 @@ fn completions_offer_no_hidden_subcommand() {
 
 #[test]
 fn generate_refuses_unknown_arguments() {
-    let out = Command::cargo_bin("ragcite")
-        .expect("the ragcite binary")
-        .args(["generate", "--out"])
-        .output()
-        .expect("ragcite runs");
-    assert_eq!(out.status.code(), Some(2));
+    let out = ragcite(["generate", "--out"]).exits(2);
     assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
+        out.stderr,
         "ragcite: error: generate: unexpected argument `--out` (usage: ragcite generate [--out-dir DIR])\n"
     );
 }

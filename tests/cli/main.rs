@@ -1,5 +1,7 @@
 //! The tests that run the `ragcite` binary, as one test binary (`cargo test --test cli`): one
-//! build and one link for all of them.
+//! build and one link for all of them, and one runner, [`util`], which every module uses and which
+//! keeps each run isolated from the machine (configuration files above the checkout, colour and
+//! CI variables, the terminal's width).
 //!
 //! Run one module with `cargo test --test cli -- batch::`. Snapshots live in
 //! `tests/cli/snapshots/`, named `cli__<module>__<name>.snap`; regenerate a module's with
@@ -23,3 +25,4 @@ mod responses;
 mod snapshots;
 mod stacks;
 mod table;
+mod util;

@@ -3,11 +3,12 @@
 //! must not match; bad input; a large document), and quotations inside answer sentences in
 //! `ragcite check` (fixtures in `testdata/quotes/`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
+
+use crate::util::{self, Run, chars, pair, ragcite};
 
 /// Chunks for the `check` tests: `report` holds multi-byte characters before the passage the
 /// answers quote.
@@ -18,85 +19,12 @@ const DOCUMENT: &str = "Zürich — «café» naïve 日本 𝄞. The committee 
                         significant at all.\n";
 const QUOTE: &str = "the results were not significant";
 
-/// What one run of the binary gave.
-struct Outcome {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Outcome {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!(
-                "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
-                self.stdout, self.stderr
-            )
-        })
-    }
-
-    /// Asserts the exit code (and, unless it is 2, an empty stderr).
-    fn expect(self, code: i32) -> Self {
-        assert_eq!(
-            self.code, code,
-            "exit code; stdout:\n{}\nstderr:\n{}",
-            self.stdout, self.stderr
-        );
-        if code != 2 {
-            assert_eq!(self.stderr, "", "stderr of a run that exits {code}");
-        }
-        self
-    }
-
-    /// Asserts an input error: exit 2, nothing on stdout, exactly one line on stderr; returns it
-    /// without its line break.
-    fn input_error(self) -> String {
-        let this = self.expect(2);
-        assert_eq!(this.stdout, "", "stdout of a failed run");
-        assert!(
-            this.stderr.ends_with('\n') && this.stderr.matches('\n').count() == 1,
-            "stderr is not one line: {:?}",
-            this.stderr
-        );
-        assert!(
-            this.stderr.starts_with("ragcite: error: "),
-            "{:?}",
-            this.stderr
-        );
-        this.stderr.trim_end().to_string()
-    }
-}
-
-fn command() -> Command {
-    let mut command = Command::cargo_bin("ragcite").expect("the ragcite binary is built");
-    command
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("FORCE_COLOR")
-        .env("COLUMNS", "120")
-        .timeout(Duration::from_secs(60));
-    command
-}
-
-/// Runs `ragcite <args>`, with `stdin` on standard input (empty when `None`).
-fn ragcite(args: &[&str], stdin: Option<&[u8]>) -> Outcome {
-    let mut command = command();
-    command.args(args);
-    command.write_stdin(stdin.unwrap_or(b"").to_vec());
-    let output = command.output().expect("ragcite runs");
-    Outcome {
-        code: output.status.code().expect("ragcite exits with a code"),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
-}
+/// Runs are killed after this: the large document takes seconds, an endless search forever.
+const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// `ragcite quote <args>`.
-fn quote(args: &[&str], stdin: Option<&[u8]>) -> Outcome {
-    let mut all = vec!["quote"];
-    all.extend_from_slice(args);
-    ragcite(&all, stdin)
+fn quote(args: &[&str]) -> Run {
+    ragcite(["quote"]).args(args).timeout(TIMEOUT)
 }
 
 /// A temporary directory holding files written for one test.
@@ -116,22 +44,6 @@ impl Files {
         std::fs::write(&path, bytes).expect("written");
         path.to_str().expect("a UTF-8 path").to_string()
     }
-}
-
-fn pair(offsets: &Value) -> (usize, usize) {
-    let list = offsets
-        .as_array()
-        .unwrap_or_else(|| panic!("offsets are not an array: {offsets}"));
-    assert_eq!(list.len(), 2, "{offsets}");
-    let n = |v: &Value| usize::try_from(v.as_u64().expect("an offset")).expect("fits");
-    (n(&list[0]), n(&list[1]))
-}
-
-/// Characters `[start, end)` of `text`.
-fn chars(text: &str, offsets: &Value) -> String {
-    let (start, end) = pair(offsets);
-    assert!(start <= end, "{offsets}");
-    text.chars().skip(start).take(end - start).collect()
 }
 
 /// Bytes `[start, end)` of `text`, which must be a whole number of characters.
@@ -165,44 +77,36 @@ fn the_quote_as_argument_file_or_stdin_gives_the_same_result() {
     let document = files.write("document.txt", DOCUMENT);
     let quote_file = files.write("quote.txt", format!("{QUOTE}\n"));
     for format in ["json", "text"] {
-        let argument = quote(&[&document, QUOTE, "--format", format], None).expect(0);
-        let from_file = quote(
-            &[&document, "--quote-file", &quote_file, "--format", format],
-            None,
-        )
-        .expect(0);
-        let from_stdin = quote(
-            &[&document, "--format", format],
-            Some(format!("{QUOTE}\n").as_bytes()),
-        )
-        .expect(0);
+        let argument = quote(&[&document, QUOTE, "--format", format]).exits_quietly(0);
+        let from_file =
+            quote(&[&document, "--quote-file", &quote_file, "--format", format]).exits_quietly(0);
+        let from_stdin = quote(&[&document, "--format", format])
+            .stdin(format!("{QUOTE}\n").as_bytes())
+            .exits_quietly(0);
         assert_eq!(argument.stdout, from_file.stdout, "{format}");
         assert_eq!(argument.stdout, from_stdin.stdout, "{format}");
     }
     // The same quote not in the document gives the same answer from each source too.
     let missing = "the results were significant";
     let missing_file = files.write("missing.txt", missing);
-    let argument = quote(&[&document, missing, "--format", "json"], None).expect(1);
-    let from_file = quote(
-        &[&document, "--quote-file", &missing_file, "--format", "json"],
-        None,
-    )
-    .expect(1);
-    let from_stdin = quote(&[&document, "--format", "json"], Some(missing.as_bytes())).expect(1);
+    let argument = quote(&[&document, missing, "--format", "json"]).exits_quietly(1);
+    let from_file =
+        quote(&[&document, "--quote-file", &missing_file, "--format", "json"]).exits_quietly(1);
+    let from_stdin = quote(&[&document, "--format", "json"])
+        .stdin(missing.as_bytes())
+        .exits_quietly(1);
     assert_eq!(argument.stdout, from_file.stdout);
     assert_eq!(argument.stdout, from_stdin.stdout);
 }
 
 #[test]
 fn the_document_may_come_from_stdin_when_the_quote_does_not() {
-    let found = quote(&["-", QUOTE, "--format", "json"], Some(DOCUMENT.as_bytes()))
-        .expect(0)
-        .json();
+    let found = quote(&["-", QUOTE, "--format", "json"])
+        .stdin(DOCUMENT.as_bytes())
+        .json(0);
     let files = Files::new();
     let document = files.write("document.txt", DOCUMENT);
-    let from_file = quote(&[&document, QUOTE, "--format", "json"], None)
-        .expect(0)
-        .json();
+    let from_file = quote(&[&document, QUOTE, "--format", "json"]).json(0);
     assert_eq!(found, from_file);
 }
 
@@ -213,9 +117,7 @@ fn the_document_may_come_from_stdin_when_the_quote_does_not() {
 fn offsets_are_characters_and_bytes_into_the_document_as_given() {
     let files = Files::new();
     let document = files.write("document.txt", DOCUMENT);
-    let found = quote(&[&document, QUOTE, "--format", "json"], None)
-        .expect(0)
-        .json();
+    let found = quote(&[&document, QUOTE, "--format", "json"]).json(0);
     assert_eq!(found["found"], true);
     assert_eq!(chars(DOCUMENT, &found["offsets"]), QUOTE);
     assert_eq!(bytes(DOCUMENT, &found["byteOffsets"]), QUOTE);
@@ -232,23 +134,19 @@ fn offsets_are_characters_and_bytes_into_the_document_as_given() {
 fn the_json_is_exactly_found_offsets_byte_offsets_and_closest() {
     let files = Files::new();
     let document = files.write("document.txt", DOCUMENT);
-    let found = quote(&[&document, QUOTE, "--format", "json"], None).expect(0);
+    let found = quote(&[&document, QUOTE, "--format", "json"]).exits_quietly(0);
     assert!(found.stdout.ends_with("}\n"), "{:?}", found.stdout);
     let found = found.json();
     assert_eq!(keys(&found), ["byteOffsets", "closest", "found", "offsets"]);
     assert_eq!(found["closest"], Value::Null);
 
-    let missing = quote(
-        &[
-            &document,
-            "the results were significant",
-            "--format",
-            "json",
-        ],
-        None,
-    )
-    .expect(1)
-    .json();
+    let missing = quote(&[
+        &document,
+        "the results were significant",
+        "--format",
+        "json",
+    ])
+    .json(1);
     assert_eq!(
         keys(&missing),
         ["byteOffsets", "closest", "found", "offsets"]
@@ -273,14 +171,12 @@ fn the_json_is_exactly_found_offsets_byte_offsets_and_closest() {
 fn the_text_format_says_where() {
     let files = Files::new();
     let document = files.write("document.txt", DOCUMENT);
-    let found = quote(&[&document, QUOTE, "--format", "json"], None)
-        .expect(0)
-        .json();
+    let found = quote(&[&document, QUOTE, "--format", "json"]).json(0);
     let (start, end) = pair(&found["offsets"]);
-    let text = quote(&[&document, QUOTE], None).expect(0);
+    let text = quote(&[&document, QUOTE]).exits_quietly(0);
     assert_eq!(text.stdout, format!("found at characters {start}..{end}\n"));
 
-    let text = quote(&[&document, "the results were significant"], None).expect(1);
+    let text = quote(&[&document, "the results were significant"]).exits_quietly(1);
     let line = text.stdout.trim_end();
     assert_eq!(text.stdout.lines().count(), 1, "{:?}", text.stdout);
     assert!(
@@ -364,8 +260,8 @@ fn normalised_quotes_are_found() {
     let files = Files::new();
     for (k, (case, text, wanted, passage)) in NORMALISED.iter().enumerate() {
         let document = files.write(&format!("document-{k}.txt"), text);
-        let outcome = quote(&[&document, wanted, "--format", "json"], None);
-        assert_eq!(outcome.code, 0, "{case}: {}", outcome.stdout);
+        let outcome = quote(&[&document, wanted, "--format", "json"]).output();
+        assert_eq!(outcome.code, Some(0), "{case}: {}", outcome.stdout);
         let found = outcome.json();
         assert_eq!(found["found"], true, "{case}");
         assert_eq!(chars(text, &found["offsets"]), *passage, "{case}");
@@ -382,15 +278,13 @@ fn an_ellipsis_quote_out_of_order_is_not_found() {
         "we slept well \u{2026} we went home",
         "we ate dinner ... we went home",
     ] {
-        let missing = quote(&[&document, wanted, "--format", "json"], None)
-            .expect(1)
-            .json();
+        let missing = quote(&[&document, wanted, "--format", "json"]).json(1);
         assert_eq!(missing["found"], false, "{wanted}");
         assert_eq!(missing["offsets"], Value::Null, "{wanted}");
     }
     // Each fragment alone is there.
-    quote(&[&document, "we slept well"], None).expect(0);
-    quote(&[&document, "we went home"], None).expect(0);
+    quote(&[&document, "we slept well"]).exits_quietly(0);
+    quote(&[&document, "we went home"]).exits_quietly(0);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -429,8 +323,8 @@ fn changed_quotes_are_not_found_and_show_the_closest_passage() {
     let files = Files::new();
     for (k, (case, text, wanted, passage)) in CHANGED.iter().enumerate() {
         let document = files.write(&format!("document-{k}.txt"), text);
-        let missing = quote(&[&document, wanted, "--format", "json"], None);
-        assert_eq!(missing.code, 1, "{case}: {}", missing.stdout);
+        let missing = quote(&[&document, wanted, "--format", "json"]).output();
+        assert_eq!(missing.code, Some(1), "{case}: {}", missing.stdout);
         let missing = missing.json();
         assert_eq!(missing["found"], false, "{case}");
         let closest = &missing["closest"];
@@ -447,12 +341,10 @@ fn a_quote_must_start_and_end_on_word_boundaries() {
     let files = Files::new();
     let document = files.write("document.txt", "Then the tower was built in 1950.");
     for wanted in ["he tower was built", "the tower was built in 195"] {
-        let missing = quote(&[&document, wanted, "--format", "json"], None)
-            .expect(1)
-            .json();
+        let missing = quote(&[&document, wanted, "--format", "json"]).json(1);
         assert_eq!(missing["found"], false, "{wanted}");
     }
-    quote(&[&document, "the tower was built in 1950"], None).expect(0);
+    quote(&[&document, "the tower was built in 1950"]).exits_quietly(0);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -463,7 +355,7 @@ fn a_missing_document_is_an_input_error_naming_it() {
     let files = Files::new();
     let path = files.dir.path().join("no-such-document.txt");
     let path = path.to_str().expect("UTF-8");
-    let line = quote(&[path, QUOTE], None).input_error();
+    let line = quote(&[path, QUOTE]).input_error();
     assert!(
         line.starts_with(&format!("ragcite: error: {path}: cannot read")),
         "{line}"
@@ -476,7 +368,7 @@ fn a_missing_quote_file_is_an_input_error_naming_it() {
     let document = files.write("document.txt", DOCUMENT);
     let path = files.dir.path().join("no-such-quote.txt");
     let path = path.to_str().expect("UTF-8");
-    let line = quote(&[&document, "--quote-file", path], None).input_error();
+    let line = quote(&[&document, "--quote-file", path]).input_error();
     assert!(
         line.starts_with(&format!("ragcite: error: {path}: cannot read")),
         "{line}"
@@ -485,9 +377,11 @@ fn a_missing_quote_file_is_an_input_error_naming_it() {
 
 #[test]
 fn the_document_and_the_quote_cannot_both_come_from_stdin() {
-    let line = quote(&["-"], Some(DOCUMENT.as_bytes())).input_error();
+    let line = quote(&["-"]).stdin(DOCUMENT.as_bytes()).input_error();
     assert!(line.contains("standard input"), "{line}");
-    let line = quote(&["-", "--format", "json"], Some(DOCUMENT.as_bytes())).input_error();
+    let line = quote(&["-", "--format", "json"])
+        .stdin(DOCUMENT.as_bytes())
+        .input_error();
     assert!(line.contains("standard input"), "{line}");
 }
 
@@ -503,7 +397,11 @@ fn an_empty_quote_is_an_input_error() {
         (vec![&document, "--quote-file", &empty_file], None),
     ];
     for (args, stdin) in cases {
-        let line = quote(&args, stdin).input_error();
+        let mut run = quote(&args);
+        if let Some(bytes) = stdin {
+            run = run.stdin(bytes);
+        }
+        let line = run.input_error();
         assert_eq!(line, "ragcite: error: the quote is empty", "{args:?}");
     }
 }
@@ -512,14 +410,14 @@ fn an_empty_quote_is_an_input_error() {
 fn an_invalid_utf8_document_is_an_input_error_at_its_byte_offset() {
     let files = Files::new();
     let document = files.write("latin1.txt", b"The caf\xE9 was open late.");
-    let line = quote(&[&document, "the cafe was open"], None).input_error();
+    let line = quote(&[&document, "the cafe was open"]).input_error();
     assert_eq!(
         line,
         format!("ragcite: error: {document}: invalid UTF-8 at byte 7")
     );
     let quote_file = files.write("quote.txt", b"ok \xC3");
     let good = files.write("document.txt", DOCUMENT);
-    let line = quote(&[&good, "--quote-file", &quote_file], None).input_error();
+    let line = quote(&[&good, "--quote-file", &quote_file]).input_error();
     assert_eq!(
         line,
         format!("ragcite: error: {quote_file}: invalid UTF-8 at byte 3")
@@ -531,7 +429,7 @@ fn a_quote_argument_and_a_quote_file_together_are_a_usage_error() {
     let files = Files::new();
     let document = files.write("document.txt", DOCUMENT);
     let quote_file = files.write("quote.txt", QUOTE);
-    let line = quote(&[&document, QUOTE, "--quote-file", &quote_file], None).input_error();
+    let line = quote(&[&document, QUOTE, "--quote-file", &quote_file]).input_error();
     assert!(line.contains("--quote-file"), "{line}");
 }
 
@@ -542,9 +440,7 @@ fn offsets_count_a_byte_order_mark_of_the_document() {
     let text = "\u{FEFF}abc the tower is tall.";
     let files = Files::new();
     let document = files.write("bom.txt", text);
-    let found = quote(&[&document, "the tower is tall", "--format", "json"], None)
-        .expect(0)
-        .json();
+    let found = quote(&[&document, "the tower is tall", "--format", "json"]).json(0);
     assert_eq!(chars(text, &found["offsets"]), "the tower is tall");
     assert_eq!(bytes(text, &found["byteOffsets"]), "the tower is tall");
 }
@@ -552,27 +448,21 @@ fn offsets_count_a_byte_order_mark_of_the_document() {
 // ------------------------------------------------------------------------------------------
 // Quotations in answer sentences (`ragcite check`)
 
-fn check(answer: &str, extra: &[&str]) -> Outcome {
-    let mut args = vec!["check", answer, CHUNKS, "--isolated"];
-    args.extend_from_slice(extra);
-    ragcite(&args, None)
+/// `ragcite check ANSWER CHUNKS <extra>`.
+fn check(answer: &str, extra: &[&str]) -> Run {
+    ragcite(["check", answer, CHUNKS])
+        .args(extra)
+        .timeout(TIMEOUT)
 }
 
+/// `check ANSWER CHUNKS --format json`: the exit code asserted, nothing on stderr, the document.
 fn check_json(answer: &str, code: i32) -> Value {
-    check(answer, &["--format", "json"]).expect(code).json()
+    check(answer, &["--format", "json"]).json(code)
 }
 
+/// The text of a chunk of [`CHUNKS`].
 fn chunk_text(id: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(CHUNKS);
-    let list: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("chunks"))
-        .expect("chunks are JSON");
-    list.as_array()
-        .expect("an array")
-        .iter()
-        .find(|c| c["id"] == id)
-        .and_then(|c| c["text"].as_str())
-        .unwrap_or_else(|| panic!("no chunk {id}"))
-        .to_string()
+    util::chunk_text(CHUNKS, id)
 }
 
 fn sentence(document: &Value, index: usize) -> &Value {
@@ -679,7 +569,7 @@ fn a_quotation_with_one_word_changed_is_a_misquote() {
         json!([{"limit": "max-misquotes", "counts": "misquotes", "found": 1, "allowed": 0, "over": 1}])
     );
 
-    let table = check(answer, &["--color", "never"]).expect(1);
+    let table = check(answer, &["--color", "never"]).exits_quietly(1);
     let wrong = what_is_wrong(&table.stdout);
     assert_eq!(wrong.len(), 1, "{}", table.stdout);
     assert!(
@@ -693,7 +583,7 @@ fn a_quotation_with_one_word_changed_is_a_misquote() {
         "{wrong:?}"
     );
 
-    check(answer, &["--max-misquotes", "1"]).expect(0);
+    check(answer, &["--max-misquotes", "1"]).exits_quietly(0);
 }
 
 #[test]
@@ -708,7 +598,7 @@ fn a_quotation_in_an_uncited_sentence_is_not_checked() {
         "testdata/quotes/uncited-quote.md",
         &["--max-uncited", "1", "--format", "json"],
     )
-    .expect(0);
+    .exits_quietly(0);
 }
 
 #[test]
@@ -794,17 +684,13 @@ fn a_quote_not_in_a_large_document_gets_its_closest_passage() {
     let text = large_document(passage);
     let files = Files::new();
     let document = files.write("large.txt", &text);
-    let missing = quote(
-        &[
-            &document,
-            "the committee concluded that the bridge was structurally unsound",
-            "--format",
-            "json",
-        ],
-        None,
-    )
-    .expect(1)
-    .json();
+    let missing = quote(&[
+        &document,
+        "the committee concluded that the bridge was structurally unsound",
+        "--format",
+        "json",
+    ])
+    .json(1);
     assert_eq!(missing["found"], false);
     let closest = &missing["closest"];
     let reported = "The committee concluded that the bridge was structurally sound";

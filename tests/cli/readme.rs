@@ -2,16 +2,14 @@
 //! command its introduction names, and the usage block under "## Usage" lists every visible
 //! subcommand with the usage line clap prints for it. Each test fails with the fix to make.
 
-use std::process::Output;
-
-use assert_cmd::Command;
+use crate::util::{Output, ROOT, ragcite};
 
 /// The command the README's worked example is the output of, as the README states it.
 const EXAMPLE_COMMAND: &str =
     "COLUMNS=100 ragcite check testdata/eiffel/answer.md testdata/eiffel/chunks.json --color never";
 
 fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+    std::fs::read_to_string(std::path::Path::new(ROOT).join("README.md"))
         .expect("README.md is readable")
 }
 
@@ -26,22 +24,13 @@ fn text_block_after<'a>(readme: &'a str, marker: &str) -> Option<&'a str> {
     Some(&body[..=close])
 }
 
-/// `ragcite <args>` from the crate root, without colour variables and without configuration.
-fn ragcite(env: &[(&str, &str)], args: &[&str]) -> Output {
-    let mut cmd = Command::cargo_bin("ragcite").expect("the ragcite binary is built");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("FORCE_COLOR")
-        .env_remove("COLUMNS");
+/// `ragcite <args>` with no `COLUMNS` but what `env` sets: the README's commands say their width.
+fn ragcite_with(env: &[(&str, &str)], args: &[&str]) -> Output {
+    let mut run = ragcite(args).env_remove("COLUMNS");
     for (key, value) in env {
-        cmd.env(key, value);
+        run = run.env(key, value);
     }
-    cmd.args(args).output().expect("ragcite runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).expect("stdout is UTF-8")
+    run.output()
 }
 
 #[test]
@@ -59,12 +48,12 @@ fn the_worked_example_is_the_output_of_its_command() {
         .and_then(|assignment| assignment.split_once('='))
         .expect("the command starts with COLUMNS=");
     assert_eq!(words.next(), Some("ragcite"));
-    let mut args: Vec<&str> = words.collect();
-    // Whatever configuration file sits above the checkout, the README shows the defaults.
-    args.push("--isolated");
-    let output = ragcite(&[(key, value)], &args);
-    assert_eq!(output.status.code(), Some(1), "the example fails its gate");
-    let fresh = stdout(&output);
+    // The runner adds `--isolated`: whatever configuration sits above the checkout, the README
+    // shows the defaults.
+    let args: Vec<&str> = words.collect();
+    let output = ragcite_with(&[(key, value)], &args);
+    assert_eq!(output.code, Some(1), "the example fails its gate");
+    let fresh = output.stdout;
     assert!(
         shown == fresh,
         "README.md's worked example is stale: replace its ```text block with the output of `{EXAMPLE_COMMAND}` (run from the crate root: COLUMNS=100 cargo run -q -- check testdata/eiffel/answer.md testdata/eiffel/chunks.json --color never --isolated)"
@@ -73,7 +62,7 @@ fn the_worked_example_is_the_output_of_its_command() {
 
 /// The visible subcommands, in the order `ragcite help` lists them.
 fn subcommands() -> Vec<String> {
-    let help = stdout(&ragcite(&[("COLUMNS", "200")], &["help"]));
+    let help = ragcite_with(&[("COLUMNS", "200")], &["help"]).stdout;
     let commands = help
         .split_once("Commands:\n")
         .expect("`ragcite help` lists its commands")
@@ -98,15 +87,15 @@ fn the_usage_block_lists_every_subcommand_as_clap_prints_it() {
     let mut expected: Vec<String> = names
         .iter()
         .map(|name| {
-            let help = stdout(&ragcite(&[("COLUMNS", "200")], &["help", name]));
+            let help = ragcite_with(&[("COLUMNS", "200")], &["help", name]).stdout;
             help.lines()
                 .find_map(|line| line.strip_prefix("Usage: "))
                 .unwrap_or_else(|| panic!("`ragcite help {name}` prints a usage line"))
                 .to_string()
         })
         .collect();
-    let version = ragcite(&[], &["--version"]);
-    assert!(version.status.success(), "ragcite --version works");
+    let version = ragcite_with(&[], &["--version"]);
+    assert_eq!(version.code, Some(0), "ragcite --version works");
     expected.push("ragcite --version".to_string());
     let expected = expected.join("\n") + "\n";
     assert!(

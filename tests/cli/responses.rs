@@ -7,10 +7,9 @@
 //! Regenerate the snapshots with `INSTA_UPDATE=always cargo test --test cli -- responses::`, then
 //! read every changed `tests/cli/snapshots/cli__responses__*.snap` before keeping it.
 
-use std::path::Path;
-
-use assert_cmd::Command;
 use serde_json::{Value, json};
+
+use crate::util::{Run, chars, chunk_text, pair, path, ragcite, strings};
 
 /// The chunks every fixture of `testdata/responses/` was written against.
 const CHUNKS: &str = "testdata/responses/chunks.json";
@@ -26,93 +25,19 @@ fn cut_off(field: &str, value: &str) -> String {
     )
 }
 
-/// What one run of the binary gave.
-struct Outcome {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Outcome {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.stdout).unwrap_or_else(|e| {
-            panic!(
-                "stdout is not JSON ({e}):\n{}\nstderr:\n{}",
-                self.stdout, self.stderr
-            )
-        })
-    }
-
-    /// Asserts the exit code (and, unless it is 2, an empty stderr).
-    fn expect(self, code: i32) -> Self {
-        assert_eq!(
-            self.code, code,
-            "exit code; stdout:\n{}\nstderr:\n{}",
-            self.stdout, self.stderr
-        );
-        if code != 2 {
-            assert_eq!(self.stderr, "", "stderr of a run that exits {code}");
-        }
-        self
-    }
-
-    /// Asserts an input error: exit 2, nothing on stdout, exactly one line on stderr; returns it.
-    fn input_error(self) -> String {
-        let this = self.expect(2);
-        assert_eq!(this.stdout, "", "stdout of a failed run");
-        assert!(
-            this.stderr.ends_with('\n') && this.stderr.matches('\n').count() == 1,
-            "stderr is not one line: {:?}",
-            this.stderr
-        );
-        assert!(
-            this.stderr.starts_with("ragcite: error: "),
-            "{:?}",
-            this.stderr
-        );
-        this.stderr.trim_end().to_string()
-    }
-}
-
-/// Runs `ragcite <args>` from the crate root, without colour variables or configuration, 120
-/// columns wide.
-fn ragcite(args: &[&str]) -> Outcome {
-    let output = Command::cargo_bin("ragcite")
-        .expect("the ragcite binary is built")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("FORCE_COLOR")
-        .env("COLUMNS", "120")
-        .args(args)
-        .output()
-        .expect("ragcite runs");
-    Outcome {
-        code: output.status.code().expect("ragcite exits with a code"),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
-}
-
-/// `ragcite check ANSWER CHUNKS --isolated EXTRA...`.
-fn check(answer: &str, chunks: &str, extra: &[&str]) -> Outcome {
-    let mut args = vec!["check", answer, chunks, "--isolated"];
-    args.extend_from_slice(extra);
-    ragcite(&args)
+/// `ragcite check ANSWER CHUNKS EXTRA...`.
+fn check(answer: &str, chunks: &str, extra: &[&str]) -> Run {
+    ragcite(["check", answer, chunks]).args(extra)
 }
 
 /// The table of `check`, uncoloured.
-fn table(answer: &str, chunks: &str, extra: &[&str]) -> Outcome {
-    let mut args = vec!["--color", "never"];
-    args.extend_from_slice(extra);
-    check(answer, chunks, &args)
+fn table(answer: &str, chunks: &str, extra: &[&str]) -> Run {
+    check(answer, chunks, &["--color", "never"]).args(extra)
 }
 
 /// The JSON document of `check`.
-fn json(answer: &str, chunks: &str, extra: &[&str]) -> Outcome {
-    let mut args = vec!["--format", "json"];
-    args.extend_from_slice(extra);
-    check(answer, chunks, &args)
+fn json(answer: &str, chunks: &str, extra: &[&str]) -> Run {
+    check(answer, chunks, &["--format", "json"]).args(extra)
 }
 
 fn response(name: &str) -> String {
@@ -141,19 +66,6 @@ fn verdicts(document: &Value) -> Vec<String> {
     sentences(document)
         .iter()
         .map(|s| s["verdict"].as_str().expect("a verdict").to_string())
-        .collect()
-}
-
-fn strings(value: &Value) -> Vec<String> {
-    value
-        .as_array()
-        .unwrap_or_else(|| panic!("not an array: {value}"))
-        .iter()
-        .map(|v| {
-            v.as_str()
-                .unwrap_or_else(|| panic!("not a string: {v}"))
-                .to_string()
-        })
         .collect()
 }
 
@@ -193,35 +105,6 @@ fn citations(document: &Value) -> Vec<Citation> {
             )
         })
         .collect()
-}
-
-/// The text of the chunk `id` in a JSON chunks file.
-fn chunk_text(chunks: &str, id: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(chunks);
-    let list: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("chunks"))
-        .expect("chunks are JSON");
-    list.as_array()
-        .expect("an array of chunks")
-        .iter()
-        .find(|c| c["id"] == id)
-        .and_then(|c| c["text"].as_str())
-        .unwrap_or_else(|| panic!("no chunk {id} in {chunks}"))
-        .to_string()
-}
-
-/// Characters `[start, end)` of `text`.
-fn chars(text: &str, offsets: &Value) -> String {
-    let (start, end) = pair(offsets);
-    text.chars().skip(start).take(end - start).collect()
-}
-
-fn pair(offsets: &Value) -> (usize, usize) {
-    let list = offsets
-        .as_array()
-        .unwrap_or_else(|| panic!("offsets are not an array: {offsets}"));
-    assert_eq!(list.len(), 2, "{offsets}");
-    let n = |v: &Value| usize::try_from(v.as_u64().expect("an offset")).expect("fits");
-    (n(&list[0]), n(&list[1]))
 }
 
 /// The lines of a table, asserting that `warning` is a `warning:` line after the tables and
@@ -291,9 +174,9 @@ fn snapshot(file: &str) {
         .find(|(f, _, _)| *f == file)
         .unwrap_or_else(|| panic!("{file} is not in SNAPSHOTS"));
     let path = response(file);
-    let shown = table(&path, CHUNKS, &[]).expect(*code);
+    let shown = table(&path, CHUNKS, &[]).exits_quietly(*code);
     insta::assert_snapshot!(format!("{name}_table"), shown.stdout);
-    let document = json(&path, CHUNKS, &[]).expect(*code);
+    let document = json(&path, CHUNKS, &[]).exits_quietly(*code);
     insta::assert_snapshot!(format!("{name}_json"), document.stdout);
 }
 
@@ -333,7 +216,7 @@ snapshot_tests! {
 /// A fixture added to `testdata/responses/` must be snapshotted (or listed as not a response).
 #[test]
 fn every_fixture_is_snapshotted_or_known_not_to_be_a_response() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/responses");
+    let dir = path("testdata/responses");
     let mut on_disk: Vec<String> = std::fs::read_dir(dir)
         .expect("testdata/responses is readable")
         .map(|e| {
@@ -415,7 +298,7 @@ fn formats_and_token_counts_are_reported() {
             .find(|(f, _, _)| *f == file)
             .expect("listed")
             .2;
-        let document = json(&response(file), CHUNKS, &[]).expect(code).json();
+        let document = json(&response(file), CHUNKS, &[]).json(code);
         let answer = &document["inputs"]["answer"];
         assert_eq!(answer["path"], response(file), "{file}");
         assert_eq!(answer["format"], format, "{file}");
@@ -452,8 +335,8 @@ fn streamed_and_unstreamed_responses_give_the_same_result() {
             .find(|(f, _, _)| *f == whole)
             .expect("listed")
             .2;
-        let a = json(&response(whole), CHUNKS, &[]).expect(code).json();
-        let b = json(&response(stream), CHUNKS, &[]).expect(code).json();
+        let a = json(&response(whole), CHUNKS, &[]).json(code);
+        let b = json(&response(stream), CHUNKS, &[]).json(code);
         assert!(
             !sentences(&a).is_empty(),
             "{whole} gave no sentences to compare"
@@ -479,7 +362,7 @@ fn the_same_text_from_different_providers_gives_the_same_result() {
         "openai-chat.json",
         "openai-responses.json",
     ];
-    let first = json(&response(files[0]), CHUNKS, &[]).expect(1).json();
+    let first = json(&response(files[0]), CHUNKS, &[]).json(1);
     assert_eq!(
         verdicts(&first),
         [
@@ -490,7 +373,7 @@ fn the_same_text_from_different_providers_gives_the_same_result() {
         ]
     );
     for file in &files[1..] {
-        let other = json(&response(file), CHUNKS, &[]).expect(1).json();
+        let other = json(&response(file), CHUNKS, &[]).json(1);
         assert_eq!(first["result"], other["result"], "{file}");
         assert_ne!(
             first["inputs"]["answer"], other["inputs"]["answer"],
@@ -522,9 +405,9 @@ fn truncated_responses_warn_in_json_and_in_the_table() {
         ),
     ];
     for (file, warning, code) in cases {
-        let document = json(&response(file), CHUNKS, &[]).expect(code).json();
+        let document = json(&response(file), CHUNKS, &[]).json(code);
         assert_eq!(warnings(&document), [warning.as_str()], "{file}");
-        let shown = table(&response(file), CHUNKS, &[]).expect(code);
+        let shown = table(&response(file), CHUNKS, &[]).exits_quietly(code);
         assert_table_warns(&shown.stdout, &warning);
     }
 }
@@ -536,9 +419,9 @@ fn a_complete_response_does_not_warn() {
         "openai-chat-stream.sse",
         "anthropic.json",
     ] {
-        let document = json(&response(file), CHUNKS, &[]).json();
+        let document = json(&response(file), CHUNKS, &[]).output().json();
         assert_eq!(warnings(&document), Vec::<String>::new(), "{file}");
-        let shown = table(&response(file), CHUNKS, &[]);
+        let shown = table(&response(file), CHUNKS, &[]).output();
         assert!(!shown.stdout.contains("warning:"), "{}", shown.stdout);
     }
 }
@@ -546,9 +429,7 @@ fn a_complete_response_does_not_warn() {
 /// The truncated answer is checked as far as it goes: its last sentence has lost its marker.
 #[test]
 fn a_truncated_answer_is_checked_as_far_as_it_goes() {
-    let document = json(&response("ollama-chat-truncated.json"), CHUNKS, &[])
-        .expect(1)
-        .json();
+    let document = json(&response("ollama-chat-truncated.json"), CHUNKS, &[]).json(1);
     assert_eq!(
         verdicts(&document),
         ["supported", "number-mismatch", "uncited-claim"]
@@ -558,9 +439,7 @@ fn a_truncated_answer_is_checked_as_far_as_it_goes() {
         last["sentence"],
         "It was designed by the engineering company of"
     );
-    let document = json(&response("anthropic-max-tokens.json"), CHUNKS, &[])
-        .expect(0)
-        .json();
+    let document = json(&response("anthropic-max-tokens.json"), CHUNKS, &[]).json(0);
     assert_eq!(sentences(&document)[1]["sentence"], "It was completed in");
     assert_eq!(sentences(&document)[1]["verdict"], "no-claim");
 }
@@ -573,7 +452,7 @@ fn an_error_inside_a_stream_warns_and_keeps_what_came_before() {
          unexpected EOF",
         "the stream ended before its final message",
     ];
-    let document = json(&file, CHUNKS, &[]).expect(0).json();
+    let document = json(&file, CHUNKS, &[]).json(0);
     assert_eq!(warnings(&document), expected);
     assert_eq!(
         sentences(&document)
@@ -585,7 +464,7 @@ fn an_error_inside_a_stream_warns_and_keeps_what_came_before() {
     assert_eq!(verdicts(&document), ["supported"]);
     assert_eq!(document["inputs"]["answer"]["streamed"], true);
     assert_eq!(document["inputs"]["answer"]["tokens"], Value::Null);
-    let shown = table(&file, CHUNKS, &[]).expect(0);
+    let shown = table(&file, CHUNKS, &[]).exits_quietly(0);
     for warning in expected {
         assert_table_warns(&shown.stdout, warning);
     }
@@ -635,10 +514,10 @@ fn an_answer_without_any_citation_warns() {
     let warning = "the answer has no citation at all";
     let answer = quotes_file("plain.md");
     let chunks = quotes_file("chunks.json");
-    let document = json(&answer, &chunks, &[]).expect(1).json();
+    let document = json(&answer, &chunks, &[]).json(1);
     assert_eq!(warnings(&document), [warning]);
     assert_eq!(verdicts(&document), ["uncited-claim", "uncited-claim"]);
-    let shown = table(&answer, &chunks, &[]).expect(1);
+    let shown = table(&answer, &chunks, &[]).exits_quietly(1);
     assert_table_warns(&shown.stdout, warning);
     // One marker is enough to silence it.
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -649,9 +528,7 @@ fn an_answer_without_any_citation_warns() {
          [report]. Sixty tonnes of paint are used each time.\n",
     )
     .expect("written");
-    let document = json(cited.to_str().expect("UTF-8"), &chunks, &[])
-        .expect(1)
-        .json();
+    let document = json(cited.to_str().expect("UTF-8"), &chunks, &[]).json(1);
     assert!(!warnings(&document).iter().any(|w| w == warning));
 }
 
@@ -661,10 +538,8 @@ fn an_answer_without_any_citation_warns() {
 #[test]
 fn answer_format_text_reads_a_response_as_text() {
     let file = response("ollama-chat.json");
-    let auto = json(&file, CHUNKS, &[]).expect(1).json();
-    let text = json(&file, CHUNKS, &["--answer-format", "text"])
-        .expect(1)
-        .json();
+    let auto = json(&file, CHUNKS, &[]).json(1);
+    let text = json(&file, CHUNKS, &["--answer-format", "text"]).json(1);
     assert_eq!(
         text["inputs"]["answer"],
         json!({"path": file, "format": "text", "streamed": false})
@@ -685,9 +560,11 @@ fn answer_format_auto_and_the_right_format_agree_with_detection() {
         ("openai-responses-stream.sse", "openai-responses"),
         ("citation-list.json", "citation-list"),
     ] {
-        let detected = json(&response(file), CHUNKS, &[]).json();
+        let detected = json(&response(file), CHUNKS, &[]).output().json();
         for forced in ["auto", format] {
-            let document = json(&response(file), CHUNKS, &["--answer-format", forced]).json();
+            let document = json(&response(file), CHUNKS, &["--answer-format", forced])
+                .output()
+                .json();
             assert_eq!(detected, document, "{file} with --answer-format {forced}");
         }
     }
@@ -731,9 +608,7 @@ fn assert_sentence_holds(document: &Value, index: usize, fragment: &str) {
 
 #[test]
 fn anthropic_citations_cite_the_sentences_they_cover() {
-    let document = json(&response("anthropic.json"), CHUNKS, &[])
-        .expect(0)
-        .json();
+    let document = json(&response("anthropic.json"), CHUNKS, &[]).json(0);
     assert_eq!(cited(&document), [vec!["1"], vec!["2"], vec!["4"]]);
     assert_eq!(verdicts(&document), ["supported"; 3]);
     assert_eq!(
@@ -787,7 +662,7 @@ fn anthropic_citations_cite_the_sentences_they_cover() {
 
 #[test]
 fn cohere_citations_resolve_generated_ids_to_positions() {
-    let document = json(&response("cohere.json"), CHUNKS, &[]).expect(0).json();
+    let document = json(&response("cohere.json"), CHUNKS, &[]).json(0);
     assert_eq!(cited(&document), [vec!["1"], vec!["2", "4"]]);
     assert_eq!(
         citations(&document),
@@ -822,7 +697,7 @@ fn cohere_citations_resolve_generated_ids_to_positions() {
 
 #[test]
 fn gemini_grounding_supports_cite_their_segments() {
-    let document = json(&response("gemini.json"), CHUNKS, &[]).expect(0).json();
+    let document = json(&response("gemini.json"), CHUNKS, &[]).json(0);
     assert_eq!(cited(&document), [vec!["1"], vec!["2"], vec!["4"]]);
     assert_eq!(verdicts(&document), ["supported"; 3]);
     assert_eq!(
@@ -855,7 +730,7 @@ fn gemini_grounding_supports_cite_their_segments() {
 #[test]
 fn native_citations_are_what_makes_the_sentences_cited() {
     for file in ["anthropic.json", "cohere.json", "gemini.json"] {
-        let document = json(&response(file), CHUNKS, &[]).json();
+        let document = json(&response(file), CHUNKS, &[]).output().json();
         let markers: Vec<Vec<String>> = sentences(&document)
             .iter()
             .map(|s| strings(&s["markers"]))
@@ -876,7 +751,7 @@ fn native_citations_are_what_makes_the_sentences_cited() {
 #[test]
 fn an_anthropic_cited_text_not_in_its_chunk_is_a_misquote() {
     let file = quotes_file("anthropic-misquote.json");
-    let document = json(&file, CHUNKS, &[]).expect(1).json();
+    let document = json(&file, CHUNKS, &[]).json(1);
     assert_eq!(verdicts(&document), ["misquote", "supported"]);
     assert_eq!(document["result"]["counts"]["misquote"], 1);
     assert_eq!(document["result"]["counts"]["misquotedCitations"], 0);
@@ -908,7 +783,7 @@ fn an_anthropic_cited_text_not_in_its_chunk_is_a_misquote() {
         json!([{"limit": "max-misquotes", "counts": "misquotes", "found": 1, "allowed": 0, "over": 1}])
     );
 
-    let shown = table(&file, CHUNKS, &[]).expect(1);
+    let shown = table(&file, CHUNKS, &[]).exits_quietly(1);
     assert!(
         shown.stdout.contains("misquote: “It is 330 metres"),
         "{}",
@@ -919,9 +794,7 @@ fn an_anthropic_cited_text_not_in_its_chunk_is_a_misquote() {
         assert!(shown.stdout.contains(part), "{part}: {}", shown.stdout);
     }
 
-    let relaxed = json(&file, CHUNKS, &["--max-misquotes", "1"])
-        .expect(0)
-        .json();
+    let relaxed = json(&file, CHUNKS, &["--max-misquotes", "1"]).json(0);
     assert_eq!(relaxed["gate"], json!({"passed": true, "failures": []}));
     assert_eq!(verdicts(&relaxed), ["misquote", "supported"]);
 }
@@ -931,13 +804,13 @@ fn an_anthropic_cited_text_not_in_its_chunk_is_a_misquote() {
 #[test]
 fn a_misquoted_citation_on_a_sentence_without_a_claim_still_fails_the_gate() {
     let file = quotes_file("anthropic-misquote-no-claim.json");
-    let document = json(&file, CHUNKS, &[]).json();
+    let document = json(&file, CHUNKS, &[]).output().json();
     // The citation is checked and not found...
     assert_eq!(sentences(&document)[1]["quotes"][0]["found"], false);
     assert_eq!(document["result"]["citations"][1]["quote"]["found"], false);
     // ... so --max-misquotes 0 must fail.
     assert_eq!(document["gate"]["passed"], false, "{}", document["summary"]);
-    check(&file, CHUNKS, &[]).expect(1);
+    check(&file, CHUNKS, &[]).exits_quietly(1);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -945,9 +818,7 @@ fn a_misquoted_citation_on_a_sentence_without_a_claim_still_fails_the_gate() {
 
 #[test]
 fn a_citation_list_checks_each_quote_in_its_source() {
-    let document = json(&response("citation-list.json"), CHUNKS, &[])
-        .expect(1)
-        .json();
+    let document = json(&response("citation-list.json"), CHUNKS, &[]).json(1);
     assert_eq!(
         citations(&document),
         [
@@ -989,27 +860,27 @@ fn a_citation_list_source_that_does_not_exist_warns_and_is_an_unknown_marker() {
     let file = quotes_file("citation-list-unknown-source.json");
     let warning = "citation 2 names source 9, which does not exist";
     // It counts against --max-unknown-markers like a marker that points nowhere.
-    let document = json(&file, CHUNKS, &[]).expect(1).json();
+    let document = json(&file, CHUNKS, &[]).json(1);
     assert_eq!(warnings(&document), [warning]);
     assert_eq!(document["result"]["unknownMarkers"], json!(["9"]));
     assert_eq!(
         document["gate"]["failures"][0]["limit"],
         "max-unknown-markers"
     );
-    json(&file, CHUNKS, &["--max-unknown-markers", "1"]).expect(0);
+    json(&file, CHUNKS, &["--max-unknown-markers", "1"]).exits_quietly(0);
     assert_eq!(
         citations(&document),
         [cite(1, "1", Some("1"), &[]), cite(2, "9", None, &[]),]
     );
     assert_eq!(document["result"]["citations"][1]["quote"], Value::Null);
-    let shown = table(&file, CHUNKS, &[]).expect(1);
+    let shown = table(&file, CHUNKS, &[]).exits_quietly(1);
     assert_table_warns(&shown.stdout, warning);
 }
 
 #[test]
 fn a_citation_list_quote_not_in_its_source_fails_max_misquotes() {
     let file = quotes_file("citation-list-misquote.json");
-    let document = json(&file, CHUNKS, &[]).expect(1).json();
+    let document = json(&file, CHUNKS, &[]).json(1);
     let counts = &document["result"]["counts"];
     assert_eq!(counts["misquotedCitations"], 1);
     assert_eq!(counts["misquote"], 0);
@@ -1023,7 +894,7 @@ fn a_citation_list_quote_not_in_its_source_fails_max_misquotes() {
         document["gate"]["failures"],
         json!([{"limit": "max-misquotes", "counts": "misquotes", "found": 1, "allowed": 0, "over": 1}])
     );
-    let shown = table(&file, CHUNKS, &[]).expect(1);
+    let shown = table(&file, CHUNKS, &[]).exits_quietly(1);
     assert!(
         shown
             .stdout
@@ -1031,7 +902,7 @@ fn a_citation_list_quote_not_in_its_source_fails_max_misquotes() {
         "{}",
         shown.stdout
     );
-    json(&file, CHUNKS, &["--max-misquotes", "1"]).expect(0);
+    json(&file, CHUNKS, &["--max-misquotes", "1"]).exits_quietly(0);
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1042,7 +913,7 @@ fn a_citation_list_quote_not_in_its_source_fails_max_misquotes() {
 #[test]
 fn a_quotation_in_a_cited_response_sentence_is_checked_in_the_cited_chunk() {
     let file = quotes_file("anthropic-quoting-sentence.json");
-    let document = json(&file, CHUNKS, &[]).expect(1).json();
+    let document = json(&file, CHUNKS, &[]).json(1);
     assert_eq!(verdicts(&document), ["misquote"]);
     assert_eq!(cited(&document), [vec!["1"]]);
     let quotes = sentences(&document)[0]["quotes"]
@@ -1071,21 +942,9 @@ fn a_quotation_in_a_cited_response_sentence_is_checked_in_the_cited_chunk() {
 
 #[test]
 fn a_response_on_standard_input_is_recognised() {
-    let bytes =
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(response("ollama-chat.json")))
-            .expect("the fixture");
-    let output = Command::cargo_bin("ragcite")
-        .expect("the ragcite binary is built")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["check", "-", CHUNKS, "--isolated", "--format", "json"])
-        .write_stdin(bytes)
-        .output()
-        .expect("ragcite runs");
-    assert_eq!(output.status.code(), Some(1));
-    let piped: Value = serde_json::from_slice(&output.stdout).expect("JSON");
-    let from_file = json(&response("ollama-chat.json"), CHUNKS, &[])
-        .expect(1)
-        .json();
+    let bytes = std::fs::read(path(&response("ollama-chat.json"))).expect("the fixture");
+    let piped = json("-", CHUNKS, &[]).stdin(bytes).exits(1).json();
+    let from_file = json(&response("ollama-chat.json"), CHUNKS, &[]).json(1);
     assert_eq!(piped["result"], from_file["result"]);
     assert_eq!(
         piped["inputs"]["answer"],

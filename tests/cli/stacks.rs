@@ -7,8 +7,9 @@
 //! Regenerate the table snapshots with `INSTA_UPDATE=always cargo test --test cli -- stacks::`,
 //! then read every changed `tests/cli/snapshots/cli__stacks__*.snap` before keeping it.
 
-use assert_cmd::Command;
 use serde_json::Value;
+
+use crate::util::{Output, Run, ragcite};
 
 /// The verdicts of the worked example: 1888 is not in chunk 2, and chunk 3 does not say who
 /// designed the tower.
@@ -28,51 +29,29 @@ const STATUSES: [&str; 5] = [
     "unused",
 ];
 
-struct Outcome {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
+/// `ragcite <args>` from `testdata/stacks/`: the samples are named relative to it, and the
+/// outputs and snapshots show them so.
+fn in_stacks(args: &[&str]) -> Run {
+    ragcite(args).in_dir("testdata/stacks")
 }
 
-/// Runs `ragcite <args>` from `testdata/stacks/`, without configuration or colour variables, 120
-/// columns wide.
-fn ragcite(args: &[&str]) -> Outcome {
-    let output = Command::cargo_bin("ragcite")
-        .expect("the ragcite binary is built")
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/stacks"))
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("FORCE_COLOR")
-        .env("COLUMNS", "120")
-        .args(args)
-        .arg("--isolated")
-        .output()
-        .expect("ragcite runs");
-    Outcome {
-        code: output.status.code(),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
-    }
+/// What `ragcite <args>` gave, run from `testdata/stacks/`.
+fn stacks(args: &[&str]) -> Output {
+    in_stacks(args).output()
 }
 
-/// `check <files> --format json`: exit 1 (the example fails its gate), the document.
+/// `check <files> --format json`: exit 1 (the example fails its gate), nothing on stderr, the
+/// document.
 fn check_json(files: &[&str]) -> Value {
-    let mut args = vec!["check"];
-    args.extend(files);
-    args.extend(["--format", "json"]);
-    let out = ragcite(&args);
-    assert_eq!(out.code, Some(1), "{files:?}: {}{}", out.stdout, out.stderr);
-    assert_eq!(out.stderr, "");
-    serde_json::from_str(&out.stdout).expect("JSON")
+    in_stacks(&["check"])
+        .args(files)
+        .args(["--format", "json"])
+        .json(1)
 }
 
-/// One line on stderr and exit 2: the error.
+/// The input error line (see `Output::input_error`).
 fn input_error(args: &[&str]) -> String {
-    let out = ragcite(args);
-    assert_eq!(out.code, Some(2), "{args:?}: {}", out.stdout);
-    assert_eq!(out.stdout, "");
-    assert_eq!(out.stderr.matches('\n').count(), 1, "{:?}", out.stderr);
-    out.stderr.trim_end().to_string()
+    in_stacks(args).input_error()
 }
 
 fn strings(doc: &Value, pointer: &str, field: &str) -> Vec<String> {
@@ -380,7 +359,7 @@ fn tables_of_the_stacks() {
         let mut args = vec!["check"];
         args.extend(files);
         args.extend(["--color", "never"]);
-        let out = ragcite(&args);
+        let out = stacks(&args);
         assert_eq!(out.code, Some(1), "{}", out.stderr);
         assert_eq!(out.stderr, "");
         insta::assert_snapshot!(name, out.stdout);
@@ -401,7 +380,7 @@ fn batch_tables_of_the_stacks() {
         "phoenix_spans_dataframe.jsonl",
         "langsmith_runs.jsonl",
     ] {
-        let out = ragcite(&["batch", &format!("../batch/{file}"), "--color", "never"]);
+        let out = stacks(&["batch", &format!("../batch/{file}"), "--color", "never"]);
         assert_eq!(out.code, Some(1), "{}", out.stderr);
         assert_eq!(out.stderr, "");
         let name = format!("batch_{}", file.replace(['.', '-'], "_"));
@@ -522,7 +501,7 @@ fn every_wrong_shape_is_one_error_line() {
         "ragged-records.csv",
         "user_input,response,retrieved_contexts\nq,The tower is tall [1].,['It is tall.']\nq,B\n",
     );
-    let out = ragcite(&["batch", &ragged]);
+    let out = stacks(&["batch", &ragged]);
     assert_eq!(out.code, Some(2));
     assert!(
         out.stdout.contains("INCOMPLETE: stopped at line 3"),
@@ -543,7 +522,7 @@ type Counts = Vec<(String, u64)>;
 
 /// `batch FILE --format jsonl`: each record's (id, passed, verdict counts that are not zero).
 fn batch_records(file: &str) -> Vec<(String, bool, Counts)> {
-    let out = ragcite(&["batch", &format!("../batch/{file}"), "--format", "jsonl"]);
+    let out = stacks(&["batch", &format!("../batch/{file}"), "--format", "jsonl"]);
     assert_eq!(out.code, Some(1), "{file}: {}", out.stderr);
     out.stdout
         .lines()
@@ -636,7 +615,7 @@ fn a_trace_without_what_a_record_needs_is_a_bad_record() {
         r#"{"name": "retrieve", "context": {"trace_id": "t2", "span_id": "b"}, "parent_id": "r2", "attributes": {"openinference.span.kind": "RETRIEVER", "retrieval.documents.0.document.content": "It is tall."}}"#,
     ];
     std::fs::write(&path, spans.join("\n")).expect("written");
-    let out = ragcite(&[
+    let out = stacks(&[
         "batch",
         path.to_str().expect("UTF-8 path"),
         "--format",

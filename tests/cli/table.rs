@@ -3,51 +3,27 @@
 //! layout at every width from 60 to 200 columns, and a run in a pseudo-terminal that reports a
 //! width of 0 (`script` from util-linux; those tests say so and pass when it is not installed).
 //!
-//! Every command runs from the crate root with `--isolated` (no configuration file can change the
-//! result), the colour variables removed and `COLUMNS` set by the test.
-//!
 //! Regenerate the snapshots with `INSTA_UPDATE=always cargo test --test cli -- table::`, then read
 //! every changed `tests/cli/snapshots/cli__table__*.snap` file before keeping it. In the snapshots
 //! of coloured output each ESC is written `␛`, so that the files read as text.
 
-use assert_cmd::Command;
+use crate::util::ragcite;
 
 const EIFFEL: [&str; 2] = ["testdata/eiffel/answer.md", "testdata/eiffel/chunks.json"];
 const SMALL: &str = "testdata/batch/small.jsonl";
 
-/// `ragcite <args> --isolated`, from the crate root, without colour variables, `columns` wide.
-fn ragcite(columns: u16, args: &[&str]) -> Command {
-    let mut cmd = Command::cargo_bin("ragcite").expect("the ragcite binary is built");
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("FORCE_COLOR")
-        .env("COLUMNS", columns.to_string())
-        .args(args)
-        .arg("--isolated");
-    cmd
-}
-
-/// Runs the command, asserts exit code 1 (every input here fails its gate) and an empty stderr,
-/// and returns stdout.
-fn failing_stdout(mut cmd: Command) -> String {
-    let output = cmd.output().expect("ragcite runs");
-    let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
-    let stderr = String::from_utf8(output.stderr).expect("stderr is UTF-8");
-    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
-    assert_eq!(stderr, "", "nothing on stderr");
-    stdout
+/// The table of `ragcite <args>` laid out for `columns`: exit 1 (every input here fails its gate)
+/// and nothing on stderr asserted.
+fn failing_stdout(columns: u16, args: &[&str]) -> String {
+    ragcite(args).columns(columns).stdout(1)
 }
 
 fn check(columns: u16, color: &str) -> String {
-    failing_stdout(ragcite(
-        columns,
-        &["check", EIFFEL[0], EIFFEL[1], "--color", color],
-    ))
+    failing_stdout(columns, &["check", EIFFEL[0], EIFFEL[1], "--color", color])
 }
 
 fn batch(columns: u16, color: &str) -> String {
-    failing_stdout(ragcite(columns, &["batch", SMALL, "--color", color]))
+    failing_stdout(columns, &["batch", SMALL, "--color", color])
 }
 
 /// Every escape sequence in `text` is a colour (SGR) sequence: `ESC [ <digits and ;> m`.
@@ -133,8 +109,7 @@ fn control_characters_from_the_inputs_are_neutralised_with_colour_on() {
         ],
         vec!["batch", records.to_str().unwrap(), "--color", "always"],
     ] {
-        let out = ragcite(200, &args).output().expect("ragcite runs");
-        let stdout = String::from_utf8(out.stdout).expect("stdout is UTF-8");
+        let stdout = ragcite(&args).columns(200).output().stdout;
         assert_only_colour_sequences(&stdout);
         assert!(!stdout.contains('\u{7}'), "a BEL reached the terminal");
         assert!(
@@ -279,20 +254,28 @@ fn check_in_a_pseudo_terminal(tty_columns: u16, columns: u16) -> Option<String> 
         println!("skipped: `script` (util-linux) is not installed");
         return None;
     }
-    let command = format!(
-        "stty cols {tty_columns} && exec {} check {} {} --isolated",
-        sh_quote(env!("CARGO_BIN_EXE_ragcite")),
-        EIFFEL[0],
-        EIFFEL[1],
-    );
-    let output = std::process::Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("FORCE_COLOR")
+    // The runner's command, its arguments and environment handed to `script` to run.
+    let inner = ragcite(["check", EIFFEL[0], EIFFEL[1]])
+        .columns(columns)
+        .command();
+    let words: Vec<String> = std::iter::once(inner.get_program())
+        .chain(inner.get_args())
+        .map(|word| sh_quote(&word.to_string_lossy()))
+        .collect();
+    let command = format!("stty cols {tty_columns} && exec {}", words.join(" "));
+    let mut script = std::process::Command::new("script");
+    script.args(["-qec", &command, "/dev/null"]);
+    if let Some(dir) = inner.get_current_dir() {
+        script.current_dir(dir);
+    }
+    for (name, value) in inner.get_envs() {
+        match value {
+            Some(value) => script.env(name, value),
+            None => script.env_remove(name),
+        };
+    }
+    let output = script
         .env("SHELL", "/bin/sh")
-        .env("COLUMNS", columns.to_string())
         .stdin(std::process::Stdio::null())
         .output()
         .expect("script runs");
