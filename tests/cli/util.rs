@@ -19,6 +19,9 @@
 //! - Environment: the colour, terminal, CI and backtrace variables removed ([`SCRUBBED`]), and
 //!   `COLUMNS=120` unless the test sets another width ([`Run::columns`]).
 //! - Standard input: empty unless the test gives some ([`Run::stdin`]).
+//!
+//! `tests/properties.rs` and `tests/hostile.rs` include this file too (`#[path]`), so they use
+//! only part of it.
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -136,6 +139,13 @@ impl Run {
     /// Kills the run after `limit` (its exit code is then `None`).
     pub fn timeout(mut self, limit: Duration) -> Self {
         self.timeout = Some(limit);
+        self
+    }
+
+    /// Runs another build of ragcite (`RAGCITE_BIN` of `tests/hostile.rs`).
+    #[allow(dead_code, reason = "only tests/hostile.rs runs another build")]
+    pub fn program(mut self, program: impl Into<PathBuf>) -> Self {
+        self.program = program.into();
         self
     }
 
