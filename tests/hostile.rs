@@ -25,6 +25,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+// The runner of the CLI tests, for the command it builds: isolated from configuration files, with
+// a clean environment. This file runs it itself, to time it and kill it.
+#[path = "cli/util.rs"]
+#[allow(dead_code, reason = "tests/cli/ uses the rest")]
+mod util;
+
 // ---------------------------------------------------------------------------------------------
 // Running the binary
 // ---------------------------------------------------------------------------------------------
@@ -106,21 +112,22 @@ fn wait(child: &mut Child, started: Instant) -> (Option<i32>, bool) {
     }
 }
 
+/// `ragcite <args>` in `dir`, as the CLI tests' runner builds it (`--isolated` added to `check`
+/// and `batch`, the environment cleaned).
+fn command_in(dir: &Path, args: &[&str]) -> util::Run {
+    util::ragcite(args).in_dir(dir).program(binary())
+}
+
 /// Runs `ragcite <args>` in `dir`, with standard output and error sent to files (outputs may be
 /// larger than a pipe holds) and `stdin` written from a thread.
 fn run_in(dir: &Path, args: &[&str], stdin: Option<Vec<u8>>) -> Outcome {
-    let what = format!("ragcite {}", args.join(" "));
+    let run = command_in(dir, args);
+    let what = run.what();
     let out_path = dir.join(format!(".stdout-{}", std::process::id()));
     let err_path = dir.join(format!(".stderr-{}", std::process::id()));
     let started = Instant::now();
-    let mut child = Command::new(binary())
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("FORCE_COLOR")
-        .env_remove("RUST_BACKTRACE")
-        .env("COLUMNS", "120")
+    let mut child = run
+        .command()
         .stdin(if stdin.is_some() {
             Stdio::piped()
         } else {
@@ -155,13 +162,9 @@ fn run_in(dir: &Path, args: &[&str], stdin: Option<Vec<u8>>) -> Outcome {
     }
 }
 
-/// `ragcite check ANSWER CHUNKS --format json --isolated` in `dir`.
+/// `ragcite check ANSWER CHUNKS --format json` in `dir`.
 fn check_json(dir: &Path, answer: &str, chunks: &str) -> Outcome {
-    run_in(
-        dir,
-        &["check", answer, chunks, "--format", "json", "--isolated"],
-        None,
-    )
+    run_in(dir, &["check", answer, chunks, "--format", "json"], None)
 }
 
 /// Asserts that the run finished in time, without a panic, with one of `codes`.
@@ -335,7 +338,7 @@ fn a_huge_single_json_lines_record_is_checked() {
     fs::write(dir.path().join("huge.jsonl"), &line).unwrap();
     let out = run_in(
         dir.path(),
-        &["batch", "huge.jsonl", "--format", "jsonl", "--isolated"],
+        &["batch", "huge.jsonl", "--format", "jsonl"],
         None,
     );
     report(
@@ -397,14 +400,7 @@ fn fastest_times(
     let mut fastest = vec![f64::MAX; names.len()];
     for _ in 0..rounds {
         for (k, name) in names.iter().enumerate() {
-            let args = [
-                "check",
-                name,
-                "chunks.json",
-                "--format",
-                "json",
-                "--isolated",
-            ];
+            let args = ["check", name, "chunks.json", "--format", "json"];
             let out = run_in(dir, &args, None);
             inspect(k, &out);
             fastest[k] = fastest[k].min(out.secs());
@@ -553,21 +549,13 @@ fn json_nested_100000_deep_is_an_input_error() {
     fs::write(dir.path().join("deep.json"), &arrays).unwrap();
     fs::write(dir.path().join("deep-objects.json"), &objects).unwrap();
     for file in ["deep.json", "deep-objects.json"] {
-        let out = run_in(
-            dir.path(),
-            &["check", "answer.md", file, "--isolated"],
-            None,
-        );
+        let out = run_in(dir.path(), &["check", "answer.md", file], None);
         report(&format!("chunks nested {depth} deep ({file})"), &out);
         assert_input_error(&out, file, "invalid JSON");
     }
     let unterminated = "[".repeat(depth);
     fs::write(dir.path().join("open.json"), &unterminated).unwrap();
-    let out = run_in(
-        dir.path(),
-        &["check", "answer.md", "open.json", "--isolated"],
-        None,
-    );
+    let out = run_in(dir.path(), &["check", "answer.md", "open.json"], None);
     report("chunks opened 100,000 deep, never closed", &out);
     assert_input_error(&out, "open.json", "invalid JSON");
 
@@ -587,7 +575,6 @@ fn json_nested_100000_deep_is_an_input_error() {
                 "chunks.json",
                 "--answer-format",
                 format,
-                "--isolated",
             ],
             None,
         );
@@ -618,15 +605,7 @@ fn json_nested_100000_deep_is_an_input_error() {
     for file in ["deep.jsonl", "deep-array.json"] {
         let out = run_in(
             dir.path(),
-            &[
-                "batch",
-                file,
-                "--format",
-                "json",
-                "--isolated",
-                "--max-bad-records",
-                "1",
-            ],
+            &["batch", file, "--format", "json", "--max-bad-records", "1"],
             None,
         );
         report(
@@ -642,7 +621,7 @@ fn json_nested_100000_deep_is_an_input_error() {
     // A batch file that is nothing but an array nested deep: one record, bad.
     let out = run_in(
         dir.path(),
-        &["batch", "deep.json", "--format", "json", "--isolated"],
+        &["batch", "deep.json", "--format", "json"],
         None,
     );
     report(&format!("batch file nested {depth} deep"), &out);
@@ -684,7 +663,6 @@ fn nul_bytes_in_the_answer_and_in_chunks() {
                 "chunks.json",
                 "--format",
                 format,
-                "--isolated",
                 "--color",
                 "never",
             ],
@@ -698,11 +676,7 @@ fn nul_bytes_in_the_answer_and_in_chunks() {
 
     // A raw NUL inside a JSON string is invalid JSON; escaped, it is text.
     fs::write(dir.path().join("raw.json"), b"[\"The tower\0 is tall.\"]").unwrap();
-    let out = run_in(
-        dir.path(),
-        &["check", "answer.md", "raw.json", "--isolated"],
-        None,
-    );
+    let out = run_in(dir.path(), &["check", "answer.md", "raw.json"], None);
     report("a raw NUL in JSON chunks", &out);
     assert_input_error(&out, "raw.json", "invalid JSON");
     fs::write(
@@ -725,11 +699,7 @@ fn nul_bytes_in_the_answer_and_in_chunks() {
 
     // An answer of nothing but NUL bytes has no visible text but is not white space either.
     fs::write(dir.path().join("nuls.md"), [0u8; 64]).unwrap();
-    let out = run_in(
-        dir.path(),
-        &["check", "nuls.md", "chunks.json", "--isolated"],
-        None,
-    );
+    let out = run_in(dir.path(), &["check", "nuls.md", "chunks.json"], None);
     report("an answer of NUL bytes only", &out);
     assert_clean(&out, &[0, 1, 2]);
 
@@ -749,7 +719,7 @@ fn nul_bytes_in_the_answer_and_in_chunks() {
     .unwrap();
     let out = run_in(
         dir.path(),
-        &["batch", "nul.jsonl", "--format", "json", "--isolated"],
+        &["batch", "nul.jsonl", "--format", "json"],
         None,
     );
     report("NUL bytes in batch records", &out);
@@ -776,11 +746,7 @@ fn invalid_utf8_in_the_middle_of_a_stream_answer() {
     );
     stream.push(b'\n');
     fs::write(dir.path().join("chat.ndjson"), &stream).unwrap();
-    let out = run_in(
-        dir.path(),
-        &["check", "chat.ndjson", "chunks.json", "--isolated"],
-        None,
-    );
+    let out = run_in(dir.path(), &["check", "chat.ndjson", "chunks.json"], None);
     report("invalid UTF-8 inside an NDJSON stream answer", &out);
     assert_input_error(
         &out,
@@ -801,7 +767,6 @@ fn invalid_utf8_in_the_middle_of_a_stream_answer() {
             "chunks.json",
             "--stdin-filename",
             "chat.ndjson",
-            "--isolated",
         ],
         Some(stream.clone()),
     );
@@ -819,7 +784,7 @@ fn invalid_utf8_in_the_middle_of_a_stream_answer() {
     fs::write(dir.path().join("chat.sse"), &sse).unwrap();
     assert_run_is_input_error(
         dir.path(),
-        &["check", "chat.sse", "chunks.json", "--isolated"],
+        &["check", "chat.sse", "chunks.json"],
         "chat.sse",
         &format!("invalid UTF-8 at byte {sse_bad}"),
     );
@@ -830,7 +795,7 @@ fn invalid_utf8_in_the_middle_of_a_stream_answer() {
     .unwrap();
     assert_run_is_input_error(
         dir.path(),
-        &["check", "cut.md", "chunks.json", "--isolated"],
+        &["check", "cut.md", "chunks.json"],
         "cut.md",
         "invalid UTF-8 at byte 23",
     );
@@ -842,7 +807,7 @@ fn invalid_utf8_in_the_middle_of_a_stream_answer() {
     .unwrap();
     assert_run_is_input_error(
         dir.path(),
-        &["check", "answer.md", "bad.json", "--isolated"],
+        &["check", "answer.md", "bad.json"],
         "bad.json",
         "invalid UTF-8 at byte 12",
     );
@@ -877,7 +842,6 @@ fn invalid_utf8_in_the_middle_of_a_batch() {
                 "evals.jsonl",
                 "--format",
                 format,
-                "--isolated",
                 "--max-bad-records",
                 allowed,
             ],
@@ -926,7 +890,7 @@ fn invalid_utf8_in_the_middle_of_a_batch() {
     fs::write(dir.path().join("evals.json"), &array).unwrap();
     let out = run_in(
         dir.path(),
-        &["batch", "evals.json", "--format", "json", "--isolated"],
+        &["batch", "evals.json", "--format", "json"],
         None,
     );
     report("invalid UTF-8 in a JSON array batch", &out);
@@ -948,17 +912,10 @@ fn a_directory_is_an_input_error() {
     fs::write(dir.path().join("answer.md"), "The tower is tall [1].\n").unwrap();
     fs::create_dir(dir.path().join("folder")).unwrap();
     let cases: [&[&str]; 6] = [
-        &["check", "folder", "chunks.json", "--isolated"],
-        &["check", "answer.md", "folder", "--isolated"],
-        &["batch", "folder", "--isolated"],
-        &[
-            "batch",
-            "answer.md",
-            "folder",
-            "--isolated",
-            "--format",
-            "json",
-        ],
+        &["check", "folder", "chunks.json"],
+        &["check", "answer.md", "folder"],
+        &["batch", "folder"],
+        &["batch", "answer.md", "folder", "--format", "json"],
         &["quote", "folder", "the tower"],
         &["quote", "answer.md", "--quote-file", "folder"],
     ];
@@ -1029,14 +986,7 @@ fn a_fifo_as_answer_chunks_batch_input_and_document() {
         dir.path(),
         "answer.fifo",
         answer,
-        &[
-            "check",
-            "answer.fifo",
-            "chunks.json",
-            "--format",
-            "json",
-            "--isolated",
-        ],
+        &["check", "answer.fifo", "chunks.json", "--format", "json"],
     );
     report("a FIFO as the answer", &out);
     assert_clean(&out, &[0]);
@@ -1046,14 +996,7 @@ fn a_fifo_as_answer_chunks_batch_input_and_document() {
         dir.path(),
         "chunks.fifo",
         br#"[{"id": "1", "text": "The tower is 330 metres tall."}]"#,
-        &[
-            "check",
-            "answer.md",
-            "chunks.fifo",
-            "--format",
-            "json",
-            "--isolated",
-        ],
+        &["check", "answer.md", "chunks.fifo", "--format", "json"],
     );
     report("a FIFO as the chunks", &out);
     assert_clean(&out, &[0]);
@@ -1069,7 +1012,7 @@ fn a_fifo_as_answer_chunks_batch_input_and_document() {
         dir.path(),
         "evals.fifo",
         records.as_bytes(),
-        &["batch", "evals.fifo", "--format", "json", "--isolated"],
+        &["batch", "evals.fifo", "--format", "json"],
     );
     report("a FIFO as batch input", &out);
     assert_clean(&out, &[0]);
@@ -1080,7 +1023,7 @@ fn a_fifo_as_answer_chunks_batch_input_and_document() {
         dir.path(),
         "evals.jsonl",
         records.as_bytes(),
-        &["batch", "evals.jsonl", "--format", "jsonl", "--isolated"],
+        &["batch", "evals.jsonl", "--format", "jsonl"],
     );
     assert_clean(&out, &[0]);
     assert_eq!(out.stdout_text().lines().count(), 3);
@@ -1099,7 +1042,7 @@ fn a_fifo_as_answer_chunks_batch_input_and_document() {
         dir.path(),
         "empty.fifo",
         b"",
-        &["check", "empty.fifo", "chunks.json", "--isolated"],
+        &["check", "empty.fifo", "chunks.json"],
     );
     assert_input_error(&out, "empty.fifo", "empty");
 }
@@ -1120,8 +1063,8 @@ fn an_unreadable_file_is_an_input_error() {
         );
     } else {
         for args in [
-            &["check", "locked.md", "chunks.json", "--isolated"][..],
-            &["batch", "locked.md", "--isolated"][..],
+            &["check", "locked.md", "chunks.json"][..],
+            &["batch", "locked.md"][..],
             &["quote", "locked.md", "the tower"][..],
         ] {
             let out = run_in(dir.path(), args, None);
@@ -1134,8 +1077,8 @@ fn an_unreadable_file_is_an_input_error() {
     // file.
     if Path::new("/proc/self/mem").exists() {
         for args in [
-            &["check", "/proc/self/mem", "chunks.json", "--isolated"][..],
-            &["check", "answer.md", "/proc/self/mem", "--isolated"][..],
+            &["check", "/proc/self/mem", "chunks.json"][..],
+            &["check", "answer.md", "/proc/self/mem"][..],
             &["quote", "/proc/self/mem", "the tower"][..],
             &["quote", "answer.md", "--quote-file", "/proc/self/mem"][..],
         ] {
@@ -1145,7 +1088,7 @@ fn an_unreadable_file_is_an_input_error() {
         }
         let out = run_in(
             dir.path(),
-            &["batch", "/proc/self/mem", "--isolated", "--format", "json"],
+            &["batch", "/proc/self/mem", "--format", "json"],
             None,
         );
         report("unreadable /proc/self/mem: batch", &out);
@@ -1158,13 +1101,13 @@ fn an_unreadable_file_is_an_input_error() {
     }
     assert_run_is_input_error(
         dir.path(),
-        &["check", "answer.md/x", "chunks.json", "--isolated"],
+        &["check", "answer.md/x", "chunks.json"],
         "answer.md/x",
         "cannot read",
     );
     assert_run_is_input_error(
         dir.path(),
-        &["check", "missing.md", "chunks.json", "--isolated"],
+        &["check", "missing.md", "chunks.json"],
         "missing.md",
         "cannot read",
     );
@@ -1276,15 +1219,7 @@ fn a_batch_that_breaks_part_way_still_writes_a_complete_document() {
         ] {
             let out = run_in(
                 dir.path(),
-                &[
-                    "batch",
-                    file,
-                    "--format",
-                    format,
-                    "--isolated",
-                    "--color",
-                    "never",
-                ],
+                &["batch", file, "--format", format, "--color", "never"],
                 None,
             );
             report(
@@ -1357,9 +1292,9 @@ fn a_batch_whose_reader_goes_away_exits_with_the_gate_so_far() {
     }
     fs::write(dir.path().join("failing.jsonl"), &file).unwrap();
     let started = Instant::now();
-    let mut child = Command::new(binary())
-        .args(["batch", "failing.jsonl", "--format", "jsonl", "--isolated"])
-        .current_dir(dir.path())
+    let mut child = command_in(dir.path(), &["batch", "failing.jsonl", "--format", "jsonl"])
+        .command()
+        .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -1391,11 +1326,7 @@ fn a_record_array_without_commas_is_a_broken_file() {
         ("leading-comma.json", format!("[,\n{a},\n{b}\n]\n")),
     ] {
         fs::write(dir.path().join(file), text).unwrap();
-        let out = run_in(
-            dir.path(),
-            &["batch", file, "--format", "json", "--isolated"],
-            None,
-        );
+        let out = run_in(dir.path(), &["batch", file, "--format", "json"], None);
         println!(
             "[hostile] {file}: exit {:?}, complete {}",
             out.code,
@@ -1522,14 +1453,7 @@ fn the_table_writes_no_control_characters_from_the_input() {
     .unwrap();
     let out = run_in(
         dir.path(),
-        &[
-            "check",
-            "answer.md",
-            "chunks.json",
-            "--color",
-            "never",
-            "--isolated",
-        ],
+        &["check", "answer.md", "chunks.json", "--color", "never"],
         None,
     );
     assert_clean(&out, &[0, 1]);
@@ -1567,18 +1491,9 @@ fn error_messages_hold_no_control_characters_from_the_input() {
     )
     .unwrap();
     for (args, file) in [
-        (
-            &["check", "answer.md", "dup.json", "--isolated"][..],
-            "dup.json",
-        ),
-        (
-            &["check", "answer.md", "esc.json", "--isolated"][..],
-            "esc.json",
-        ),
-        (
-            &["check", "error.json", "dup.json", "--isolated"][..],
-            "error.json",
-        ),
+        (&["check", "answer.md", "dup.json"][..], "dup.json"),
+        (&["check", "answer.md", "esc.json"][..], "esc.json"),
+        (&["check", "error.json", "dup.json"][..], "error.json"),
     ] {
         let out = run_in(dir.path(), args, None);
         assert_input_error(&out, file, "");

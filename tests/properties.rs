@@ -7,9 +7,6 @@
 //! small enough that the whole file runs in a few seconds on a debug build; the properties that
 //! run the binary use a handful of cases.
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
-
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::Config as ProptestConfig;
@@ -19,6 +16,11 @@ use ragcite::batch::scan::{RecordScanner, Scanned};
 use ragcite::input::{self, AnswerFormat};
 use ragcite::quote::QuoteSearch;
 use ragcite::{Checker, Options, Report};
+
+// The runner of the CLI tests; this file uses only part of it.
+#[path = "cli/util.rs"]
+#[allow(dead_code, reason = "tests/cli/ uses the rest")]
+mod util;
 
 /// `cases` cases (or `PROPTEST_CASES` when set, for a longer search), and no regression file
 /// written next to the tests.
@@ -795,41 +797,6 @@ proptest! {
 // The binary: byte-identical JSON, standard input equals a file
 // ---------------------------------------------------------------------------------------------
 
-fn ragcite(
-    args: &[&str],
-    stdin: Option<&[u8]>,
-    dir: &std::path::Path,
-) -> (Option<i32>, Vec<u8>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ragcite"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("FORCE_COLOR")
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("ragcite runs");
-    if let Some(bytes) = stdin {
-        let mut pipe = child.stdin.take().unwrap();
-        let bytes = bytes.to_vec();
-        std::thread::spawn(move || {
-            let _ = pipe.write_all(&bytes);
-        });
-    }
-    let output = child.wait_with_output().expect("ragcite finishes");
-    (
-        output.status.code(),
-        output.stdout,
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
-
 proptest! {
     #![proptest_config(config(8))]
 
@@ -844,30 +811,24 @@ proptest! {
         std::fs::write(dir.path().join("answer.md"), &bytes).unwrap();
         let chunks_text = chunks_json(&chunks, true, true);
         std::fs::write(dir.path().join("chunks.json"), &chunks_text).unwrap();
-        let args = ["check", "answer.md", "chunks.json", "--format", "json", "--isolated"];
-        let first = ragcite(&args, None, dir.path());
-        let second = ragcite(&args, None, dir.path());
-        prop_assert!(matches!(first.0, Some(0 | 1)), "exit {:?}: {}", first.0, first.2);
+        let check = |answer: &str, chunks: &str| {
+            util::ragcite(["check", answer, chunks, "--format", "json"]).in_dir(dir.path())
+        };
+        let first = check("answer.md", "chunks.json").output();
+        let second = check("answer.md", "chunks.json").output();
+        prop_assert!(matches!(first.code, Some(0 | 1)), "exit {:?}: {}", first.code, first.stderr);
         prop_assert_eq!(&first, &second);
-        let from_file: Value = serde_json::from_slice(&first.1).unwrap();
+        let from_file = first.json();
 
-        let answer_stdin = ragcite(
-            &["check", "-", "chunks.json", "--format", "json", "--isolated"],
-            Some(&bytes),
-            dir.path(),
-        );
-        prop_assert_eq!(answer_stdin.0, first.0, "{}", answer_stdin.2);
-        let doc: Value = serde_json::from_slice(&answer_stdin.1).unwrap();
+        let answer_stdin = check("-", "chunks.json").stdin(bytes.clone()).output();
+        prop_assert_eq!(answer_stdin.code, first.code, "{}", answer_stdin.stderr);
+        let doc = answer_stdin.json();
         prop_assert_eq!(&doc["result"], &from_file["result"]);
         prop_assert_eq!(&doc["inputs"]["answer"]["path"], "<stdin>");
 
-        let chunks_stdin = ragcite(
-            &["check", "answer.md", "-", "--format", "json", "--isolated"],
-            Some(chunks_text.as_bytes()),
-            dir.path(),
-        );
-        prop_assert_eq!(chunks_stdin.0, first.0, "{}", chunks_stdin.2);
-        let doc: Value = serde_json::from_slice(&chunks_stdin.1).unwrap();
+        let chunks_stdin = check("answer.md", "-").stdin(chunks_text.clone()).output();
+        prop_assert_eq!(chunks_stdin.code, first.code, "{}", chunks_stdin.stderr);
+        let doc = chunks_stdin.json();
         prop_assert_eq!(&doc["result"], &from_file["result"]);
     }
 }

@@ -1,0 +1,28 @@
+//! The tests that run the `ragcite` binary, as one test binary (`cargo test --test cli`): one
+//! build and one link for all of them, and one runner, [`util`], which every module uses and which
+//! keeps each run isolated from the machine (configuration files above the checkout, colour and
+//! CI variables, the terminal's width).
+//!
+//! Run one module with `cargo test --test cli -- batch::`. Snapshots live in
+//! `tests/cli/snapshots/`, named `cli__<module>__<name>.snap`; regenerate a module's with
+//! `INSTA_UPDATE=always cargo test --test cli -- <module>::` and read every changed file before
+//! keeping it. The property tests (`tests/properties.rs`) and the hostile inputs
+//! (`tests/hostile.rs`) are binaries of their own: the one is mostly library tests, the other
+//! times its runs and must not share the machine with these.
+
+mod batch;
+mod check;
+mod ci_consumers;
+mod ci_formats;
+mod config;
+mod consumers;
+mod eval;
+mod generated;
+mod msrv;
+mod quote;
+mod readme;
+mod responses;
+mod snapshots;
+mod stacks;
+mod table;
+mod util;

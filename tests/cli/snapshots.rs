@@ -1,0 +1,68 @@
+//! Snapshots of whole outputs: the worked example of SPEC.md as a table and as JSON, the Markdown
+//! fixture's table, and a table with warnings.
+//!
+//! Regenerate with `INSTA_UPDATE=always cargo test --test cli -- snapshots::`, then read every
+//! changed `tests/cli/snapshots/cli__snapshots__*.snap` file against SPEC.md before keeping it.
+
+use crate::util::ragcite;
+
+/// `ragcite check <args>`: the exit code asserted, nothing on stderr, stdout.
+fn stdout_of(args: &[&str], code: i32) -> String {
+    ragcite(["check"]).args(args).stdout(code)
+}
+
+#[test]
+fn worked_example_table() {
+    let stdout = stdout_of(
+        &[
+            "testdata/eiffel/answer.md",
+            "testdata/eiffel/chunks.json",
+            "--color",
+            "never",
+        ],
+        1,
+    );
+    insta::assert_snapshot!("worked_example_table", stdout);
+}
+
+#[test]
+fn worked_example_json() {
+    let stdout = stdout_of(
+        &[
+            "testdata/eiffel/answer.md",
+            "testdata/eiffel/chunks.json",
+            "--format",
+            "json",
+        ],
+        1,
+    );
+    insta::assert_snapshot!("worked_example_json", stdout);
+}
+
+#[test]
+fn markdown_table() {
+    let stdout = stdout_of(
+        &[
+            "testdata/markdown/answer.md",
+            "testdata/markdown/chunks.json",
+            "--color",
+            "never",
+        ],
+        1,
+    );
+    insta::assert_snapshot!("markdown_table", stdout);
+}
+
+#[test]
+fn table_with_warnings() {
+    let stdout = stdout_of(
+        &[
+            "testdata/warnings/answer.md",
+            "testdata/warnings/chunks.json",
+            "--color",
+            "never",
+        ],
+        1,
+    );
+    insta::assert_snapshot!("table_with_warnings", stdout);
+}

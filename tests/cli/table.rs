@@ -1,0 +1,319 @@
+//! The terminal table of `check` and `batch`: colour that reaches the terminal as escape sequences
+//! (never as escaped text), control characters from the inputs neutralised with colour on, the
+//! layout at every width from 60 to 200 columns, and a run in a pseudo-terminal that reports a
+//! width of 0 (`script` from util-linux; those tests say so and pass when it is not installed).
+//!
+//! Regenerate the snapshots with `INSTA_UPDATE=always cargo test --test cli -- table::`, then read
+//! every changed `tests/cli/snapshots/cli__table__*.snap` file before keeping it. In the snapshots
+//! of coloured output each ESC is written `␛`, so that the files read as text.
+
+use crate::util::ragcite;
+
+const EIFFEL: [&str; 2] = ["testdata/eiffel/answer.md", "testdata/eiffel/chunks.json"];
+const SMALL: &str = "testdata/batch/small.jsonl";
+
+/// The table of `ragcite <args>` laid out for `columns`: exit 1 (every input here fails its gate)
+/// and nothing on stderr asserted.
+fn failing_stdout(columns: u16, args: &[&str]) -> String {
+    ragcite(args).columns(columns).stdout(1)
+}
+
+fn check(columns: u16, color: &str) -> String {
+    failing_stdout(columns, &["check", EIFFEL[0], EIFFEL[1], "--color", color])
+}
+
+fn batch(columns: u16, color: &str) -> String {
+    failing_stdout(columns, &["batch", SMALL, "--color", color])
+}
+
+/// Every escape sequence in `text` is a colour (SGR) sequence: `ESC [ <digits and ;> m`.
+fn assert_only_colour_sequences(text: &str) {
+    for (at, _) in text.match_indices('\x1b') {
+        let rest = &text[at + 1..];
+        let body: String = rest
+            .chars()
+            .skip(1)
+            .take_while(|c| c.is_ascii_digit() || *c == ';')
+            .collect();
+        let sequence_end = rest.chars().nth(1 + body.len());
+        assert!(
+            rest.starts_with('[') && sequence_end == Some('m'),
+            "an escape sequence that is no colour at byte {at}: {:?}",
+            &rest[..rest.len().min(12)]
+        );
+    }
+}
+
+/// Colour reaches the terminal: real ESC bytes, and not one written out as text.
+fn assert_real_colour(text: &str) {
+    assert!(text.contains('\x1b'), "no escape sequence at all:\n{text}");
+    assert!(
+        !text.contains("\\u{1b}"),
+        "colour written as text instead of applied:\n{text}"
+    );
+    assert_only_colour_sequences(text);
+}
+
+#[test]
+fn batch_colour_is_applied_not_escaped() {
+    let table = batch(120, "always");
+    assert_real_colour(&table);
+    // The coloured words are still whole words on their line.
+    assert!(
+        table.contains("\x1b[38;5;1mbad record\x1b[39m"),
+        "{table:?}"
+    );
+}
+
+#[test]
+fn check_colour_is_applied_not_escaped() {
+    let table = check(120, "always");
+    assert_real_colour(&table);
+    assert!(
+        table.contains("\x1b[38;5;1munsupported-citation\x1b[39m"),
+        "{table:?}"
+    );
+}
+
+/// An answer, a chunk id and a record id that hold escape sequences (retitle the terminal,
+/// erase a line, hide text) are written as visible `\u{1b}` text even when colour is on: the
+/// only real escape sequences are the table's own colours.
+#[test]
+fn control_characters_from_the_inputs_are_neutralised_with_colour_on() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(
+        dir.path().join("answer.md"),
+        "The tower \u{1b}]0;pwned\u{7} is 330 metres \u{1b}[2K tall [t\u{1b}[8m1].\nParis is nice.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("chunks.json"),
+        r#"[{"id": "t\u001b[8m1", "text": "The tower \u001b[8m is 330 metres tall."}]"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("records.jsonl"),
+        "{\"id\": \"r\\u001b]0;pwned\\u0007\", \"answer\": \"The tower \\u001b[2K is 1 metre tall [1].\", \"contexts\": [\"The tower is 330 metres tall.\"]}\n",
+    )
+    .unwrap();
+    let answer = dir.path().join("answer.md");
+    let chunks = dir.path().join("chunks.json");
+    let records = dir.path().join("records.jsonl");
+    for args in [
+        vec![
+            "check",
+            answer.to_str().unwrap(),
+            chunks.to_str().unwrap(),
+            "--color",
+            "always",
+        ],
+        vec!["batch", records.to_str().unwrap(), "--color", "always"],
+    ] {
+        let stdout = ragcite(&args).columns(200).output().stdout;
+        assert_only_colour_sequences(&stdout);
+        assert!(!stdout.contains('\u{7}'), "a BEL reached the terminal");
+        assert!(
+            stdout.contains("\\u{1b}"),
+            "the input's escapes are shown as text:\n{stdout}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout at the widths people use
+
+/// The lines of the tables: every line but the warnings and the summary.
+fn table_lines(output: &str) -> Vec<&str> {
+    output
+        .lines()
+        .filter(|line| line.starts_with(['┌', '│', '╞', '└']))
+        .collect()
+}
+
+/// `text` with its colour sequences removed: what the terminal shows.
+fn shown(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('\x1b') {
+        out.push_str(&rest[..at]);
+        let end = rest[at..].find('m').map_or(rest.len(), |m| at + m + 1);
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The tables fit `columns`, and each word that must never wrap is whole in them.
+fn assert_laid_out(output: &str, columns: usize, words: &[&str]) {
+    let plain = shown(output);
+    let lines = table_lines(&plain);
+    assert!(!lines.is_empty(), "no table:\n{plain}");
+    for line in &lines {
+        assert!(
+            line.chars().count() <= columns,
+            "a line wider than {columns}:\n{plain}"
+        );
+    }
+    for word in words {
+        assert!(
+            lines.iter().any(|line| line.contains(word)),
+            "`{word}` is not whole at {columns} columns:\n{plain}"
+        );
+    }
+}
+
+/// What `check` on the worked example must show whole at any width.
+const CHECK_WORDS: [&str; 8] = [
+    "unsupported-citation",
+    "number-mismatch",
+    "uncited-claim",
+    "supported",
+    "cited-but-not-supporting",
+    "relevant-but-uncited",
+    "1:159",
+    "0.42",
+];
+
+/// What `batch` on the small transcript must show whole at any width.
+const BATCH_WORDS: [&str; 5] = [
+    "tower-built",
+    "bad record",
+    "1 unsupported-citation",
+    "1 number-mismatch,",
+    "1 uncited-claim",
+];
+
+#[test]
+fn every_width_from_60_to_200_fits_and_wraps_no_fixed_word() {
+    for columns in 60..=200 {
+        assert_laid_out(&check(columns, "never"), usize::from(columns), &CHECK_WORDS);
+        assert_laid_out(&batch(columns, "never"), usize::from(columns), &BATCH_WORDS);
+    }
+}
+
+/// A snapshot of a coloured output shows each ESC as `␛`, so that the file reads as text.
+fn snapshot_text(output: &str) -> String {
+    output.replace('\x1b', "␛")
+}
+
+#[test]
+fn check_tables_at_60_100_and_200_columns() {
+    for columns in [60, 100, 200] {
+        for color in ["never", "always"] {
+            let output = check(columns, color);
+            if color == "always" {
+                assert_real_colour(&output);
+            } else {
+                assert!(!output.contains('\x1b'), "{output}");
+            }
+            assert_laid_out(&output, usize::from(columns), &CHECK_WORDS);
+            insta::assert_snapshot!(
+                format!("check_{columns}_colour_{color}"),
+                snapshot_text(&output)
+            );
+        }
+    }
+}
+
+#[test]
+fn batch_tables_at_60_100_and_200_columns() {
+    for columns in [60, 100, 200] {
+        for color in ["never", "always"] {
+            let output = batch(columns, color);
+            if color == "always" {
+                assert_real_colour(&output);
+            } else {
+                assert!(!output.contains('\x1b'), "{output}");
+            }
+            assert_laid_out(&output, usize::from(columns), &BATCH_WORDS);
+            insta::assert_snapshot!(
+                format!("batch_{columns}_colour_{color}"),
+                snapshot_text(&output)
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A pseudo-terminal (script from util-linux)
+
+/// `word` quoted for sh.
+fn sh_quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+/// Runs `ragcite check` on the worked example inside a pseudo-terminal made by `script`, after
+/// `stty cols <tty_columns>`, with `COLUMNS` set; returns its output with the terminal's line
+/// ends made `\n`. `None` when `script` is not installed.
+fn check_in_a_pseudo_terminal(tty_columns: u16, columns: u16) -> Option<String> {
+    let installed = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !installed {
+        println!("skipped: `script` (util-linux) is not installed");
+        return None;
+    }
+    // The runner's command, its arguments and environment handed to `script` to run.
+    let inner = ragcite(["check", EIFFEL[0], EIFFEL[1]])
+        .columns(columns)
+        .command();
+    let words: Vec<String> = std::iter::once(inner.get_program())
+        .chain(inner.get_args())
+        .map(|word| sh_quote(&word.to_string_lossy()))
+        .collect();
+    let command = format!("stty cols {tty_columns} && exec {}", words.join(" "));
+    let mut script = std::process::Command::new("script");
+    script.args(["-qec", &command, "/dev/null"]);
+    if let Some(dir) = inner.get_current_dir() {
+        script.current_dir(dir);
+    }
+    for (name, value) in inner.get_envs() {
+        match value {
+            Some(value) => script.env(name, value),
+            None => script.env_remove(name),
+        };
+    }
+    let output = script
+        .env("SHELL", "/bin/sh")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script runs");
+    let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    Some(stdout.replace("\r\n", "\n"))
+}
+
+/// The widest line of the tables, as the terminal shows it.
+fn widest(output: &str) -> usize {
+    let plain = shown(output);
+    table_lines(&plain)
+        .iter()
+        .map(|line| line.chars().count())
+        .max()
+        .unwrap_or(0)
+}
+
+/// A pseudo-terminal that reports 0 columns (script, CI runners, pre-commit) gets a table laid
+/// out for `COLUMNS`, not one squeezed to a character a column; it is a terminal, so colour is
+/// on, and reaches it as escape sequences.
+#[test]
+fn a_terminal_of_width_zero_is_laid_out_for_columns() {
+    let Some(output) = check_in_a_pseudo_terminal(0, 90) else {
+        return;
+    };
+    assert_laid_out(&output, 90, &CHECK_WORDS);
+    assert!(widest(&output) > 80, "not laid out for 90:\n{output}");
+    assert!(output.lines().count() < 40, "{output}");
+    assert_real_colour(&output);
+}
+
+/// A terminal that reports its width wins over `COLUMNS`.
+#[test]
+fn a_terminal_width_wins_over_columns() {
+    let Some(output) = check_in_a_pseudo_terminal(110, 200) else {
+        return;
+    };
+    assert_laid_out(&output, 110, &CHECK_WORDS);
+    assert!(widest(&output) > 100, "not laid out for 110:\n{output}");
+}
