@@ -31,8 +31,14 @@ _ragcite() {
             ragcite,help)
                 cmd="ragcite__subcmd__help"
                 ;;
+            ragcite,mcp)
+                cmd="ragcite__subcmd__mcp"
+                ;;
             ragcite,quote)
                 cmd="ragcite__subcmd__quote"
+                ;;
+            ragcite,serve)
+                cmd="ragcite__subcmd__serve"
                 ;;
             ragcite__subcmd__help,batch)
                 cmd="ragcite__subcmd__help__subcmd__batch"
@@ -49,8 +55,14 @@ _ragcite() {
             ragcite__subcmd__help,help)
                 cmd="ragcite__subcmd__help__subcmd__help"
                 ;;
+            ragcite__subcmd__help,mcp)
+                cmd="ragcite__subcmd__help__subcmd__mcp"
+                ;;
             ragcite__subcmd__help,quote)
                 cmd="ragcite__subcmd__help__subcmd__quote"
+                ;;
+            ragcite__subcmd__help,serve)
+                cmd="ragcite__subcmd__help__subcmd__serve"
                 ;;
             *)
                 ;;
@@ -59,7 +71,7 @@ _ragcite() {
 
     case "${cmd}" in
         ragcite)
-            opts="-h -V --help --version check batch eval quote explain help"
+            opts="-h -V --help --version check batch eval quote explain serve mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -166,7 +178,7 @@ _ragcite() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table json sarif github gitlab junit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json sarif github gitlab junit api" -- "${cur}"))
                     return 0
                     ;;
                 --answer-format)
@@ -269,7 +281,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__help)
-            opts="check batch eval quote explain help"
+            opts="check batch eval quote explain serve mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -352,6 +364,20 @@ _ragcite() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ragcite__subcmd__help__subcmd__mcp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ragcite__subcmd__help__subcmd__quote)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -359,6 +385,38 @@ _ragcite() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__help__subcmd__serve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__mcp)
+            opts="-h -V --documents --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --documents)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -379,6 +437,52 @@ _ragcite() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__serve)
+            opts="-h -V --host --port --documents --rate-limit --max-concurrent --timeout --cors --config --isolated --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --host)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --documents)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --rate-limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-concurrent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cors)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -27,6 +27,8 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand eval 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict: what it means, how it is decided, what to do'
+            cand serve 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp'
+            cand mcp 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ragcite;check'= {
@@ -100,12 +102,36 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ragcite;serve'= {
+            cand --host 'Address to bind; anything but a loopback address exposes the server to the network'
+            cand --port 'Port to bind; 0 picks a free one (the first line on stderr says which)'
+            cand --documents 'A folder whose files verify_citation can name by their path in it (document_id)'
+            cand --rate-limit 'Requests per second each client may make (a token bucket of that size); over it, 429'
+            cand --max-concurrent 'Checks run at once [default: the number of cores]; when eight times as many wait, 503'
+            cand --timeout 'Seconds a client may take to send its request''s headers, and again its body; then 408 or a closed connection'
+            cand --cors 'Allow this origin to call the API from a browser (Access-Control-Allow-Origin); no CORS without it'
+            cand --config 'Read options from the [serve] table of this file instead of the configuration found above the working directory'
+            cand --isolated 'Ignore every configuration file'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ragcite;mcp'= {
+            cand --documents 'A folder whose files verify_citation can name by their path in it (document_id)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ragcite;help'= {
             cand check 'Check an answer''s citations against the retrieved chunks'
             cand batch 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
             cand eval 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict: what it means, how it is decided, what to do'
+            cand serve 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp'
+            cand mcp 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'ragcite;help;check'= {
@@ -117,6 +143,10 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;help;quote'= {
         }
         &'ragcite;help;explain'= {
+        }
+        &'ragcite;help;serve'= {
+        }
+        &'ragcite;help;mcp'= {
         }
         &'ragcite;help;help'= {
         }

@@ -31,13 +31,16 @@ complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "batch" -d 'Check ev
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "eval" -d 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "quote" -d 'Verify that a quotation is word for word in a document, or show the closest passage'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "explain" -d 'Explain a verdict: what it means, how it is decided, what to do'
+complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "serve" -d 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp'
+complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "mcp" -d 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l format -d 'Output format' -r -f -a "table\t'Coloured tables and a one-line summary, for people'
 json\t'One JSON document (schemaVersion, inputs, result, warnings, gate), for machines'
 sarif\t'SARIF 2.1.0 for GitHub code scanning, one result per problem sentence'
 github\t'GitHub Actions workflow annotations'
 gitlab\t'GitLab Code Quality report'
-junit\t'JUnit XML, one test case per claim sentence'"
+junit\t'JUnit XML, one test case per claim sentence'
+api\t'The envelope `ragcite serve` returns for the same inputs (RagCitationDebuggerResult)'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l answer-format -d 'Read the answer as this format instead of recognising it [default: auto]' -r -f -a "auto\t'Recognise the format from the content'
 text\t'Plain text or Markdown'
 ollama\t'Ollama /api/chat or /api/generate, JSON or NDJSON stream'
@@ -167,9 +170,25 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -s h -l help -d '
 complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -s V -l version -d 'Print version'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain help" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain help" -f -a "batch" -d 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain help" -f -a "eval" -d 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain help" -f -a "quote" -d 'Verify that a quotation is word for word in a document, or show the closest passage'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain help" -f -a "explain" -d 'Explain a verdict: what it means, how it is decided, what to do'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l host -d 'Address to bind; anything but a loopback address exposes the server to the network' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l port -d 'Port to bind; 0 picks a free one (the first line on stderr says which)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l documents -d 'A folder whose files verify_citation can name by their path in it (document_id)' -r -F
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l rate-limit -d 'Requests per second each client may make (a token bucket of that size); over it, 429' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l max-concurrent -d 'Checks run at once [default: the number of cores]; when eight times as many wait, 503' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l timeout -d 'Seconds a client may take to send its request\'s headers, and again its body; then 408 or a closed connection' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l cors -d 'Allow this origin to call the API from a browser (Access-Control-Allow-Origin); no CORS without it' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l config -d 'Read options from the [serve] table of this file instead of the configuration found above the working directory' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l isolated -d 'Ignore every configuration file'
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -s h -l help -d 'Print help'
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -s V -l version -d 'Print version'
+complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -l documents -d 'A folder whose files verify_citation can name by their path in it (document_id)' -r -F
+complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -s h -l help -d 'Print help'
+complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -s V -l version -d 'Print version'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "batch" -d 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "eval" -d 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "quote" -d 'Verify that a quotation is word for word in a document, or show the closest passage'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "explain" -d 'Explain a verdict: what it means, how it is decided, what to do'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "serve" -d 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "mcp" -d 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -94,7 +94,7 @@ fn read(relative: &str) -> Vec<u8> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The worked example of SPEC.md
+// The worked example (testdata/eiffel/)
 
 #[test]
 fn worked_example_fails_with_exit_code_1_and_a_table() {

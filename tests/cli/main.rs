@@ -22,6 +22,7 @@ mod msrv;
 mod quote;
 mod readme;
 mod responses;
+mod service;
 mod snapshots;
 mod stacks;
 mod table;

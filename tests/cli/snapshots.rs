@@ -1,8 +1,9 @@
-//! Snapshots of whole outputs: the worked example of SPEC.md as a table and as JSON, the Markdown
+//! Snapshots of whole outputs: the worked example (`testdata/eiffel/`) as a table and as JSON, the Markdown
 //! fixture's table, and a table with warnings.
 //!
 //! Regenerate with `INSTA_UPDATE=always cargo test --test cli -- snapshots::`, then read every
-//! changed `tests/cli/snapshots/cli__snapshots__*.snap` file against SPEC.md before keeping it.
+//! changed `tests/cli/snapshots/cli__snapshots__*.snap` file against docs/methodology.md and
+//! docs/formats.md before keeping it.
 
 use crate::util::ragcite;
 

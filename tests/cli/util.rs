@@ -36,7 +36,7 @@ pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The subcommands that read configuration files (`src/bin/ragcite/config.rs`), and so get
 /// `--isolated`.
-const CONFIGURED: [&str; 2] = ["check", "batch"];
+const CONFIGURED: [&str; 3] = ["check", "batch", "serve"];
 
 /// Variables removed from every run: colour choices (`NO_COLOR`, `CLICOLOR_FORCE` and
 /// `FORCE_COLOR` are read by ragcite, the others by terminal libraries), the terminal, CI markers

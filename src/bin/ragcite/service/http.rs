@@ -276,7 +276,17 @@ async fn log_and_cors(State(app): State<Arc<App>>, request: Request, next: Next)
 }
 
 /// The body, read within the limits: 413 beyond [`MAX_BODY_BYTES`], 408 when too slow.
-async fn read_body(app: &App, body: Body) -> Result<Bytes, Response> {
+async fn read_body(app: &App, request: Request) -> Result<Bytes, Response> {
+    // A body announced over the limit is refused before it is read.
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if announced.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
+        return Err(too_large());
+    }
+    let body = request.into_body();
     match tokio::time::timeout(app.timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await {
         Err(_) => Err(problem(Problem::new(
             408,
@@ -284,12 +294,7 @@ async fn read_body(app: &App, body: Body) -> Result<Bytes, Response> {
             "timeout",
             format!("the body did not arrive within {} s", app.timeout.as_secs()),
         ))),
-        Ok(Err(e)) if is_too_long(&e) => Err(problem(Problem::new(
-            413,
-            "Request body too large",
-            "too-large",
-            format!("the body is over {MAX_BODY_BYTES} bytes"),
-        ))),
+        Ok(Err(e)) if is_too_long(&e) => Err(too_large()),
         Ok(Err(e)) => Err(problem(Problem::new(
             400,
             "Unreadable body",
@@ -298,6 +303,15 @@ async fn read_body(app: &App, body: Body) -> Result<Bytes, Response> {
         ))),
         Ok(Ok(bytes)) => Ok(bytes),
     }
+}
+
+fn too_large() -> Response {
+    problem(Problem::new(
+        413,
+        "Request body too large",
+        "too-large",
+        format!("the body is over {MAX_BODY_BYTES} bytes"),
+    ))
 }
 
 /// Whether reading a body stopped at the length limit.
@@ -326,7 +340,7 @@ fn overloaded() -> Response {
 }
 
 async fn calculate(State(app): State<Arc<App>>, request: Request) -> Response {
-    let body = match read_body(&app, request.into_body()).await {
+    let body = match read_body(&app, request).await {
         Ok(body) => body,
         Err(response) => return response,
     };
@@ -343,7 +357,7 @@ async fn calculate(State(app): State<Arc<App>>, request: Request) -> Response {
 }
 
 async fn quote(State(app): State<Arc<App>>, request: Request) -> Response {
-    let body = match read_body(&app, request.into_body()).await {
+    let body = match read_body(&app, request).await {
         Ok(body) => body,
         Err(response) => return response,
     };
