@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::check::{DEFAULT_THRESHOLD, THRESHOLD_RANGE};
-use crate::input::{self, Answer, Chunks};
+use crate::input::{self, Answer, Chunks, json_kind};
 
 /// The longest answer a request may carry, in characters.
 pub const MAX_ANSWER_CHARS: usize = 100_000;
@@ -223,7 +223,7 @@ impl Fields {
         let Value::Object(object) = value else {
             return Err(RequestError::Invalid(vec![FieldError::new(
                 "(body)",
-                format!("must be a JSON object, not {}", kind(&value)),
+                format!("must be a JSON object, not {}", json_kind(&value)),
             )]));
         };
         let mut errors = Vec::new();
@@ -273,7 +273,7 @@ impl Fields {
         not_blank: bool,
     ) -> Option<String> {
         let Value::String(text) = value else {
-            self.error(field, format!("must be a string, not {}", kind(&value)));
+            self.error(field, format!("must be a string, not {}", json_kind(&value)));
             return None;
         };
         let chars = text.chars().count();
@@ -313,7 +313,7 @@ impl Fields {
                 }
             },
             Some(other) => {
-                self.error(field, format!("must be a number, not {}", kind(&other)));
+                self.error(field, format!("must be a number, not {}", json_kind(&other)));
                 None
             }
         }
@@ -330,18 +330,6 @@ impl Fields {
         } else {
             Err(self.invalid())
         }
-    }
-}
-
-/// What a JSON value is, for messages.
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

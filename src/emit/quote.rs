@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use crate::quote::QuoteMatch;
+use crate::report::plural;
 
 /// The match as one line of JSON.
 pub fn write_json(out: &mut dyn Write, found: &QuoteMatch) -> io::Result<()> {
@@ -26,11 +27,7 @@ fn describe(found: &QuoteMatch) -> String {
             closest.offsets[1],
             closest.similarity,
             closest.differing_words,
-            if closest.differing_words == 1 {
-                "word differs"
-            } else {
-                "words differ"
-            },
+            plural(closest.differing_words, "word differs", "words differ"),
             closest.text
         ),
         _ => "not found; no passage is close".to_string(),

@@ -21,7 +21,7 @@ use owo_colors::OwoColorize;
 
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, batch_summary_line, summary_line};
 use crate::batch::RecordOutcome;
-use crate::report::{ChunkStatus, QuoteCheck, SentenceResult, Verdict, preview};
+use crate::report::{ChunkStatus, QuoteCheck, SentenceResult, Verdict, plural, preview};
 
 /// Text from the inputs made safe for a terminal: control characters (an escape sequence in an
 /// answer could retitle the terminal or erase lines of the report) become `\u{…}` escapes.
@@ -526,11 +526,7 @@ fn misquote_line(quote: &QuoteCheck) -> String {
             "; closest ({:.2}, {} {}): “{}”",
             closest.similarity,
             closest.differing_words,
-            if closest.differing_words == 1 {
-                "word differs"
-            } else {
-                "words differ"
-            },
+            plural(closest.differing_words, "word differs", "words differ"),
             preview(&closest.text, QUOTE_CHARS)
         ));
     }
