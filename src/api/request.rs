@@ -273,7 +273,10 @@ impl Fields {
         not_blank: bool,
     ) -> Option<String> {
         let Value::String(text) = value else {
-            self.error(field, format!("must be a string, not {}", json_kind(&value)));
+            self.error(
+                field,
+                format!("must be a string, not {}", json_kind(&value)),
+            );
             return None;
         };
         let chars = text.chars().count();
@@ -313,7 +316,10 @@ impl Fields {
                 }
             },
             Some(other) => {
-                self.error(field, format!("must be a number, not {}", json_kind(&other)));
+                self.error(
+                    field,
+                    format!("must be a number, not {}", json_kind(&other)),
+                );
                 None
             }
         }

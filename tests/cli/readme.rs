@@ -1,6 +1,7 @@
 //! README.md shows what the binary prints: the worked example near the top is the output of the
 //! command its introduction names, and the usage block under "## Usage" lists every visible
-//! subcommand with the usage line clap prints for it. Each test fails with the fix to make.
+//! subcommand with the usage line clap prints for it; docs/methodology.md's verdict section is
+//! what `ragcite explain` prints. Each test fails with the fix to make.
 
 use crate::util::{Output, ROOT, ragcite};
 
@@ -102,5 +103,27 @@ fn the_usage_block_lists_every_subcommand_as_clap_prints_it() {
         text_block_after(&readme(), "## Usage\n") == Some(expected.as_str()),
         "README.md's usage block under ## Usage is stale: make its ```text block these lines: {}",
         expected.trim_end().replace('\n', " | ")
+    );
+}
+
+/// The methodology's verdict section is what `ragcite explain` prints: one source for both.
+#[test]
+fn the_methodology_quotes_ragcite_explain() {
+    let methodology =
+        std::fs::read_to_string(std::path::Path::new(ROOT).join("docs/methodology.md"))
+            .expect("docs/methodology.md");
+    let section = methodology
+        .split_once("<!-- verdicts:begin -->")
+        .and_then(|(_, rest)| rest.split_once("<!-- verdicts:end -->"))
+        .map(|(inside, _)| inside.trim())
+        .expect("docs/methodology.md marks the verdict section");
+    let block = section
+        .strip_prefix("```text\n")
+        .and_then(|b| b.strip_suffix("```"))
+        .expect("the verdict section is one ```text block");
+    let explain = ragcite(["explain"]).stdout(0);
+    assert!(
+        block == explain,
+        "docs/methodology.md's verdict section is stale: paste the output of `ragcite explain` between the verdicts comments"
     );
 }
