@@ -22,6 +22,7 @@ mod msrv;
 mod quote;
 mod readme;
 mod responses;
+#[cfg(feature = "service")]
 mod service;
 mod snapshots;
 mod stacks;

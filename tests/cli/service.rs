@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::util::{path, ragcite};
+use crate::util::{Run, Tree, path, ragcite};
 
 /// The original contract (OpenAPI 3.1), verbatim.
 fn contract() -> Value {
@@ -59,7 +59,11 @@ impl Server {
     fn start(extra: &[&str]) -> Server {
         let mut args = vec!["serve", "--port", "0"];
         args.extend_from_slice(extra);
-        let mut child = ragcite(args)
+        Server::spawn(ragcite(args))
+    }
+
+    fn spawn(run: Run) -> Server {
+        let mut child = run
             .env("SOURCE_DATE_EPOCH", "1796083199")
             .command()
             .stdin(Stdio::null())
@@ -826,5 +830,57 @@ fn mcp_over_stdio_in_both_handshake_styles() {
         replies[3]["result"]["content"][0]["text"]
             .as_str()
             .is_some_and(|t| t.contains("no document `../tower.md`"))
+    );
+}
+
+#[test]
+fn the_serve_table_of_the_configuration_sets_the_servers_options() {
+    let tree = Tree::new();
+    tree.write(
+        ".ragcite.toml",
+        "threshold = 0.9\n\n[serve]\nport = 0\nrate-limit = \"2/s\"\n",
+    );
+    let server = Server::spawn(tree.ragcite(&tree.root, ["serve"]));
+    let statuses: Vec<u16> = (0..6).map(|_| server.get("/api/v1/tool").status).collect();
+    assert!(statuses.contains(&429), "{statuses:?}");
+    // The command line wins over the table.
+    let server = Server::spawn(tree.ragcite(&tree.root, ["serve", "--rate-limit", "1000/s"]));
+    let statuses: Vec<u16> = (0..6).map(|_| server.get("/api/v1/tool").status).collect();
+    assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+    // check and batch read the top-level keys and leave the table to serve.
+    let answer = path("testdata/eiffel/answer.md");
+    let chunks = path("testdata/eiffel/chunks.json");
+    let doc = tree
+        .ragcite(
+            &tree.root,
+            [
+                "check".as_ref(),
+                answer.as_os_str(),
+                chunks.as_os_str(),
+                "--format".as_ref(),
+                "json".as_ref(),
+            ],
+        )
+        .json(1);
+    assert_eq!(doc["inputs"]["threshold"], 0.9);
+}
+
+#[test]
+fn a_wrong_serve_table_is_a_configuration_error() {
+    let tree = Tree::new();
+    tree.write(".ragcite.toml", "[serve]\nprot = 8080\n");
+    let message = tree.ragcite(&tree.root, ["serve"]).input_error();
+    assert!(message.contains("unknown key `serve.prot`"), "{message}");
+    tree.write(".ragcite.toml", "[serve]\nrate-limit = \"fast\"\n");
+    let message = tree.ragcite(&tree.root, ["serve"]).input_error();
+    assert!(message.contains("key `serve.rate-limit`"), "{message}");
+    tree.write(".ragcite.toml", "serve = 3\n");
+    let answer = path("testdata/eiffel/answer.md");
+    let message = tree
+        .ragcite(&tree.root, ["check".as_ref(), answer.as_os_str()])
+        .input_error();
+    assert!(
+        message.contains("key `serve`: expected a table"),
+        "{message}"
     );
 }
