@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::{Output, Tree, path};
+use crate::util::{Output, Run, Tree, path, ragcite};
 
 /// An answer with 1 supported sentence, 2 uncited claims and 1 weakly supported sentence (at
 /// the default threshold; unsupported at 0.9).
@@ -470,6 +470,69 @@ fn config_and_isolated_together_are_a_usage_error() {
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
     assert!(out.stderr.contains("--isolated"), "{}", out.stderr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The runner: every other test relies on it to keep configuration out
+
+/// The arguments a run gives the binary.
+fn argv(run: &Run) -> Vec<String> {
+    run.argv()
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn the_runner_adds_isolated_once_to_check_and_batch_unless_asked_not_to() {
+    assert_eq!(
+        argv(&ragcite(["check", "a.md", "c.json", "--format"])),
+        ["check", "--isolated", "a.md", "c.json", "--format"]
+    );
+    assert_eq!(
+        argv(&ragcite(["batch", "--", "-odd.jsonl"])),
+        ["batch", "--isolated", "--", "-odd.jsonl"]
+    );
+    for asked in [
+        vec!["check", "a.md", "c.json", "--isolated"],
+        vec!["check", "a.md", "c.json", "--config", "other.toml"],
+        vec!["batch", "r.jsonl", "--config=other.toml"],
+        vec!["quote", "d.txt", "a quote"],
+        vec!["eval", "labelled.jsonl"],
+        vec!["explain", "misquote"],
+        vec!["--version"],
+    ] {
+        assert_eq!(argv(&ragcite(&asked)), asked);
+    }
+    let tree = Tree::new();
+    assert_eq!(
+        argv(&tree.ragcite(&tree.root, ["check", "a.md", "c.json"])),
+        ["check", "a.md", "c.json"]
+    );
+}
+
+#[test]
+fn the_runner_keeps_a_configuration_above_the_working_directory_out() {
+    let tree = Tree::new();
+    tree.write(".ragcite.toml", "threshold = 0.9\nformat = \"json\"\n");
+    let checkout = tree.dir("checkout");
+    let (answer, chunks) = (answer(), chunks());
+    // The defaults, as if the file were not there: a table, at the threshold of 0.5.
+    let table = ragcite(["check", &answer, &chunks, "--color", "never"])
+        .in_dir(&checkout)
+        .stdout(1);
+    assert!(table.starts_with('┌'), "{table}");
+    let doc = ragcite(["check", &answer, &chunks, "--format", "json"])
+        .in_dir(&checkout)
+        .json(1);
+    assert_eq!(doc["inputs"]["threshold"], 0.5);
+    let table = ragcite(["batch", &fields_transcript(), "--color", "never"])
+        .in_dir(&checkout)
+        .stdout(1);
+    assert!(table.starts_with('┌'), "{table}");
+    // With discovery, the file is found (what the runner keeps out).
+    let doc = tree.ragcite(&checkout, ["check", &answer, &chunks]).json(1);
+    assert_eq!(doc["inputs"]["threshold"], 0.9);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -76,7 +76,7 @@ where
     }
 }
 
-/// `path` under the crate root.
+/// `relative` under the crate root.
 pub fn path(relative: &str) -> PathBuf {
     Path::new(ROOT).join(relative)
 }
