@@ -74,6 +74,39 @@ fn check(bencher: Bencher, fraction: usize) {
         });
 }
 
+/// Answers built to be slow: each at two sizes eight times apart, so that the growth can be
+/// read off the times (it should be about 8x; quadratic work would show as 64x). They once
+/// were quadratic: a word of megabytes without white space, a line of thousands of `[1]`
+/// markers (each looked back for the start of its line), a paragraph of cited sentences on one
+/// line, and a long dotted token (`ab.ab.ab.`, each full stop walking back over it).
+#[divan::bench(
+    args = [
+        "no-space/1", "no-space/8", "markers/1", "markers/8", "one-line/1", "one-line/8",
+        "dotted/1", "dotted/8",
+    ],
+    sample_count = 5
+)]
+fn adversarial(bencher: Bencher, case: &str) {
+    let (pattern, scale) = case.split_once('/').expect("pattern/scale");
+    let scale: usize = scale.parse().expect("a scale");
+    let answer = match pattern {
+        "no-space" => "a".repeat(500_000 * scale),
+        "markers" => format!("The tower is tall {}\n", "[1]".repeat(25_000 * scale)),
+        "one-line" => format!(
+            "{}\n",
+            format!("The tower is tall.{}[1] ", " ".repeat(60)).repeat(4_000 * scale)
+        ),
+        _ => format!("The version is {}\n", "ab.".repeat(1_000 * scale)),
+    };
+    let chunks = input::read_chunks(br#"[{"id": "1", "text": "The tower is tall."}]"#, true)
+        .expect("chunks");
+    let checker = Checker::new(Options::default());
+    bencher.counter(BytesCount::new(answer.len())).bench(|| {
+        let answer = input::read_answer(answer.as_bytes(), None).expect("answer");
+        black_box(checker.check(&answer, &chunks))
+    });
+}
+
 /// Preparing a 5 MB document for quote search (normalising it once).
 #[divan::bench(sample_count = 10)]
 fn quote_prepare(bencher: Bencher) {
