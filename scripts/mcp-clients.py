@@ -27,7 +27,9 @@ In each of the ten sessions it checks:
   - an unknown document_id, an unknown chunk_id and a call without `quote` give isError results
     whose text says why.
 Over HTTP it also checks that the server's first stderr line is `listening on http://HOST:PORT`,
-that requests are logged one line each, and that SIGTERM stops it with exit code 0.
+that requests are logged one line each with status 200 (or 202 for a notification), and that
+SIGTERM stops it with exit code 0; over stdio, that `ragcite mcp` exits with 0 when its
+standard input closes.
 
 Prints one line per check (`ok` or `FAIL` with the details) and a final `N passed, M failed`;
 exits 1 when any check failed, 2 when the SDK or jsonschema is missing.
@@ -378,8 +380,13 @@ async def main(binary):
             await run_styles("http", lambda: url, lambda: streamable_http_client(url))
         finally:
             code = server.stop()
-        posts = [line for line in server.log if line.startswith("POST /mcp ")]
-        check("http: one log line per MCP request (POST /mcp STATUS ...)", len(posts) >= 10 * len(STYLES), server.log[-5:])
+        posts = [line.split(" ") for line in server.log if line.startswith("POST /mcp ")]
+        statuses = sorted({parts[2] for parts in posts})
+        check(
+            "http: a log line per MCP request (at least 10 a session), each 200 or 202",
+            len(posts) >= 10 * len(STYLES) and set(statuses) <= {"200", "202"},
+            f"{len(posts)} POST /mcp lines with statuses {statuses}; the last lines: {server.log[-5:]}",
+        )
         check("http: SIGTERM stops the server with exit code 0", code == 0, f"exit code {code}")
 
 
