@@ -308,9 +308,10 @@ def describe_errors(errors):
 
 def row(label, clients, run):
     rate = run.requests / run.wall if run.wall else 0
+    rate = f"{rate:,.0f}" if rate >= 10 else f"{rate:.1f}"
     cpu = run.cpu / run.requests * 1000 if run.requests else float("nan")
     return (
-        f"| {label} | {clients} | {run.requests} | {rate:,.0f} | {run.percentile(50) * 1000:.2f} | "
+        f"| {label} | {clients} | {run.requests} | {rate} | {run.percentile(50) * 1000:.2f} | "
         f"{run.percentile(99) * 1000:.2f} | {cpu:.2f} | {describe_errors(run.errors())} |"
     )
 
