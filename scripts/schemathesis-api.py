@@ -46,6 +46,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -151,7 +152,9 @@ def main():
         print("schemathesis-api: running schemathesis " + " ".join(command[3:]), flush=True)
         started = time.monotonic()
         try:
-            code = subprocess.run(command, timeout=args.max_time + 300).returncode
+            # In a temporary folder: Schemathesis keeps a cache in .schemathesis/ of its directory.
+            with tempfile.TemporaryDirectory(prefix="ragcite-schemathesis-") as cwd:
+                code = subprocess.run(command, cwd=cwd, timeout=args.max_time + 300).returncode
         except subprocess.TimeoutExpired:
             failures.append(f"schemathesis did not finish within {args.max_time + 300} s")
             code = 1
