@@ -103,10 +103,10 @@ pub fn verify_input_schema() -> Value {
         "additionalProperties": false,
         "required": ["quote"],
         "properties": {
-            "quote": {"type": "string", "description": "The quoted text, as you are about to assert it.", "maxLength": super::request::MAX_QUOTE_CHARS},
-            "document": {"type": "string", "description": "The document's text (instead of document_id).", "maxLength": super::request::MAX_DOCUMENT_CHARS},
+            "quote": {"type": "string", "description": "The quoted text, as you are about to assert it.", "minLength": 1, "maxLength": super::request::MAX_QUOTE_CHARS},
+            "document": {"type": "string", "description": "The document's text (instead of document_id).", "minLength": 1, "maxLength": super::request::MAX_DOCUMENT_CHARS},
             "document_id": {"type": "string", "description": "A document of the server's folder: its path inside the folder."},
-            "chunk_id": {"type": "string", "description": "With document_id: look only in this chunk of a chunks file."}
+            "chunk_id": {"type": "string", "description": "With document_id only: look only in this chunk of a chunks file."}
         }
     })
 }

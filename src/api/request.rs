@@ -14,7 +14,7 @@ pub const MAX_ANSWER_CHARS: usize = 100_000;
 /// The longest chunks string a request may carry, in characters.
 pub const MAX_CHUNKS_CHARS: usize = 500_000;
 /// The longest document `verify_citation` and `/api/v1/quote` take as text, in characters.
-pub const MAX_DOCUMENT_CHARS: usize = 5_000_000;
+pub const MAX_DOCUMENT_CHARS: usize = 1_000_000;
 /// The longest quotation, in characters.
 pub const MAX_QUOTE_CHARS: usize = 100_000;
 
@@ -77,7 +77,7 @@ impl CalculateRequest {
     /// Reads a request already parsed to JSON (as MCP tool arguments are).
     pub fn from_value(value: Value) -> Result<Self, RequestError> {
         let mut fields = Fields::new(value, &["answer", "chunks", "supportThreshold"])?;
-        let answer = fields.string("answer", MAX_ANSWER_CHARS, true);
+        let answer = fields.string("answer", MAX_ANSWER_CHARS, false);
         let chunks = fields.string("chunks", MAX_CHUNKS_CHARS, false);
         let threshold = fields.threshold("supportThreshold");
         let (Some(answer_text), Some(chunks_text), Some(threshold)) = (answer, chunks, threshold)
@@ -86,46 +86,45 @@ impl CalculateRequest {
         };
         fields.finish()?;
         // Then the contents: a provider response or prose, and the chunks in any format the
-        // command line reads, or the sources the response carries when `chunks` is empty.
+        // command line reads, or the sources the response carries when `chunks` is empty. The
+        // contract allows empty strings: an empty answer has no sentence, empty chunks none to
+        // cite, and a warning says so.
         let mut errors = Vec::new();
-        let answer = input::read_answer(answer_text.as_bytes(), None)
-            .map_err(|e| errors.push(FieldError::new("answer", e.to_string())))
-            .ok();
+        let answer = if answer_text.trim().is_empty() {
+            Some(Answer {
+                warnings: vec!["the answer is empty".to_string()],
+                ..Answer::default()
+            })
+        } else {
+            input::read_answer(answer_text.as_bytes(), None)
+                .map_err(|e| errors.push(FieldError::new("answer", e.to_string())))
+                .ok()
+        };
         let chunks = match &answer {
-            Some(answer) if chunks_text.trim().is_empty() => match &answer.sources {
-                Some(sources) => Some(sources.clone()),
-                None => {
-                    errors.push(FieldError::new(
-                        "chunks",
-                        "is empty, and the answer carries no sources",
-                    ));
-                    None
-                }
-            },
-            _ if chunks_text.trim().is_empty() => {
-                errors.push(FieldError::new("chunks", "must not be empty"));
-                None
+            _ if !chunks_text.trim().is_empty() => {
+                input::read_chunks(chunks_text.as_bytes(), false)
+                    .map_err(|e| errors.push(FieldError::new("chunks", e.to_string())))
+                    .ok()
             }
-            _ => input::read_chunks(chunks_text.as_bytes(), false)
-                .map_err(|e| errors.push(FieldError::new("chunks", e.to_string())))
-                .ok(),
+            Some(Answer {
+                sources: Some(sources),
+                ..
+            }) => Some(sources.clone()),
+            _ => Some(Chunks {
+                chunks: Vec::new(),
+                format: input::ChunkFormat::Json,
+                warnings: vec!["no chunks were given".to_string()],
+                ids_are_numbers: false,
+            }),
         };
         match (answer, chunks) {
-            (Some(answer), Some(chunks)) if errors.is_empty() => {
-                if answer.text.trim().is_empty() {
-                    return Err(RequestError::Invalid(vec![FieldError::new(
-                        "answer",
-                        "the response holds no answer text",
-                    )]));
-                }
-                Ok(CalculateRequest {
-                    answer_text,
-                    chunks_text,
-                    threshold,
-                    answer,
-                    chunks,
-                })
-            }
+            (Some(answer), Some(chunks)) if errors.is_empty() => Ok(CalculateRequest {
+                answer_text,
+                chunks_text,
+                threshold,
+                answer,
+                chunks,
+            }),
             _ => Err(RequestError::Invalid(errors)),
         }
     }
@@ -174,6 +173,12 @@ impl VerifyRequest {
         let text = fields.optional_string("document", MAX_DOCUMENT_CHARS);
         let id = fields.optional_string("document_id", 1024);
         let chunk_id = fields.optional_string("chunk_id", 1024);
+        if chunk_id.is_some() && text.is_some() {
+            fields.error(
+                "chunk_id",
+                "names a chunk of a document_id; it cannot go with document",
+            );
+        }
         let document = match (text, id) {
             (Some(text), None) => Some(DocumentRef::Text(text)),
             (None, Some(id)) => Some(DocumentRef::Id(id)),
@@ -250,7 +255,7 @@ impl Fields {
     /// A required string of at most `max` characters (and not blank when `not_blank`).
     fn string(&mut self, field: &str, max: usize, not_blank: bool) -> Option<String> {
         match self.object.remove(field) {
-            None | Some(Value::Null) => {
+            None => {
                 self.error(field, "is required");
                 None
             }
@@ -260,7 +265,7 @@ impl Fields {
 
     fn optional_string(&mut self, field: &str, max: usize) -> Option<String> {
         match self.object.remove(field) {
-            None | Some(Value::Null) => None,
+            None => None,
             Some(value) => self.checked_string(field, value, max, true),
         }
     }
@@ -307,7 +312,7 @@ impl Fields {
     fn threshold(&mut self, field: &str) -> Option<f64> {
         let (low, high) = THRESHOLD_RANGE;
         match self.object.remove(field) {
-            None | Some(Value::Null) => Some(DEFAULT_THRESHOLD),
+            None => Some(DEFAULT_THRESHOLD),
             Some(Value::Number(n)) => match n.as_f64() {
                 Some(t) if (low..=high).contains(&t) => Some(t),
                 _ => {
@@ -400,6 +405,18 @@ mod tests {
     }
 
     #[test]
+    fn empty_strings_are_valid_and_null_is_no_number() {
+        let body = serde_json::json!({"answer": " ", "chunks": ""});
+        let request = CalculateRequest::from_body(body.to_string().as_bytes()).expect("valid");
+        assert_eq!(request.answer.warnings, ["the answer is empty"]);
+        assert!(request.chunks.chunks.is_empty());
+        let errors = invalid(r#"{"answer": "a", "chunks": "b", "supportThreshold": null}"#);
+        assert_eq!(errors[0].message, "must be a number, not null");
+        let errors = invalid(r#"{"answer": null, "chunks": "b"}"#);
+        assert_eq!(errors[0].message, "must be a string, not null");
+    }
+
+    #[test]
     fn malformed_json_is_not_an_invalid_field() {
         for body in ["", "{", "{\"answer\": }", "\u{FEFF}x"] {
             assert!(
@@ -432,6 +449,8 @@ mod tests {
         let errors =
             err(serde_json::json!({"quote": "a b c", "document": "x", "document_id": "y"}));
         assert_eq!(errors[0].field, "document_id");
+        let errors = err(serde_json::json!({"quote": "a b c", "document": "x", "chunk_id": "2"}));
+        assert_eq!(errors[0].field, "chunk_id");
         let ok = VerifyRequest::from_value(
             serde_json::json!({"quote": "a b c", "document_id": "d.txt", "chunk_id": "2"}),
         );

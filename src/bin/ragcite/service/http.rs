@@ -34,8 +34,9 @@ use tower::ServiceExt;
 use super::Service;
 use super::mcp::Tools;
 
-/// The largest body read: above the longest request that is only too long per field (100,000
-/// + 500,000 characters of up to 4 bytes, escaped), so that it gets the contract's 422.
+/// The largest body read: above the longest request whose fields are only too long (a
+/// calculate's 100,000 + 500,000 characters, a quote's 1,000,000 + 100,000, each character at
+/// most 12 bytes as an escaped surrogate pair), so that it gets the contract's 422, not a 413.
 pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 /// Connections open at once; beyond, a new one is closed as soon as it is accepted.
 const MAX_CONNECTIONS: usize = 1024;
