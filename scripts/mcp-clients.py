@@ -41,13 +41,13 @@ import hashlib
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
+
+from serve_process import Server
 
 try:
     import anyio
@@ -320,37 +320,6 @@ def documents_folder(root):
     return folder
 
 
-class Server:
-    """`ragcite serve --port 0`, its address read from the first stderr line, the rest drained."""
-
-    def __init__(self, binary, documents):
-        self.process = subprocess.Popen(
-            [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--isolated", "--documents", str(documents)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.first_line = self.process.stderr.readline().rstrip("\n")
-        self.log = []
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self):
-        for line in self.process.stderr:
-            self.log.append(line.rstrip("\n"))
-
-    def stop(self):
-        """SIGTERM, then the exit code (None when it did not exit within 15 s, then killed)."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-            return None
-
-
 async def main(binary):
     with tempfile.TemporaryDirectory(prefix="ragcite-mcp-clients-") as root:
         documents = documents_folder(root)
@@ -367,7 +336,7 @@ async def main(binary):
             print(f"     (stderr of the stdio servers: {stdio_log.read_text(encoding='utf-8')[-2000:]!r})")
 
         # Streamable HTTP: one server for every session.
-        server = Server(binary, documents)
+        server = Server(binary, "--documents", str(documents))
         prefix = "listening on http://127.0.0.1:"
         port = server.first_line[len(prefix) :]
         if not check("http: first stderr line is `listening on http://127.0.0.1:PORT`",

@@ -43,13 +43,13 @@ import argparse
 import collections
 import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
+
+from serve_process import Server
 
 try:
     import schemathesis  # noqa: F401 - only to fail early with a clear message
@@ -72,37 +72,6 @@ STRICT_CHECKS = ["negative_data_rejection", "positive_data_acceptance"]
 SCHEMATHESIS_CLI = "import sys; from schemathesis.cli import schemathesis; sys.argv[0] = 'schemathesis'; sys.exit(schemathesis())"
 
 
-class Server:
-    """`ragcite serve --port 0`, its address read from the first stderr line, the rest drained."""
-
-    def __init__(self, binary):
-        self.process = subprocess.Popen(
-            [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--isolated", "--rate-limit", "100000/s"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self.first_line = self.process.stderr.readline().rstrip("\n")
-        self.log = []
-        threading.Thread(target=self._drain, daemon=True).start()
-
-    def _drain(self):
-        for line in self.process.stderr:
-            self.log.append(line.rstrip("\n"))
-
-    def stop(self):
-        """SIGTERM, then the exit code (None when it did not exit within 15 s, then killed)."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-            return None
-
-
 def status(line):
     """The status of a log line (`METHOD PATH STATUS DURATION SIZE`), or None."""
     parts = line.split(" ")
@@ -123,7 +92,7 @@ def main():
         print(f"schemathesis-api: {args.bin} is not an executable (build it with cargo build)", file=sys.stderr)
         return 2
 
-    server = Server(binary)
+    server = Server(binary, "--rate-limit", "100000/s")
     prefix = "listening on "
     if not server.first_line.startswith(prefix):
         print(f"schemathesis-api: FAIL the server did not start: {server.first_line!r} (exit code {server.stop()})")
