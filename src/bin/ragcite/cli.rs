@@ -600,7 +600,7 @@ impl OutputArgs {
     pub fn name_of(&self, file: &str) -> String {
         match (file, &self.stdin_filename) {
             ("-", Some(given)) => given.clone(),
-            ("-", None) => crate::files::STDIN_NAME.to_string(),
+            ("-", None) => crate::app::files::STDIN_NAME.to_string(),
             _ => file.to_string(),
         }
     }
@@ -608,8 +608,8 @@ impl OutputArgs {
     /// The table emitter these options ask for, laid out for the output's width.
     pub fn table(&self) -> TableEmitter {
         TableEmitter {
-            color: crate::terminal::use_color(self.color),
-            width: crate::terminal::output_width(),
+            color: crate::app::terminal::use_color(self.color),
+            width: crate::app::terminal::output_width(),
         }
     }
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use clap::CommandFactory;
 
-use crate::cli::Cli;
+use crate::app::cli::Cli;
 
 /// File names looked for in each directory, in order.
 const NAMES: [&str; 3] = [".ragcite.toml", "ragcite.toml", "pyproject.toml"];

@@ -5,7 +5,7 @@ use std::io::{self, Read};
 
 use anyhow::{Context, Result, bail};
 
-use crate::terminal::progress_bar;
+use crate::app::terminal::progress_bar;
 
 /// How standard input is named in messages and reports.
 pub const STDIN_NAME: &str = "<stdin>";

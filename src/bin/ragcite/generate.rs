@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use clap::CommandFactory;
 use clap_complete::Shell;
 
-use crate::cli::Cli;
+use crate::app::cli::Cli;
 
 /// The shells completions are written for, with their file names.
 pub const SHELLS: [(Shell, &str); 5] = [

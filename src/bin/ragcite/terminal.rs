@@ -2,7 +2,7 @@
 
 use std::io::{self, IsTerminal};
 
-use crate::cli::ColorChoice;
+use crate::app::cli::ColorChoice;
 
 /// Output width when neither the terminal nor `COLUMNS` gives one: what a pipe, a file or a CI
 /// log gets, so that it does not depend on the terminal the command was started from.

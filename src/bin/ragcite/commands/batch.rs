@@ -9,16 +9,32 @@ use ragcite::batch::{self, Aggregate, BatchError};
 use ragcite::emit::{BatchEnd, BatchFields, BatchInputs};
 
 use super::{warn, written};
-use crate::cli::BatchArgs;
-use crate::exit::ExitStatus;
-use crate::files::{check_is_file, open_transcript, stdin_at_most_once};
+use crate::app::cli::BatchArgs;
+use crate::app::exit::ExitStatus;
+use crate::app::files::{check_is_file, open_transcript, stdin_at_most_once};
 
 pub fn run(args: &BatchArgs) -> Result<ExitStatus> {
+    report(args, &mut io::BufWriter::new(io::stdout().lock()))
+}
+
+/// The files of `args`, each checked to be a file before anything is written, then read and
+/// reported to `out` (standard output for the command line, a buffer for the Python package).
+pub fn report(args: &BatchArgs, out: &mut dyn Write) -> Result<ExitStatus> {
     stdin_at_most_once(&args.files)?;
     // Every file is checked before anything is written, so that a typo fails cleanly.
     for file in args.files.iter().filter(|f| *f != "-") {
         check_is_file(file)?;
     }
+    write(args, &open_transcript, out)
+}
+
+/// Every record of the files (`open` opens one) checked, the report written to `out` in the
+/// chosen format, and the exit status. The Python package calls it with its own records.
+pub fn write(
+    args: &BatchArgs,
+    open: &dyn Fn(&str) -> io::Result<Box<dyn io::BufRead + Send>>,
+    out: &mut dyn Write,
+) -> Result<ExitStatus> {
     let fields = args.fields();
     let limits = args.limits();
     let options = args.checking.options();
@@ -35,14 +51,13 @@ pub fn run(args: &BatchArgs) -> Result<ExitStatus> {
     };
     let mut emitter = args.format.emitter(&args.output, args.all);
     let checker = Checker::new(options);
-    let mut out = io::BufWriter::new(io::stdout().lock());
     let mut aggregate = Aggregate::default();
     let mut stopped: Option<Stopped> = None;
     let result = (|| -> io::Result<()> {
-        emitter.begin(&inputs, &mut out)?;
+        emitter.begin(&inputs, out)?;
         let mut index = 0;
         for (file, name) in args.files.iter().zip(&inputs.files) {
-            let reader = match open_transcript(file) {
+            let reader = match open(file) {
                 Ok(reader) => reader,
                 Err(e) => {
                     stopped = Some(Stopped::new(name, format!("cannot read: {e}")));
@@ -62,7 +77,7 @@ pub fn run(args: &BatchArgs) -> Result<ExitStatus> {
                 &limits.per_record,
                 &mut index,
                 &mut aggregate,
-                |record| emitter.record(record, &mut out),
+                |record| emitter.record(record, out),
             );
             match outcome {
                 Ok(()) => {}
@@ -84,7 +99,7 @@ pub fn run(args: &BatchArgs) -> Result<ExitStatus> {
             gate: &gate,
             stopped: reason.as_deref(),
         };
-        emitter.finish(&end, &mut out)?;
+        emitter.finish(&end, out)?;
         out.flush()
     })();
     if let Some(left_out) = emitter.left_out() {

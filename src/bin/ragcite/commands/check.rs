@@ -7,15 +7,31 @@ use ragcite::emit::{AnswerInput, InputFile, Inputs, Run};
 use ragcite::{Checker, input};
 
 use super::{warn, written};
-use crate::cli::{CheckArgs, Format};
-use crate::exit::ExitStatus;
-use crate::files::read_input;
+use crate::app::cli::{CheckArgs, Format};
+use crate::app::exit::ExitStatus;
+use crate::app::files::read_input;
 
 pub fn run(args: &CheckArgs) -> Result<ExitStatus> {
     if args.answer == "-" && args.chunks.as_deref() == Some("-") {
         bail!("only one of ANSWER and CHUNKS can be `-` (standard input)");
     }
     let (answer_bytes, _) = read_input(&args.answer)?;
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let read_chunks = |path: &str| read_input(path).map(|(bytes, _)| bytes);
+    let (status, result) = write(args, answer_bytes, &read_chunks, &mut out)?;
+    written(result.and_then(|()| out.flush()), "report")?;
+    Ok(status)
+}
+
+/// Reads the answer (its bytes given) and the chunks (`read_chunks` reads the CHUNKS argument,
+/// after the answer is read), checks them and writes the report in the chosen format to `out`:
+/// the exit status, and how writing went. The Python package calls it with text it holds.
+pub fn write(
+    args: &CheckArgs,
+    answer_bytes: Vec<u8>,
+    read_chunks: &dyn Fn(&str) -> Result<Vec<u8>>,
+    out: &mut dyn Write,
+) -> Result<(ExitStatus, io::Result<()>)> {
     let answer_name = args.output.name_of(&args.answer);
     let mut answer = input::read_answer(&answer_bytes, args.answer_format.0)
         .with_context(|| answer_name.clone())?;
@@ -32,7 +48,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitStatus> {
     // A chunks file wins over the sources the response carries.
     let (chunks, chunks_name, chunks_text) = match &args.chunks {
         Some(path) => {
-            let (chunk_bytes, _) = read_input(path)?;
+            let chunk_bytes = read_chunks(path)?;
             let chunks_name = args.output.name_of(path);
             let chunks = input::read_chunks_named(&chunk_bytes, path)
                 .with_context(|| chunks_name.clone())?;
@@ -74,11 +90,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitStatus> {
         gate: &gate,
         inputs: &inputs,
     };
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    let result = emitter.emit(&run, &mut out).and_then(|()| out.flush());
+    let result = emitter.emit(&run, out);
     if let Some(left_out) = emitter.left_out(&run) {
         warn(&left_out);
     }
-    written(result, "report")?;
-    Ok(ExitStatus::from(&gate))
+    Ok((ExitStatus::from(&gate), result))
 }

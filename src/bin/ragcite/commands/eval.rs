@@ -8,9 +8,9 @@ use ragcite::emit::eval::{EvalRun, write_json, write_table};
 use ragcite::eval::Judging;
 
 use super::written;
-use crate::cli::{EvalArgs, EvalFormat};
-use crate::exit::ExitStatus;
-use crate::files::{open_transcript, stdin_at_most_once};
+use crate::app::cli::{EvalArgs, EvalFormat};
+use crate::app::exit::ExitStatus;
+use crate::app::files::{open_transcript, stdin_at_most_once};
 
 pub fn run(args: &EvalArgs) -> Result<ExitStatus> {
     stdin_at_most_once(&args.files)?;

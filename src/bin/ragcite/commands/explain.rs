@@ -6,8 +6,8 @@ use anyhow::Result;
 use ragcite::Verdict;
 use ragcite::emit::explain::write_explanations;
 
-use crate::cli::ExplainArgs;
-use crate::exit::ExitStatus;
+use crate::app::cli::ExplainArgs;
+use crate::app::exit::ExitStatus;
 
 pub fn run(args: &ExplainArgs) -> Result<ExitStatus> {
     let verdicts = match args.verdict {

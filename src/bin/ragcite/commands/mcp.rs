@@ -4,10 +4,10 @@ use anyhow::{Context, Result};
 use rmcp::ServiceExt;
 
 use super::serve::open_documents;
-use crate::cli::McpArgs;
-use crate::exit::ExitStatus;
-use crate::service::Service;
-use crate::service::mcp::Tools;
+use crate::app::cli::McpArgs;
+use crate::app::exit::ExitStatus;
+use crate::app::service::Service;
+use crate::app::service::mcp::Tools;
 
 pub fn run(args: &McpArgs) -> Result<ExitStatus> {
     let documents = open_documents(args.documents.as_deref())?;

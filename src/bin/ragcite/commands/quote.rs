@@ -8,9 +8,9 @@ use ragcite::input;
 use ragcite::quote::find_in_document;
 
 use super::written;
-use crate::cli::{QuoteArgs, QuoteFormat};
-use crate::exit::ExitStatus;
-use crate::files::read_input;
+use crate::app::cli::{QuoteArgs, QuoteFormat};
+use crate::app::exit::ExitStatus;
+use crate::app::files::read_input;
 
 pub fn run(args: &QuoteArgs) -> Result<ExitStatus> {
     let quote_from_stdin = args.quote.is_none() && args.quote_file.is_none();

@@ -7,10 +7,10 @@ use anyhow::{Context, Result};
 use ragcite::api::verify::Documents;
 use tokio_util::sync::CancellationToken;
 
-use crate::cli::ServeArgs;
-use crate::exit::ExitStatus;
-use crate::service::Service;
-use crate::service::http::{Settings, serve};
+use crate::app::cli::ServeArgs;
+use crate::app::exit::ExitStatus;
+use crate::app::service::Service;
+use crate::app::service::http::{Settings, serve};
 
 pub fn run(args: &ServeArgs) -> Result<ExitStatus> {
     let documents = open_documents(args.documents.as_deref())?;

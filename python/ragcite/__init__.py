@@ -1,0 +1,256 @@
+"""ragcite: a fast, deterministic linter for answers written by retrieval-augmented generation.
+
+It finds the sentences that cite nothing, that cite a chunk which does not say what they say,
+whose numbers or quotations changed on the way, the markers that point nowhere and the chunks
+nobody used: lexically, in microseconds, with no model and no network.
+
+    >>> import ragcite
+    >>> report = ragcite.check("The tower is 330 metres tall [1].", ["The tower is 330 metres tall."])
+    >>> report["result"]["sentences"][0]["verdict"]
+    'supported'
+
+Every function returns the document the command line prints with ``--format json`` (see
+docs/formats.md), as Python dicts and lists. Bad input raises :class:`InputError` with the line
+the command line prints after ``ragcite: error:``. The functions read no configuration file.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+from . import _native
+from ._native import InputError, __version__
+
+__all__ = [
+    "InputError",
+    "__version__",
+    "batch",
+    "check",
+    "check_many",
+    "verify_quote",
+]
+
+
+def check(
+    answer: Any,
+    chunks: Any = None,
+    *,
+    threshold: float = 0.5,
+    lang: str = "en",
+    answer_format: str = "auto",
+) -> dict:
+    """Checks one answer against its chunks, as ``ragcite check --format json`` does.
+
+    ``answer``: the answer text with its citation markers, or a provider's whole response
+    (a JSON string, a dict, or an SDK object with ``model_dump()``, such as an OpenAI
+    ``ChatCompletion``), read as ``--answer-format`` says (``auto`` recognises it).
+
+    ``chunks``: a list of strings (cited as ``[1]``, ``[2]``, ...), of dicts (``{"id", "text"}``
+    or any chunk shape the command line reads), of LangChain ``Document``s or LlamaIndex nodes
+    (anything with ``page_content`` or ``text``); or one string in any chunk format (JSON, JSON
+    Lines, ``[1]`` blocks, CSV, Markdown headings). ``None`` takes the sources the response
+    carries (Bedrock, Azure On Your Data, Perplexity, ...).
+
+    ``threshold`` is the support a sentence's cited chunk must reach (0.1 to 1); ``lang`` the
+    language of the stemmer and stop words (``en``, ``de``, ``fr``, ...).
+
+    Returns the report: ``result.sentences`` (each with its ``verdict``), ``result.chunks``,
+    ``result.counts``, ``gate`` and ``inputs`` (the answer is named ``<answer>``, the chunks
+    ``<chunks>``). Raises :class:`InputError` for input ragcite cannot read.
+    """
+    options = _check_options(threshold, lang, answer_format)
+    return json.loads(_native.check(_answer_bytes(answer), _chunks_bytes(chunks), options))
+
+
+def check_many(
+    records: Iterable[Any],
+    *,
+    threshold: float = 0.5,
+    lang: str = "en",
+    answer_format: str = "auto",
+) -> list:
+    """Checks many answers on every core, with the interpreter released: :func:`check` for each.
+
+    ``records``: ``(answer, chunks)`` pairs, or mappings with ``answer`` and (optionally)
+    ``chunks``, each as :func:`check` takes them. Returns one report per record, in order. An
+    unreadable record raises :class:`InputError` naming its index (``records[3]: ...``).
+    """
+    options = _check_options(threshold, lang, answer_format)
+    pairs = []
+    for index, record in enumerate(records):
+        if isinstance(record, Mapping):
+            if "answer" not in record:
+                raise InputError(f"records[{index}]: has no `answer` key")
+            answer, chunks = record["answer"], record.get("chunks")
+        elif isinstance(record, (tuple, list)) and len(record) == 2:
+            answer, chunks = record
+        else:
+            raise InputError(
+                f"records[{index}]: is a {type(record).__name__}, not an (answer, chunks) pair "
+                "or a mapping with `answer` and `chunks`"
+            )
+        pairs.append((_answer_bytes(answer), _chunks_bytes(chunks)))
+    return [json.loads(report) for report in _native.check_many(pairs, options)]
+
+
+def verify_quote(document: Union[str, bytes], quote: str) -> dict:
+    """Whether ``quote`` is in ``document``, as ``ragcite quote --format json`` says.
+
+    The match is exact after normalisation (Unicode NFKC, dashes, quotation marks, white
+    space, case). Returns ``found``, ``offsets`` and ``byteOffsets`` of the match, and when it
+    is not found the ``closest`` passage with its ``similarity`` and ``differingWords``. A
+    ``False`` proves the exact words are not there, not that the document does not say the same
+    thing in other words.
+    """
+    if not isinstance(quote, str):
+        raise TypeError(f"quote must be a str, not {type(quote).__name__}")
+    if isinstance(document, str):
+        document = document.encode("utf-8")
+    elif not isinstance(document, (bytes, bytearray)):
+        raise TypeError(f"document must be a str or bytes, not {type(document).__name__}")
+    report, _found = _native.verify_quote(bytes(document), quote)
+    return json.loads(report)
+
+
+#: The limits of ``ragcite batch``, by their keyword (each is ``--max-...`` on the command line).
+_BATCH_LIMITS = (
+    "max_uncited",
+    "max_number_mismatch",
+    "max_unsupported",
+    "max_unknown_markers",
+    "max_misquotes",
+    "max_weak",
+    "max_uncited_rate",
+    "max_number_mismatch_rate",
+    "max_unsupported_rate",
+    "max_failing_records",
+    "max_bad_records",
+)
+
+
+def batch(
+    path_or_records: Any,
+    *,
+    threshold: float = 0.5,
+    lang: str = "en",
+    fields: Optional[Mapping[str, Union[str, Sequence[str]]]] = None,
+    **limits: Any,
+) -> dict:
+    """Checks every record of transcript files, or of records you hold, as ``ragcite batch
+    --format json`` does; returns its document (``summary``, ``gate``, ``records``).
+
+    ``path_or_records``: a path (or a list of paths) to JSON Lines, JSON, CSV, promptfoo, RAGAS,
+    DeepEval or trace-export files; or an iterable of record dicts in any transcript schema
+    ``batch`` reads (``{"answer", "chunks"}``, RAGAS ``{"response", "retrieved_contexts"}``, ...),
+    named ``<records>.jsonl`` in the report.
+
+    ``fields`` maps ``answer``, ``contexts`` or ``id`` to a path (or paths) in each record, as
+    ``--field KEY=PATH`` does. ``limits`` are the gate's limits by keyword: ``max_uncited``,
+    ``max_number_mismatch``, ``max_unsupported``, ``max_unknown_markers``, ``max_misquotes``,
+    ``max_weak``, ``max_uncited_rate``, ``max_number_mismatch_rate``, ``max_unsupported_rate``,
+    ``max_failing_records``, ``max_bad_records``; ``report["gate"]["passed"]`` says whether they
+    held. Raises :class:`InputError` for a file that cannot be read.
+    """
+    options = _check_options(threshold, lang, None)
+    for key, paths in (fields or {}).items():
+        for path in [paths] if isinstance(paths, str) else paths:
+            options += ["--field", f"{key}={path}"]
+    for name, value in limits.items():
+        if name not in _BATCH_LIMITS:
+            raise TypeError(f"batch() got an unexpected keyword argument '{name}'")
+        options += ["--" + name.replace("_", "-"), _number(value)]
+    if isinstance(path_or_records, (str, os.PathLike)):
+        report, _status = _native.batch([os.fspath(path_or_records)], options)
+    elif isinstance(path_or_records, (list, tuple)) and path_or_records and all(
+        isinstance(p, (str, os.PathLike)) for p in path_or_records
+    ):
+        report, _status = _native.batch([os.fspath(p) for p in path_or_records], options)
+    else:
+        lines = "".join(
+            json.dumps(_plain(record), ensure_ascii=False) + "\n" for record in path_or_records
+        )
+        report, _status = _native.batch_records(lines.encode("utf-8"), options)
+    return json.loads(report)
+
+
+def _check_options(threshold: Any, lang: Any, answer_format: Optional[str]) -> list:
+    options = ["--threshold", _number(threshold), "--lang", str(lang)]
+    if answer_format is not None:
+        options += ["--answer-format", str(answer_format)]
+    return options
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"expected a number, not {type(value).__name__}")
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def _answer_bytes(answer: Any) -> bytes:
+    if isinstance(answer, str):
+        return answer.encode("utf-8")
+    if isinstance(answer, (bytes, bytearray)):
+        return bytes(answer)
+    return json.dumps(_plain(answer), ensure_ascii=False).encode("utf-8")
+
+
+def _chunks_bytes(chunks: Any) -> Optional[bytes]:
+    if chunks is None:
+        return None
+    if isinstance(chunks, str):
+        return chunks.encode("utf-8")
+    if isinstance(chunks, (bytes, bytearray)):
+        return bytes(chunks)
+    if isinstance(chunks, Mapping):
+        return json.dumps(_plain(chunks), ensure_ascii=False).encode("utf-8")
+    items = list(chunks)
+    if all(isinstance(item, str) for item in items):
+        return json.dumps(items, ensure_ascii=False).encode("utf-8")
+    return json.dumps([_chunk(item) for item in items], ensure_ascii=False).encode("utf-8")
+
+
+def _chunk(item: Any) -> Any:
+    """One chunk as a JSON value the chunk reader takes."""
+    if isinstance(item, str):
+        return {"text": item}
+    if isinstance(item, Mapping):
+        return _plain(item)
+    # LlamaIndex's NodeWithScore holds its node.
+    node = getattr(item, "node", None)
+    if node is not None and hasattr(node, "text"):
+        item = node
+    if hasattr(item, "page_content"):  # LangChain Document
+        chunk = {"text": item.page_content}
+        identifier = getattr(item, "id", None)
+    elif hasattr(item, "text") and isinstance(getattr(item, "text"), str):  # LlamaIndex node
+        chunk = {"text": item.text}
+        identifier = getattr(item, "node_id", None) or getattr(item, "id_", None)
+    else:
+        return _plain(item)
+    if identifier is not None:
+        chunk["id"] = str(identifier)
+    metadata = getattr(item, "metadata", None)
+    if isinstance(metadata, Mapping):
+        chunk["metadata"] = _plain(metadata)
+    return chunk
+
+
+def _plain(value: Any) -> Any:
+    """A value json.dumps takes: SDK objects (pydantic models, dataclasses, ``to_dict()``) as
+    their dicts."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if hasattr(value, "model_dump"):
+        return _plain(value.model_dump(mode="json"))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _plain(dataclasses.asdict(value))
+    if hasattr(value, "to_dict"):
+        return _plain(value.to_dict())
+    raise TypeError(f"cannot read a {type(value).__name__} as JSON")
