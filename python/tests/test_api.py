@@ -1,0 +1,314 @@
+"""The Python API: the same verdicts as the command line, every input type it takes, and its
+errors."""
+
+import dataclasses
+import json
+import subprocess
+
+import pytest
+
+import ragcite
+from conftest import TESTDATA
+
+EIFFEL_VERDICTS = ["supported", "number-mismatch", "unsupported-citation", "uncited-claim"]
+
+
+def verdicts(report):
+    return [sentence["verdict"] for sentence in report["result"]["sentences"]]
+
+
+def cli_json(console_script, *args):
+    """The JSON document the console script prints for `args`."""
+    done = subprocess.run(
+        [console_script, *args, "--format", "json", "--isolated"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return json.loads(done.stdout)
+
+
+def without_paths(report):
+    """The report without the names of its inputs, which differ by design: the command line
+    names the files, the API `<answer>` and `<chunks>`."""
+    report = json.loads(json.dumps(report))
+    report["inputs"]["answer"].pop("path")
+    report["inputs"]["chunks"].pop("path")
+    return report
+
+
+# The worked example
+
+
+def test_worked_example_gives_its_verdicts(eiffel):
+    answer, chunks = eiffel
+    report = ragcite.check(answer, chunks)
+    assert verdicts(report) == EIFFEL_VERDICTS
+    assert report["gate"]["passed"] is False
+    assert report["inputs"]["answer"]["path"] == "<answer>"
+    assert report["inputs"]["chunks"]["path"] == "<chunks>"
+
+
+def test_worked_example_is_the_command_lines_document(eiffel, console_script):
+    answer, chunks = eiffel
+    from_api = ragcite.check(answer, chunks)
+    from_cli = cli_json(
+        console_script,
+        "check",
+        str(TESTDATA / "eiffel" / "answer.md"),
+        str(TESTDATA / "eiffel" / "chunks.json"),
+    )
+    assert without_paths(from_api) == without_paths(from_cli)
+
+
+def test_options_reach_the_checker(eiffel):
+    answer, chunks = eiffel
+    strict = ragcite.check(answer, chunks, threshold=1.0)
+    assert strict["inputs"]["threshold"] == 1.0
+    # At the highest threshold the one supported sentence is no longer supported.
+    assert "supported" not in verdicts(strict)
+    german = ragcite.check("Der Turm ist 330 Meter hoch [1].", ["Der Turm ist 330 Meter hoch."], lang="de")
+    assert german["inputs"]["lang"] == "de"
+    assert verdicts(german) == ["supported"]
+
+
+def test_same_input_same_document(eiffel):
+    answer, chunks = eiffel
+    first = json.dumps(ragcite.check(answer, chunks), sort_keys=True)
+    assert all(json.dumps(ragcite.check(answer, chunks), sort_keys=True) == first for _ in range(5))
+
+
+# Every input type
+
+
+SENTENCE = "The Eiffel Tower is 330 metres tall [1]."
+SOURCE = "The Eiffel Tower is 330 metres tall and opened in 1889."
+
+
+@dataclasses.dataclass
+class FakeLangChainDocument:
+    """What langchain_core.documents.Document offers: page_content, metadata and an id."""
+
+    page_content: str
+    metadata: dict
+    id: object = None
+
+
+class FakeTextNode:
+    """What a LlamaIndex TextNode offers: text, node_id and metadata."""
+
+    def __init__(self, text, node_id, metadata):
+        self.text = text
+        self.node_id = node_id
+        self.metadata = metadata
+
+
+class FakeNodeWithScore:
+    """What a LlamaIndex NodeWithScore offers: the node and its score."""
+
+    def __init__(self, node, score):
+        self.node = node
+        self.score = score
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        [SOURCE],
+        ({"id": "1", "text": SOURCE},),
+        [{"id": "eiffel", "text": SOURCE}],
+        json.dumps([{"id": "1", "text": SOURCE}]),
+        f"[1] {SOURCE}\n",
+        f"id,text\n1,{SOURCE}\n",
+        f"## 1\n\n{SOURCE}\n",
+        [FakeLangChainDocument(SOURCE, {"source": "eiffel.pdf"})],
+        [FakeLangChainDocument(SOURCE, {}, id="doc-9")],
+        [FakeTextNode(SOURCE, "5b2f6c1e-0d3a-4f7e-9c1a-2b3c4d5e6f70", {"file_name": "eiffel.pdf"})],
+        [FakeNodeWithScore(FakeTextNode(SOURCE, "n1", {}), 0.9)],
+        SOURCE.encode("utf-8"),
+    ],
+    ids=[
+        "list-of-str",
+        "tuple-of-dicts",
+        "dict-with-word-id",
+        "json-string",
+        "bracket-blocks",
+        "csv",
+        "markdown-headings",
+        "langchain-document",
+        "langchain-document-with-id",
+        "llamaindex-node",
+        "llamaindex-node-with-score",
+        "bytes",
+    ],
+)
+def test_every_chunk_type_is_read(chunks):
+    report = ragcite.check(SENTENCE, chunks)
+    assert verdicts(report) == ["supported"], report["warnings"]
+    assert report["result"]["counts"]["chunks"] == 1
+
+
+def test_langchain_metadata_is_kept_for_source_citations():
+    chunks = [
+        FakeLangChainDocument("Paris is the capital of France.", {"source": "france.pdf"}),
+        FakeLangChainDocument(SOURCE, {"source": "eiffel.pdf"}),
+    ]
+    report = ragcite.check("The Eiffel Tower is 330 metres tall (source: eiffel.pdf).", chunks)
+    assert verdicts(report) == ["supported"]
+
+
+def test_provider_response_as_dict_string_and_object(console_script):
+    path = TESTDATA / "responses" / "openai-chat.json"
+    chunks_path = TESTDATA / "responses" / "chunks.json"
+    response = json.loads(path.read_text(encoding="utf-8"))
+    chunks = json.loads(chunks_path.read_text(encoding="utf-8"))
+    from_cli = cli_json(console_script, "check", str(path), str(chunks_path))
+    assert from_cli["inputs"]["answer"]["format"] == "openai"
+
+    class SdkObject:
+        """An SDK response object (pydantic's model_dump, as openai's ChatCompletion has)."""
+
+        def model_dump(self, mode="python"):
+            assert mode == "json"
+            return response
+
+    for answer in (response, json.dumps(response), SdkObject()):
+        report = ragcite.check(answer, chunks)
+        assert without_paths(report) == without_paths(from_cli)
+
+
+def test_answer_format_forces_prose():
+    response = {"choices": [{"message": {"content": SENTENCE}}]}
+    as_prose = ragcite.check(json.dumps(response), [SOURCE], answer_format="text")
+    assert as_prose["inputs"]["answer"]["format"] == "text"
+
+
+def test_no_chunks_takes_the_sources_the_response_carries(console_script):
+    path = TESTDATA / "stacks" / "bedrock-kb" / "response.json"
+    from_cli = cli_json(console_script, "check", str(path))
+    response = json.loads(path.read_text(encoding="utf-8"))
+    report = ragcite.check(response)
+    assert verdicts(report) == verdicts(from_cli)
+    assert report["result"]["counts"] == from_cli["result"]["counts"]
+
+
+# Errors
+
+
+def test_input_error_is_a_value_error_with_the_command_lines_message(tmp_path, console_script):
+    assert issubclass(ragcite.InputError, ValueError)
+    unknown = '{"result": 1, "status": "ok"}'
+    with pytest.raises(ragcite.InputError) as raised:
+        ragcite.check(unknown, [SOURCE])
+    (tmp_path / "answer.json").write_text(unknown, encoding="utf-8")
+    (tmp_path / "chunks.json").write_text(json.dumps([SOURCE]), encoding="utf-8")
+    done = subprocess.run(
+        [console_script, "check", "answer.json", "chunks.json", "--isolated"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 2
+    line = done.stderr.strip()
+    assert line == "ragcite: error: " + str(raised.value).replace("<answer>", "answer.json")
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: ragcite.check(SENTENCE, [SOURCE], threshold=3), "outside 0.1..1"),
+        (lambda: ragcite.check(SENTENCE, [SOURCE], lang="xx"), "'xx'"),
+        (lambda: ragcite.check(SENTENCE, [SOURCE], answer_format="yaml"), "'yaml'"),
+        (lambda: ragcite.check("", [SOURCE]), "<answer>: the answer is empty"),
+        (lambda: ragcite.check(SENTENCE, "{"), "<chunks>"),
+        (lambda: ragcite.check(SENTENCE), "<answer>"),
+        (lambda: ragcite.check(b"\xff\xfe\x00bad", [SOURCE]), "<answer>"),
+        (lambda: ragcite.verify_quote("a document", "  "), "the quote is empty"),
+        (lambda: ragcite.verify_quote(b"ok \xff", "ok"), "<document>: "),
+        (lambda: ragcite.check_many([(SENTENCE, [SOURCE]), ("", [SOURCE])]), "records[1]: "),
+        (lambda: ragcite.check_many([{"chunks": [SOURCE]}]), "records[0]: has no `answer` key"),
+        (lambda: ragcite.batch("/nonexistent/runs.jsonl"), "/nonexistent/runs.jsonl: cannot read"),
+    ],
+)
+def test_bad_input_raises_input_error(call, message):
+    with pytest.raises(ragcite.InputError) as raised:
+        call()
+    assert message in str(raised.value)
+    assert "\n" not in str(raised.value)
+
+
+def test_unknown_objects_are_a_type_error():
+    with pytest.raises(TypeError):
+        ragcite.check(SENTENCE, [object()])
+    with pytest.raises(TypeError):
+        ragcite.check(object(), [SOURCE])
+    with pytest.raises(TypeError):
+        ragcite.batch([{"answer": SENTENCE}], max_everything=1)
+    with pytest.raises(TypeError):
+        ragcite.check(SENTENCE, [SOURCE], threshold="0.5")
+
+
+def test_huge_and_binary_inputs_are_errors_not_crashes():
+    with pytest.raises(ragcite.InputError):
+        ragcite.check(bytes(range(256)) * 4096, [SOURCE])
+    nested = "[" * 100_000 + "]" * 100_000
+    with pytest.raises(ragcite.InputError):
+        ragcite.check(SENTENCE, nested)
+    report = ragcite.check(" ".join([SENTENCE] * 20_000), [SOURCE])
+    assert report["result"]["counts"]["sentences"] == 20_000
+
+
+# verify_quote
+
+
+def test_verify_quote_finds_and_explains():
+    document = "The Eiffel Tower\u2014completed in 1889\u2014is 330 metres tall."
+    found = ragcite.verify_quote(document, "Completed in 1889-is 330 metres")
+    assert found["found"] is True
+    start, end = found["offsets"]
+    assert document[start:end] == "completed in 1889\u2014is 330 metres"
+    missed = ragcite.verify_quote(document, "completed in 1887-is 330 metres")
+    assert missed["found"] is False
+    assert missed["offsets"] is None
+    assert "1889" in missed["closest"]["text"]
+    assert ragcite.verify_quote(document.encode("utf-8"), "330 metres tall")["found"] is True
+
+
+def test_verify_quote_is_the_command_lines_document(tmp_path, console_script):
+    document = (TESTDATA / "eiffel" / "chunks.json").read_text(encoding="utf-8")
+    (tmp_path / "doc.txt").write_text(document, encoding="utf-8")
+    for quote in ("330 metres tall", "331 metres tall"):
+        done = subprocess.run(
+            [console_script, "quote", "doc.txt", quote, "--format", "json"],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            check=False,
+        )
+        assert json.loads(done.stdout) == ragcite.verify_quote(document, quote)
+
+
+# batch
+
+
+def test_batch_of_a_file_is_the_command_lines_document(console_script):
+    path = str(TESTDATA / "ci" / "batch.jsonl")
+    assert ragcite.batch(path) == cli_json(console_script, "batch", path)
+
+
+def test_batch_of_records_and_options():
+    lines = (TESTDATA / "ci" / "batch.jsonl").read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines if line.strip().endswith("}")]
+    records = [r for r in records if isinstance(r.get("response"), str)]
+    report = ragcite.batch(records)
+    assert report["inputs"]["files"] == ["<records>.jsonl"]
+    assert report["aggregate"]["records"] == len(records)
+    # The limits by keyword: with every record allowed to fail, the gate passes.
+    lenient = ragcite.batch(records, max_failing_records=len(records), max_uncited_rate=1.0)
+    assert lenient["gate"]["passed"] is True
+    assert lenient["aggregate"] == report["aggregate"]
+    renamed = [{"q": r["id"], "a": r["response"], "ctx": r["retrieved_contexts"]} for r in records]
+    by_fields = ragcite.batch(renamed, fields={"id": "q", "answer": "a", "contexts": ["ctx"]})
+    assert by_fields["aggregate"] == report["aggregate"]
