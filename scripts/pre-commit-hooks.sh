@@ -122,24 +122,30 @@ config eiffel.yaml "$eiffel_hook"
 config bare-check.yaml "$bare_check_hook"
 git -C "$user" add -A
 
-# The environment pre-commit runs in: no index, the local wheels, everything in $tmp, no Rust.
+# The environment pre-commit runs in: no index, the local wheels, everything in $tmp, and a PATH
+# without cargo, rustc, rustup or another ragcite. A directory of the PATH that holds one of those
+# is replaced by links to its other programs, so that git, python3 and what git's scripts call
+# stay when they live beside cargo (a packaged Rust in /usr/bin).
 path=
+farms=0
 IFS=: read -r -a dirs <<< "$PATH"
 for dir in "${dirs[@]}"; do
   case "$dir" in "" | .) continue ;; esac
   for tool in cargo rustc rustup ragcite; do
-    if [ -e "$dir/$tool" ]; then continue 2; fi
+    if [ -e "$dir/$tool" ]; then
+      farms=$((farms + 1))
+      farm="$tmp/path/$farms"
+      mkdir -p "$farm"
+      for program in "$dir"/*; do
+        case "${program##*/}" in cargo* | rust* | clippy-driver | ragcite) continue ;; esac
+        if [ -f "$program" ] && [ -x "$program" ]; then ln -s "$program" "$farm/"; fi
+      done
+      dir=$farm
+      break
+    fi
   done
   path="${path:+$path:}$dir"
 done
-# git and python3, should they live only beside cargo.
-mkdir "$tmp/bin"
-for tool in git python3; do
-  if ! PATH=$path command -v "$tool" > /dev/null; then
-    ln -s "$(command -v "$tool")" "$tmp/bin/$tool"
-  fi
-done
-path="$path:$tmp/bin"
 for tool in cargo rustc rustup ragcite; do
   if found=$(PATH=$path command -v "$tool"); then
     fail "$tool is still on the PATH the hooks run with: $found"
