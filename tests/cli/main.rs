@@ -19,6 +19,7 @@ mod consumers;
 mod eval;
 mod generated;
 mod msrv;
+mod pre_commit;
 mod quote;
 mod readme;
 mod responses;
