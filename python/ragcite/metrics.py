@@ -240,30 +240,34 @@ def _chunks_of(contexts: Any, field: str) -> List[Any]:
     return chunks
 
 
-# The framework classes, made on first use.
+# The framework classes, made on first use: (module, package, framework, version tested).
 _LAZY = {
-    "DeepEvalMetric": ("._deepeval", "deepeval", "DeepEval"),
-    "RagasMetric": ("._ragas", "ragas", "RAGAS"),
-    "RagasSingleTurnMetric": ("._ragas", "ragas", "RAGAS"),
+    "DeepEvalMetric": ("._deepeval", "deepeval", "DeepEval", "4.3.1"),
+    "RagasMetric": ("._ragas", "ragas", "RAGAS", "0.4.3"),
+    "RagasSingleTurnMetric": ("._ragas", "ragas", "RAGAS", "0.4.3"),
 }
 
 
 def __getattr__(name: str) -> Any:
     if name not in _LAZY:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module_name, package, framework = _LAZY[name]
+    module_name, package, framework, tested = _LAZY[name]
     import importlib
 
     try:
         module = importlib.import_module(module_name, __package__)
     except ModuleNotFoundError as error:
-        missing = (error.name or "").split(".")[0]
-        if missing != package:
-            raise
-        raise ImportError(
-            f"ragcite.metrics.{name} needs {framework}, which is not installed: "
-            f"pip install {package}"
-        ) from error
+        if error.name == package:
+            raise ImportError(
+                f"ragcite.metrics.{name} needs {framework}, which is not installed: "
+                f"pip install {package}"
+            ) from error
+        if error.name and error.name.startswith(package + "."):
+            raise ImportError(
+                f"ragcite.metrics.{name} needs a {framework} that has {error.name} "
+                f"(it was tested with {package} {tested})"
+            ) from error
+        raise
     value = getattr(module, name)
     globals()[name] = value
     return value

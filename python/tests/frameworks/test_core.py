@@ -205,12 +205,19 @@ def test_score_refuses_what_is_not_a_report(report) -> None:
 
 
 def test_the_module_imports_without_the_frameworks_and_says_what_to_install() -> None:
-    # None in sys.modules makes `import deepeval` and `import ragas` fail, as when absent.
+    # A finder ahead of the others answers for deepeval and ragas as Python does when a
+    # package is not installed.
     code = textwrap.dedent(
         """
         import sys
-        sys.modules["deepeval"] = None
-        sys.modules["ragas"] = None
+
+        class Absent:
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] in ("deepeval", "ragas"):
+                    raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+                return None
+
+        sys.meta_path.insert(0, Absent())
         import ragcite.metrics as m
         print(m.score_answer("The tower is 330 metres tall [1].", ["The tower is 330 metres tall."]).score)
         for name in ("DeepEvalMetric", "RagasMetric", "RagasSingleTurnMetric"):
@@ -228,6 +235,32 @@ def test_the_module_imports_without_the_frameworks_and_says_what_to_install() ->
         "ragcite.metrics.DeepEvalMetric needs DeepEval, which is not installed: pip install deepeval",
         "ragcite.metrics.RagasMetric needs RAGAS, which is not installed: pip install ragas",
         "ragcite.metrics.RagasSingleTurnMetric needs RAGAS, which is not installed: pip install ragas",
+    ]
+
+
+def test_a_framework_without_the_interface_is_named_with_the_version_tested() -> None:
+    # A module that is no package stands for a version without the modules the classes use.
+    code = textwrap.dedent(
+        """
+        import sys, types
+        sys.modules["deepeval"] = types.ModuleType("deepeval")
+        sys.modules["ragas"] = types.ModuleType("ragas")
+        import ragcite.metrics as m
+        for name in ("DeepEvalMetric", "RagasMetric"):
+            try:
+                getattr(m, name)
+            except ImportError as error:
+                print(error)
+        """
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert run.stdout.splitlines() == [
+        "ragcite.metrics.DeepEvalMetric needs a DeepEval that has deepeval.errors "
+        "(it was tested with deepeval 4.3.1)",
+        "ragcite.metrics.RagasMetric needs a RAGAS that has ragas.dataset_schema "
+        "(it was tested with ragas 0.4.3)",
     ]
 
 
