@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 from deepeval.errors import MissingTestCaseParamsError
 from deepeval.metrics import BaseMetric
@@ -117,19 +117,11 @@ class DeepEvalMetric(BaseMetric):
         """The same as :meth:`measure`: a check takes microseconds and waits on nothing."""
         return self.measure(test_case, *args, **kwargs)
 
-    def is_successful(self) -> bool:
-        """Whether the last measure had no error and its score reached the threshold."""
-        if self.error is not None or self.score is None:
-            self.success = False
-        else:
-            self.success = self.score >= self.threshold
-        return self.success
-
     @property
     def __name__(self) -> str:  # type: ignore[override]
         return "Citation Support (ragcite)"
 
-    def _inputs(self, test_case: Any) -> "tuple[str, List[Any]]":
+    def _inputs(self, test_case: Any) -> Tuple[str, List[Any]]:
         if not isinstance(test_case, LLMTestCase):
             raise ValueError(
                 f"{self.__name__} measures an LLMTestCase, not a {type(test_case).__name__}"
@@ -145,6 +137,7 @@ class DeepEvalMetric(BaseMetric):
                 f"{' and '.join(missing)} cannot be None or empty for the "
                 f"'{self.__name__}' metric"
             )
+        assert isinstance(answer, str)
         return answer, _chunks_of(test_case.retrieval_context, "retrieval_context")
 
 
@@ -152,6 +145,7 @@ def _verdicts(result: CitationScore) -> str:
     report = result.report or {}
     lines = [f"Score: {result.score}", "Verdicts:"]
     for sentence in report.get("result", {}).get("sentences", []):
-        lines.append(f"  {sentence.get('index')}. {sentence.get('verdict')}: {sentence.get('sentence')}")
+        index, verdict = sentence.get("index"), sentence.get("verdict")
+        lines.append(f"  {index}. {verdict}: {sentence.get('sentence')}")
     lines.append(f"Reason: {result.reason}")
     return "\n".join(lines)

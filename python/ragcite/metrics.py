@@ -329,9 +329,8 @@ def _details(sentence: Mapping[str, Any], threshold: Optional[float]) -> Tuple[s
             if isinstance(quote, Mapping) and quote.get("found") is False:
                 where = quote.get("chunk")
                 text = _cut(str(quote.get("text", "")), 80)
-                details.append(
-                    f"quote not in chunk {where}: “{text}”" if where else f"quote not found: “{text}”"
-                )
+                place = f"not in chunk {where}" if where else "not found"
+                details.append(f"quote {place}: “{text}”")
                 break
     if verdict in ("weak-support", "unsupported-citation") and sentence.get("cited"):
         support = sentence.get("support")
@@ -372,7 +371,9 @@ def _reason(
         ]
     else:
         noun = "claim sentence" if claims == 1 else "claim sentences"
-        lines = [f"{supported} of {claims} {noun} supported (score {_number(value)}). Not supported:"]
+        lines = [
+            f"{supported} of {claims} {noun} supported (score {_number(value)}). Not supported:"
+        ]
         lines += [f"- {item}" for item in failing[:MAX_LISTED]]
         if len(failing) > MAX_LISTED:
             lines.append(f"- … and {len(failing) - MAX_LISTED} more")

@@ -219,7 +219,8 @@ def test_the_module_imports_without_the_frameworks_and_says_what_to_install() ->
 
         sys.meta_path.insert(0, Absent())
         import ragcite.metrics as m
-        print(m.score_answer("The tower is 330 metres tall [1].", ["The tower is 330 metres tall."]).score)
+        chunks = ["The tower is 330 metres tall."]
+        print(m.score_answer("The tower is 330 metres tall [1].", chunks).score)
         for name in ("DeepEvalMetric", "RagasMetric", "RagasSingleTurnMetric"):
             try:
                 getattr(m, name)
@@ -232,9 +233,11 @@ def test_the_module_imports_without_the_frameworks_and_says_what_to_install() ->
     )
     assert run.stdout.splitlines() == [
         "1.0",
-        "ragcite.metrics.DeepEvalMetric needs DeepEval, which is not installed: pip install deepeval",
+        "ragcite.metrics.DeepEvalMetric needs DeepEval, which is not installed: "
+        "pip install deepeval",
         "ragcite.metrics.RagasMetric needs RAGAS, which is not installed: pip install ragas",
-        "ragcite.metrics.RagasSingleTurnMetric needs RAGAS, which is not installed: pip install ragas",
+        "ragcite.metrics.RagasSingleTurnMetric needs RAGAS, which is not installed: "
+        "pip install ragas",
     ]
 
 

@@ -117,7 +117,8 @@ def test_verbose_mode_lists_every_verdict() -> None:
         "Verdicts:",
         "  1. supported: The Eiffel Tower is 330 metres tall [1].",
         "  2. number-mismatch: It was completed in 1888 for the World's Fair [2].",
-        "  3. unsupported-citation: It was designed by the engineering company of Gustave Eiffel [3].",
+        "  3. unsupported-citation: "
+        "It was designed by the engineering company of Gustave Eiffel [3].",
         "  4. uncited-claim: Around 7 million people visit it every year.",
     ]
 
@@ -135,7 +136,8 @@ def test_retrieved_context_data_is_cited_by_position_and_source() -> None:
     contexts = [RetrievedContextData(context="The tower is 330 metres tall.", source="tower.pdf")]
     metric = DeepEvalMetric(threshold=1.0)
     assert metric.measure(_case("The tower is 330 metres tall [1].", contexts)) == 1.0
-    assert metric.measure(_case("The tower is 330 metres tall (source: tower.pdf).", contexts)) == 1.0
+    by_source = _case("The tower is 330 metres tall (source: tower.pdf).", contexts)
+    assert metric.measure(by_source) == 1.0
 
 
 @pytest.mark.parametrize(
