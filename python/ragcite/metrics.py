@@ -67,7 +67,7 @@ __all__ = [
     "score_answer",
 ]
 
-#: The metric's name in the frameworks' results (RAGAS column, DeepEval ``__name__``).
+#: The RAGAS metrics' name: the column of their scores in RAGAS's results.
 METRIC_NAME = "ragcite_citation_support"
 
 #: How many failing sentences a reason lists; the rest are counted.

@@ -281,3 +281,10 @@ def test_importing_the_module_imports_no_framework() -> None:
 def test_unknown_attributes_are_attribute_errors() -> None:
     with pytest.raises(AttributeError):
         metrics.NoSuchMetric  # noqa: B018
+
+
+def test_the_module_docstring_example() -> None:
+    import doctest
+
+    failures, tried = doctest.testmod(metrics, verbose=False)
+    assert (failures, tried) == (0, 3)
