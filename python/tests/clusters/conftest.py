@@ -178,15 +178,18 @@ def recipe_limits(script: str) -> dict:
     raise AssertionError(f"{script} sets no LIMITS")
 
 
-def stats(stderr: str, path: Path) -> Tuple[str, Dict[str, int]]:
-    """The line the recipe says of ``path`` on standard error (``PATH: 100000 records, 5
-    partitions, 2 workers: ...``) and its numbers by the word after each."""
+def stats(stderr: str, path: Path, result: dict) -> Tuple[int, str]:
+    """What the recipe says of ``path`` on standard error (``PATH: 5 partitions, 11.40 s``):
+    the number of partitions (or batches) and a line with records/s."""
     import re
 
-    lines = [line for line in stderr.splitlines() if line.startswith(f"{path}: ")]
-    assert lines, f"nothing said of {path} in:\n{stderr[-2000:]}"
-    line = lines[-1][len(f"{path}: "):]
-    return line, {word: int(n) for n, word in re.findall(r"(\d+) ([a-zA-Z/]+)", line)}
+    said = re.findall(rf"^{re.escape(str(path))}: (\d+) (\w+), ([\d.]+) s$", stderr, re.M)
+    assert said, f"nothing said of {path} in:\n{stderr[-2000:]}"
+    parts, what, seconds = said[-1]
+    records = result["aggregate"]["records"]
+    line = (f"{path.name}: {records} records in {parts} {what}, {float(seconds):.1f} s, "
+            f"{records / float(seconds):.0f} records/s")
+    return int(parts), line
 
 
 def unshare_prefix() -> List[str]:

@@ -32,9 +32,8 @@ def test_dask_recipe_equals_batch(lake):
     results, stderr, listening, namespaces = run_recipe("dask_recipe.py", [str(p) for p in paths])
     print(f"the recipe, a cluster's start included: {time.perf_counter() - started:.1f} s")
     for path, result in zip(paths, results):
-        line, numbers = stats(stderr, path)
-        print(f"{path.name}: {line}")
+        parts, line = stats(stderr, path, result)
+        print(line)
         assert_same_as_batch(result, reference)
-        assert numbers["workers"] == 2
-        assert numbers["partitions"] >= 4, "too few partitions to test the sum"
+        assert parts >= 4, "too few partitions to test the sum"
     assert_loopback_only(listening, namespaces)
