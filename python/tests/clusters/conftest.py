@@ -9,6 +9,7 @@ Ray) into a failure instead of a skip, as CI sets it.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import ipaddress
 import json
 import os
