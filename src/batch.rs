@@ -9,7 +9,7 @@ use std::io;
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::Checker;
@@ -258,18 +258,38 @@ impl Aggregate {
                 self.counts.add(&checked.report.result.counts);
             }
         }
-        let claims = self.counts.claims.max(1) as f64;
-        self.rates = Rates {
-            uncited: self.counts.uncited_claim as f64 / claims,
-            number_mismatch: self.counts.number_mismatch as f64 / claims,
-            unsupported: self.counts.unsupported_citation as f64 / claims,
-        };
+        self.rates = Rates::of(&self.counts);
+    }
+
+    /// The aggregate of batches run elsewhere (the partitions of a cluster), from the sums of
+    /// their totals: the rates are taken over all their claim sentences, as one batch of all the
+    /// records would take them.
+    pub fn from_totals(totals: Totals) -> Self {
+        Aggregate {
+            records: totals.records,
+            checked: totals.checked,
+            bad_records: totals.bad_records,
+            failing_records: totals.failing_records,
+            counts: totals.counts,
+            rates: Rates::of(&totals.counts),
+        }
     }
 
     /// The batch's gate: the rates, the failing and the bad records.
     pub fn evaluate(&self, limits: &BatchLimits) -> BatchGate {
         limits.evaluate(self.failing_records, self.bad_records, &self.rates)
     }
+}
+
+/// The totals of an [`Aggregate`] that add up across batches: everything but the rates.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Totals {
+    pub records: usize,
+    pub checked: usize,
+    pub bad_records: usize,
+    pub failing_records: usize,
+    pub counts: Counts,
 }
 
 /// Why a batch stopped before the end of its file.

@@ -278,6 +278,18 @@ pub struct Rates {
     pub unsupported: f64,
 }
 
+impl Rates {
+    /// The shares of the claim sentences of `counts` (of one, when there are none).
+    pub fn of(counts: &Counts) -> Self {
+        let claims = counts.claims.max(1) as f64;
+        Rates {
+            uncited: counts.uncited_claim as f64 / claims,
+            number_mismatch: counts.number_mismatch as f64 / claims,
+            unsupported: counts.unsupported_citation as f64 / claims,
+        }
+    }
+}
+
 /// Whether the batch passed, with each count and rate limit that failed.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]

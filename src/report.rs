@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use crate::quote::{Closest, QuoteMatch};
 pub use crate::rounding::round4;
@@ -234,9 +234,12 @@ pub struct ChunkResult {
     pub status: ChunkStatus,
 }
 
-/// Tallies of the verdicts and chunk statuses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
+/// Tallies of the verdicts and chunk statuses. Read back (`Deserialize`) to add up the counts
+/// of batches run elsewhere, such as the partitions of a cluster.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Counts {
     pub sentences: usize,
     /// Sentences whose verdict is not `no-claim`.

@@ -143,9 +143,9 @@ def batch(
     --format json`` does; returns its document (``summary``, ``gate``, ``records``).
 
     ``path_or_records``: a path (or a list of paths) to JSON Lines, JSON, CSV, promptfoo, RAGAS,
-    DeepEval or trace-export files; or an iterable of record dicts in any transcript schema
-    ``batch`` reads (``{"answer", "chunks"}``, RAGAS ``{"response", "retrieved_contexts"}``, ...),
-    named ``<records>.jsonl`` in the report.
+    DeepEval or trace-export files; ``bytes`` of JSON Lines; or an iterable of record dicts in
+    any transcript schema ``batch`` reads (``{"answer", "chunks"}``, RAGAS ``{"response",
+    "retrieved_contexts"}``, ...). Bytes and records are named ``<records>.jsonl`` in the report.
 
     ``fields`` maps ``answer``, ``contexts`` or ``id`` to a path (or paths) in each record, as
     ``--field KEY=PATH`` does. ``limits`` are the gate's limits by keyword: ``max_uncited``,
@@ -154,6 +154,36 @@ def batch(
     ``max_failing_records``, ``max_bad_records``; ``report["gate"]["passed"]`` says whether they
     held. Raises :class:`InputError` for a file that cannot be read.
     """
+    options = _batch_options(threshold, lang, fields, limits)
+    return json.loads(_run_batch(path_or_records, "json", options))
+
+
+def _run_batch(path_or_records: Any, output: str, options: list) -> str:
+    """The output of ``ragcite batch --format OUTPUT OPTIONS`` over paths, JSON Lines bytes or
+    records."""
+    if isinstance(path_or_records, (str, os.PathLike)):
+        return _native.batch([os.fspath(path_or_records)], output, options)[0]
+    if isinstance(path_or_records, (bytes, bytearray, memoryview)):
+        return _native.batch_records(bytes(path_or_records), output, options)[0]
+    if isinstance(path_or_records, (list, tuple)) and path_or_records and all(
+        isinstance(p, (str, os.PathLike)) for p in path_or_records
+    ):
+        return _native.batch([os.fspath(p) for p in path_or_records], output, options)[0]
+    lines = b"".join(_json_line(record) for record in path_or_records)
+    return _native.batch_records(lines, output, options)[0]
+
+
+def _json_line(record: Any) -> bytes:
+    """A record as one line of JSON Lines. A string with a lone surrogate cannot be UTF-8: it
+    is escaped, and batch counts the record as bad, as it would in a file."""
+    try:
+        return (json.dumps(_plain(record), ensure_ascii=False) + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(_plain(record)) + "\n").encode("utf-8")
+
+
+def _batch_options(threshold: Any, lang: Any, fields: Any, limits: Mapping[str, Any]) -> list:
+    """The command-line options of :func:`batch`'s keywords."""
     options = _check_options(threshold, lang, None)
     for key, paths in (fields or {}).items():
         for path in [paths] if isinstance(paths, str) else paths:
@@ -162,18 +192,7 @@ def batch(
         if name not in _BATCH_LIMITS:
             raise TypeError(f"batch() got an unexpected keyword argument '{name}'")
         options += ["--" + name.replace("_", "-"), _number(value)]
-    if isinstance(path_or_records, (str, os.PathLike)):
-        report, _status = _native.batch([os.fspath(path_or_records)], options)
-    elif isinstance(path_or_records, (list, tuple)) and path_or_records and all(
-        isinstance(p, (str, os.PathLike)) for p in path_or_records
-    ):
-        report, _status = _native.batch([os.fspath(p) for p in path_or_records], options)
-    else:
-        lines = "".join(
-            json.dumps(_plain(record), ensure_ascii=False) + "\n" for record in path_or_records
-        )
-        report, _status = _native.batch_records(lines.encode("utf-8"), options)
-    return json.loads(report)
+    return options
 
 
 def _check_options(threshold: Any, lang: Any, answer_format: Optional[str]) -> list:

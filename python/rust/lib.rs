@@ -66,10 +66,10 @@ fn check_args(with_chunks: bool, options: Vec<String>) -> PyResult<CheckArgs> {
     }
 }
 
-fn batch_args(files: Vec<String>, options: Vec<String>) -> PyResult<BatchArgs> {
+fn batch_args(files: Vec<String>, format: &str, options: Vec<String>) -> PyResult<BatchArgs> {
     let mut argv = vec!["batch".to_string()];
     argv.extend(files);
-    argv.extend(["--format".to_string(), "json".to_string()]);
+    argv.extend(["--format".to_string(), format.to_string()]);
     argv.extend(options);
     match parse(argv)? {
         Command::Batch(args) => Ok(args),
@@ -134,10 +134,15 @@ fn check_many(
         .collect()
 }
 
-/// `ragcite batch FILES... --format json OPTIONS...`: the report and the exit code.
+/// `ragcite batch FILES... --format FORMAT OPTIONS...`: the report and the exit code.
 #[pyfunction]
-fn batch(py: Python<'_>, files: Vec<String>, options: Vec<String>) -> PyResult<(String, u8)> {
-    let args = batch_args(files, options)?;
+fn batch(
+    py: Python<'_>,
+    files: Vec<String>,
+    format: &str,
+    options: Vec<String>,
+) -> PyResult<(String, u8)> {
+    let args = batch_args(files, format, options)?;
     let mut out = Vec::new();
     let status = py
         .detach(|| app::commands::batch::report(&args, &mut out))
@@ -148,8 +153,13 @@ fn batch(py: Python<'_>, files: Vec<String>, options: Vec<String>) -> PyResult<(
 
 /// `batch` over records given as JSON Lines bytes.
 #[pyfunction]
-fn batch_records(py: Python<'_>, records: Vec<u8>, options: Vec<String>) -> PyResult<(String, u8)> {
-    let args = batch_args(vec![RECORDS_NAME.to_string()], options)?;
+fn batch_records(
+    py: Python<'_>,
+    records: Vec<u8>,
+    format: &str,
+    options: Vec<String>,
+) -> PyResult<(String, u8)> {
+    let args = batch_args(vec![RECORDS_NAME.to_string()], format, options)?;
     let records = std::sync::Mutex::new(Some(records));
     let open = |_: &str| -> io::Result<Box<dyn io::BufRead + Send>> {
         let bytes = records
@@ -167,6 +177,26 @@ fn batch_records(py: Python<'_>, records: Vec<u8>, options: Vec<String>) -> PyRe
     Ok((report, status.code()))
 }
 
+/// The end of `ragcite batch --format json` (`summary`, `aggregate`, `gate`, `complete`,
+/// `error`) for records checked elsewhere, from the sum of their totals (JSON: `records`,
+/// `checked`, `badRecords`, `failingRecords`, `counts`) and the batch's options.
+#[pyfunction]
+fn summarize(totals: &str, options: Vec<String>) -> PyResult<String> {
+    let args = batch_args(vec![RECORDS_NAME.to_string()], "json", options)?;
+    let totals: ragcite::batch::Totals =
+        serde_json::from_str(totals).map_err(|e| input_error(format!("the totals: {e}")))?;
+    let aggregate = ragcite::batch::Aggregate::from_totals(totals);
+    let gate = aggregate.evaluate(&args.limits());
+    let end = ragcite::emit::BatchEnd {
+        aggregate: &aggregate,
+        gate: &gate,
+        stopped: None,
+    };
+    let mut closing = ragcite::emit::json::BatchClosing::new(&end);
+    closing.kind = None;
+    serde_json::to_string(&closing).map_err(|e| input_error(e.to_string()))
+}
+
 /// `ragcite quote DOCUMENT QUOTE --format json`: where the quote is in the document.
 #[pyfunction]
 fn verify_quote(py: Python<'_>, document: Vec<u8>, quote: String) -> PyResult<(String, bool)> {
@@ -175,7 +205,7 @@ fn verify_quote(py: Python<'_>, document: Vec<u8>, quote: String) -> PyResult<(S
     }
     let found = py
         .detach(|| ragcite::quote::find_in_document(&document, &quote))
-        .map_err(|e| input_error(e.to_string()))?;
+        .map_err(|e| input_error(format!("<document>: {e}")))?;
     let mut out = Vec::new();
     ragcite::emit::quote::write_json(&mut out, &found).map_err(|e| input_error(e.to_string()))?;
     let json = String::from_utf8(out).map_err(|e| input_error(e.to_string()))?;
@@ -191,6 +221,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_many, m)?)?;
     m.add_function(wrap_pyfunction!(batch, m)?)?;
     m.add_function(wrap_pyfunction!(batch_records, m)?)?;
+    m.add_function(wrap_pyfunction!(summarize, m)?)?;
     m.add_function(wrap_pyfunction!(verify_quote, m)?)?;
     Ok(())
 }

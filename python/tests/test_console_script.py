@@ -94,21 +94,25 @@ def test_standard_input_and_python_dash_m(console_script):
     assert as_module.stdout == run(console_script, ["--version"]).stdout
 
 
-def test_a_closed_pipe_is_no_error(console_script):
-    many = "\n".join(json.dumps({"id": f"r{i}", "answer": "The tower is 330 metres tall [1].", "chunks": ["The tower is 330 metres tall."]}) for i in range(5000))
-    reader = subprocess.Popen(
-        [console_script, "batch", "-", "--format", "jsonl", "--isolated", "--stdin-filename", "runs.jsonl"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=REPO,
-        env=ENV,
-    )
-    reader.stdin.write(many.encode())
-    reader.stdin.close()
-    reader.stdout.readline()
-    reader.stdout.close()
-    assert reader.wait(timeout=60) == 0
+def test_a_closed_pipe_is_no_error(console_script, tmp_path):
+    record = {"response": "The tower is 330 metres tall [1].", "retrieved_contexts": ["The tower is 330 metres tall."]}
+    runs = tmp_path / "runs.jsonl"
+    runs.write_text("".join(json.dumps({"id": f"r{i}", **record}) + "\n" for i in range(5000)), encoding="utf-8")
+    with open(runs, "rb") as stdin:
+        reader = subprocess.Popen(
+            [console_script, "batch", "-", "--format", "jsonl", "--isolated", "--stdin-filename", "runs.jsonl"],
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=REPO,
+            env=ENV,
+        )
+        first = json.loads(reader.stdout.readline())
+        reader.stdout.close()
+        code = reader.wait(timeout=60)
+    assert first["id"] == "r0" and first["passed"] is True
+    # The records read so far passed, so the gate did; nothing is said about the closed pipe.
+    assert code == 0
     assert reader.stderr.read() == b""
 
 
