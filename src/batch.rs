@@ -30,7 +30,8 @@ pub struct Fields {
 }
 
 /// The aliases of the common eval tools: RAGAS (old and new names), DeepEval (snake and camel
-/// case), promptfoo (`vars`, `response.output`), LangChain (`page_content`).
+/// case), promptfoo (`vars`, `response.output`), LangChain (`page_content`), and ragcite's own
+/// `{answer, chunks}` (the labelled records of `eval`, the Python API's records).
 pub const ID_ALIASES: &[&str] = &["id", "sample_id", "record_id", "testIdx"];
 pub const ANSWER_ALIASES: &[&str] = &[
     "response",
@@ -51,6 +52,7 @@ pub const CONTEXT_ALIASES: &[&str] = &[
     "outputs.documents[].page_content",
     "source_documents[].page_content",
     "outputs.context",
+    "chunks",
     "context",
 ];
 
