@@ -162,15 +162,15 @@ def _run_batch(path_or_records: Any, output: str, options: list) -> str:
     """The output of ``ragcite batch --format OUTPUT OPTIONS`` over paths, JSON Lines bytes or
     records."""
     if isinstance(path_or_records, (str, os.PathLike)):
-        return _native.batch([os.fspath(path_or_records)], output, options)[0]
+        return _native.batch([os.fspath(path_or_records)], None, output, options)[0]
     if isinstance(path_or_records, (bytes, bytearray, memoryview)):
-        return _native.batch_records(bytes(path_or_records), output, options)[0]
+        return _native.batch([], bytes(path_or_records), output, options)[0]
     if isinstance(path_or_records, (list, tuple)) and path_or_records and all(
         isinstance(p, (str, os.PathLike)) for p in path_or_records
     ):
-        return _native.batch([os.fspath(p) for p in path_or_records], output, options)[0]
+        return _native.batch([os.fspath(p) for p in path_or_records], None, output, options)[0]
     lines = b"".join(_json_line(record) for record in path_or_records)
-    return _native.batch_records(lines, output, options)[0]
+    return _native.batch([], lines, output, options)[0]
 
 
 def _json_line(record: Any) -> bytes:

@@ -13,6 +13,7 @@ use std::cell::Cell;
 use std::ffi::OsString;
 use std::io;
 
+use clap::Parser as _;
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -50,8 +51,6 @@ fn parse(argv: Vec<String>) -> PyResult<Command> {
         .map(|cli| cli.command)
         .map_err(|e| input_error(app::usage_message(&e)))
 }
-
-use clap::Parser as _;
 
 fn check_args(with_chunks: bool, options: Vec<String>) -> PyResult<CheckArgs> {
     let mut argv = vec!["check".to_string(), ANSWER_NAME.to_string()];
@@ -134,44 +133,34 @@ fn check_many(
         .collect()
 }
 
-/// `ragcite batch FILES... --format FORMAT OPTIONS...`: the report and the exit code.
+/// `ragcite batch FILES... --format FORMAT OPTIONS...`: the report and the exit code. With
+/// `records` (JSON Lines bytes), those are the one file, named `<records>.jsonl`.
 #[pyfunction]
 fn batch(
     py: Python<'_>,
     files: Vec<String>,
+    records: Option<Vec<u8>>,
     format: &str,
     options: Vec<String>,
 ) -> PyResult<(String, u8)> {
+    let in_memory = records.is_some();
+    let files = if in_memory {
+        vec![RECORDS_NAME.to_string()]
+    } else {
+        files
+    };
     let args = batch_args(files, format, options)?;
-    let mut out = Vec::new();
-    let status = py
-        .detach(|| app::commands::batch::report(&args, &mut out))
-        .map_err(|e| input_error(app::error_message(&e)))?;
-    let report = String::from_utf8(out).map_err(|e| input_error(e.to_string()))?;
-    Ok((report, status.code()))
-}
-
-/// `batch` over records given as JSON Lines bytes.
-#[pyfunction]
-fn batch_records(
-    py: Python<'_>,
-    records: Vec<u8>,
-    format: &str,
-    options: Vec<String>,
-) -> PyResult<(String, u8)> {
-    let args = batch_args(vec![RECORDS_NAME.to_string()], format, options)?;
-    let records = std::sync::Mutex::new(Some(records));
+    let records = std::sync::Mutex::new(records);
     let open = |_: &str| -> io::Result<Box<dyn io::BufRead + Send>> {
-        let bytes = records
-            .lock()
-            .ok()
-            .and_then(|mut r| r.take())
-            .unwrap_or_default();
-        Ok(Box::new(io::Cursor::new(bytes)))
+        let bytes = records.lock().ok().and_then(|mut r| r.take());
+        Ok(Box::new(io::Cursor::new(bytes.unwrap_or_default())))
     };
     let mut out = Vec::new();
     let status = py
-        .detach(|| app::commands::batch::write(&args, &open, &mut out))
+        .detach(|| match in_memory {
+            true => app::commands::batch::write(&args, &open, &mut out),
+            false => app::commands::batch::report(&args, &mut out),
+        })
         .map_err(|e| input_error(app::error_message(&e)))?;
     let report = String::from_utf8(out).map_err(|e| input_error(e.to_string()))?;
     Ok((report, status.code()))
@@ -220,7 +209,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(check_many, m)?)?;
     m.add_function(wrap_pyfunction!(batch, m)?)?;
-    m.add_function(wrap_pyfunction!(batch_records, m)?)?;
     m.add_function(wrap_pyfunction!(summarize, m)?)?;
     m.add_function(wrap_pyfunction!(verify_quote, m)?)?;
     Ok(())
