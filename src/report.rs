@@ -234,8 +234,9 @@ pub struct ChunkResult {
     pub status: ChunkStatus,
 }
 
-/// Tallies of the verdicts and chunk statuses. Read back (`Deserialize`) to add up the counts
-/// of batches run elsewhere, such as the partitions of a cluster.
+/// Tallies of the verdicts and chunk statuses.
+// Read back (`Deserialize`) to add up the counts of batches run elsewhere, such as the partitions
+// of a cluster.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, schemars::JsonSchema,
 )]

@@ -1,4 +1,5 @@
-//! The committed completions and man pages must match what the clap definition generates now.
+//! The committed completions, man pages and JSON Schemas must match what the clap definition and
+//! the serde types generate now.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -8,7 +9,7 @@ use crate::util::{ROOT, ragcite};
 
 fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut files = BTreeMap::new();
-    for sub in ["completions", "man"] {
+    for sub in ["completions", "man", "docs/schema"] {
         let Ok(entries) = fs::read_dir(dir.join(sub)) else {
             continue;
         };
@@ -21,7 +22,7 @@ fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 #[test]
-fn completions_and_man_pages_are_current() {
+fn completions_man_pages_and_schemas_are_current() {
     let fresh = tempfile::tempdir().expect("a temporary directory");
     ragcite(["generate", "--out-dir"])
         .args([fresh.path()])
@@ -29,8 +30,8 @@ fn completions_and_man_pages_are_current() {
     let generated = files_under(fresh.path());
     let committed = files_under(Path::new(ROOT));
     assert!(
-        generated.len() >= 8,
-        "expected 5 completions and 3 man pages, got {:?}",
+        generated.len() >= 11,
+        "expected 5 completions, 3 man pages and 3 schemas, got {:?}",
         generated.keys()
     );
     let stale: BTreeSet<&String> = generated
@@ -40,7 +41,7 @@ fn completions_and_man_pages_are_current() {
         .collect();
     assert!(
         stale.is_empty(),
-        "completions/ or man/ are stale ({stale:?}): run `cargo run -- generate` and commit the result"
+        "completions/, man/ or docs/schema/ are stale ({stale:?}): run `cargo run -- generate` and commit the result"
     );
 }
 
