@@ -207,8 +207,12 @@
       if (q.closest) {
         box.appendChild(el('span', { 'class': 'closest' },
           'Closest in chunk ' + (q.chunk || '?') + ': “' + q.closest.text + '”'));
+        var inQuote = words(q.text), inClosest = words(q.closest.text);
+        var only = function (a, b) { return a.filter(function (w) { return b.indexOf(w) < 0; }); };
+        var quoted = only(inQuote, inClosest), instead = only(inClosest, inQuote);
         box.appendChild(el('span', { 'class': 'differing' },
-          'Differing words: ' + ((q.closest.differingWords || []).join(', ') || 'none')));
+          'Differing words (' + q.closest.differingWords + '): quoted ' +
+          (quoted.join(', ') || '—') + '; the chunk has ' + (instead.join(', ') || '—')));
       } else {
         box.appendChild(el('span', { 'class': 'closest' }, 'No close passage in the cited chunks.'));
         box.appendChild(el('span', { 'class': 'differing' }, 'Differing words: all'));
