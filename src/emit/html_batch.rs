@@ -145,7 +145,7 @@ impl BatchEmitter for BatchHtmlEmitter {
             }
         };
         let row = format!(
-            "<script type=\"application/json\" class=\"row\">{}</script>\n",
+            "<script type=\"application/json\" class=\"row-data\">{}</script>\n",
             json_block(&row)
         );
         out.write_all(row.as_bytes())?;

@@ -438,7 +438,7 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
     (
         [
             (header::CONTENT_TYPE, content_type),
-            (header::CACHE_CONTROL, "public, max-age=86400, immutable"),
+            (header::CACHE_CONTROL, "public, max-age=86400"),
             (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         ],
         body,
