@@ -18,7 +18,10 @@ mod config;
 mod consumers;
 mod eval;
 mod generated;
+mod html;
 mod msrv;
+#[cfg(feature = "service")]
+mod page;
 mod pre_commit;
 mod quote;
 mod readme;

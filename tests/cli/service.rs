@@ -22,7 +22,7 @@ fn contract() -> Value {
 }
 
 /// The contract's worked example request.
-fn example() -> Value {
+pub(crate) fn example() -> Value {
     contract()["paths"]["/api/v1/calculate"]["post"]["requestBody"]["content"]
         ["application/json"]["examples"]["example1"]["value"]
         .clone()
@@ -30,7 +30,7 @@ fn example() -> Value {
 
 /// Validates `instance` against the contract's schema `name`, listing every problem.
 #[track_caller]
-fn assert_valid(name: &str, instance: &Value) {
+pub(crate) fn assert_valid(name: &str, instance: &Value) {
     let schema = contract()["components"]["schemas"][name].clone();
     let validator = jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
@@ -49,14 +49,14 @@ fn assert_valid(name: &str, instance: &Value) {
 }
 
 /// A running `ragcite serve`, stopped with SIGTERM when dropped.
-struct Server {
+pub(crate) struct Server {
     child: Child,
     url: String,
     log: mpsc::Receiver<String>,
 }
 
 impl Server {
-    fn start(extra: &[&str]) -> Server {
+    pub(crate) fn start(extra: &[&str]) -> Server {
         let mut args = vec!["serve", "--port", "0"];
         args.extend_from_slice(extra);
         Server::spawn(ragcite(args))
@@ -85,7 +85,7 @@ impl Server {
         Server { child, url, log }
     }
 
-    fn at(&self, route: &str) -> String {
+    pub(crate) fn at(&self, route: &str) -> String {
         format!("{}{route}", self.url)
     }
 
@@ -99,16 +99,16 @@ impl Server {
         Reply::from(response)
     }
 
-    fn post_json(&self, route: &str, body: &Value) -> Reply {
+    pub(crate) fn post_json(&self, route: &str, body: &Value) -> Reply {
         self.post(route, body.to_string().as_bytes())
     }
 
-    fn get(&self, route: &str) -> Reply {
+    pub(crate) fn get(&self, route: &str) -> Reply {
         Reply::from(agent().get(&self.at(route)).call())
     }
 
     /// Sends SIGTERM and waits for the exit status.
-    fn stop(mut self) -> Option<i32> {
+    pub(crate) fn stop(mut self) -> Option<i32> {
         terminate(&self.child);
         wait(&mut self.child, Duration::from_secs(30))
     }
@@ -160,7 +160,7 @@ fn wait(child: &mut Child, limit: Duration) -> Option<i32> {
 }
 
 /// A client that reports every status as a response, not an error.
-fn agent() -> ureq::Agent {
+pub(crate) fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_global(Some(Duration::from_secs(120)))
@@ -168,8 +168,8 @@ fn agent() -> ureq::Agent {
         .into()
 }
 
-struct Reply {
-    status: u16,
+pub(crate) struct Reply {
+    pub(crate) status: u16,
     content_type: String,
     retry_after: Option<String>,
     allow: Option<String>,
@@ -199,13 +199,13 @@ impl Reply {
         }
     }
 
-    fn json(&self) -> Value {
+    pub(crate) fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
     }
 
     /// The problem document of an error, checked against RFC 9457 and the contract.
     #[track_caller]
-    fn problem(&self, status: u16) -> Value {
+    pub(crate) fn problem(&self, status: u16) -> Value {
         assert_eq!(self.status, status, "{}", self.body);
         assert_eq!(self.content_type, "application/problem+json");
         let problem = self.json();
