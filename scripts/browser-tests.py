@@ -104,24 +104,42 @@ def ensure(condition, message):
         raise Failure(message)
 
 
+def brief(error):
+    """Playwright's message without its call log, but with the locator it waited for."""
+    lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
+    head = []
+    for line in lines:
+        if line.startswith("Call log"):
+            break
+        head.append(line)
+    waited = [line.lstrip("- ") for line in lines if "waiting for" in line][:1]
+    return " | ".join(head[:4] + waited)
+
+
 class Runner:
     def __init__(self):
         self.passed = 0
         self.failed = []
 
-    def check(self, name, function, *args):
-        """Runs one check; any exception is that check's failure, the others still run."""
+    def check(self, name, function, *args, needs=None):
+        """Runs one check; any exception is that check's failure, the others still run. With
+        needs=(ok, why) and not ok, the check fails at once with why (no 15 s timeouts)."""
+        if needs is not None and not needs[0]:
+            self._fail(name, needs[1])
+            return False
         try:
             function(*args)
         except Failure as error:
             self._fail(name, str(error))
         except (AssertionError, PlaywrightError) as error:
-            self._fail(name, f"{type(error).__name__}: {str(error).strip().splitlines()[0]}")
+            self._fail(name, f"{type(error).__name__}: {brief(error)}")
         except Exception as error:  # a bug in the check itself is reported, not swallowed
             self._fail(name, f"{type(error).__name__}: {error}\n{traceback.format_exc()}")
         else:
             self.passed += 1
             print(f"PASS {name}", flush=True)
+            return True
+        return False
 
     def _fail(self, name, why):
         self.failed.append(name)
@@ -174,15 +192,19 @@ class Watch:
     def verify(self, page, what):
         """Fails when anything went outside, or a console error or CSP violation was reported."""
         problems = []
+
+        def unique(items):
+            return list(dict.fromkeys(item if len(item) < 240 else item[:240] + "…" for item in items))
+
         if self.outside:
-            problems.append(f"requests outside {self.allowed}: {self.outside}")
+            problems.append(f"requests outside {self.allowed}: {unique(self.outside)}")
         csp = self.csp_violations(page)
         if csp:
-            problems.append(f"CSP violations: {csp}")
+            problems.append(f"CSP violations: {unique(csp)}")
         if self.console_errors:
-            problems.append(f"console errors: {self.console_errors}")
+            problems.append(f"console errors: {unique(self.console_errors)}")
         if self.page_errors:
-            problems.append(f"uncaught errors: {self.page_errors}")
+            problems.append(f"uncaught errors: {unique(self.page_errors)}")
         ensure(not problems, f"{what}: " + "; ".join(problems))
         ensure(self.requests, f"{what}: no request was recorded (the recorder is broken)")
 
@@ -364,13 +386,14 @@ def screenshots(page, base, out):
     page.keyboard.press("Escape")
     page.set_viewport_size({"width": 360, "height": 780})
     page.goto(base + "/")
-    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
-    ensure(width[0] <= width[1], f"at 360 px the empty page scrolls sideways: scrollWidth {width[0]} > {width[1]}")
+    page.screenshot(path=str(out / "page-360-empty.png"), full_page=True)
+    empty = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     run_example(page)
     page.screenshot(path=str(out / "page-360.png"), full_page=True)
-    width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
-    ensure(width[0] <= width[1], f"at 360 px the result scrolls sideways: scrollWidth {width[0]} > {width[1]}")
+    result = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     page.set_viewport_size({"width": 1280, "height": 900})
+    ensure(empty[0] <= empty[1], f"at 360 px the empty page scrolls sideways: scrollWidth {empty[0]} > {empty[1]}")
+    ensure(result[0] <= result[1], f"at 360 px the result scrolls sideways: scrollWidth {result[0]} > {result[1]}")
 
 
 # --- the reports -------------------------------------------------------------------------------
@@ -548,7 +571,8 @@ def axe(page, axe_path, what):
     for violation in result["violations"]:
         print(f"  axe {what}: {violation['impact']} {violation['id']}: {violation['help']}")
         for node in violation["nodes"][:5]:
-            print(f"    {', '.join(map(str, node['target']))}: {node.get('failureSummary', '').splitlines()[-1:]}")
+            summary = " ".join(node.get("failureSummary", "").split())
+            print(f"    {', '.join(map(str, node['target']))}: {summary[:300]}")
     ensure(not bad, f"{len(bad)} serious or critical violations: {[v['id'] for v in bad]}")
 
 
@@ -599,9 +623,12 @@ def generate_transcript(path, records):
 
 def ragcite(binary, *args, out):
     with open(out, "wb") as stdout:
-        code = subprocess.run([binary, *args, "--isolated"], stdout=stdout, stderr=subprocess.PIPE,
-                              cwd=REPO, timeout=600).returncode
-    return code
+        done = subprocess.run([binary, *args, "--isolated"], stdout=stdout, stderr=subprocess.PIPE,
+                              cwd=REPO, timeout=600)
+    if done.returncode not in (0, 1):
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        print(f"  ragcite {' '.join(args[:1])} ... exit {done.returncode}: {lines[0] if lines else ''}")
+    return done.returncode
 
 
 def main():
@@ -665,14 +692,20 @@ def main():
 
             ctx, watch = context([base + "/"])
             page = ctx.new_page()
-            runner.check("page: loads with its CSP, the form, no result, no error", page_loads, page, base)
-            runner.check("page: the worked example's verdicts, gate, 1888, limits, legend, chunks", worked_example, page)
-            runner.check("page: a marker's chunk panel by mouse, Esc closes and gives focus back", chunk_panel_mouse, page)
-            runner.check("page: the chunk panel by keyboard only (Tab, Enter, Esc)", chunk_panel_keyboard, page)
-            runner.check("page: own answer and chunks (JSON strings), Ctrl+Enter", own_input, page, base)
-            runner.check("page: bad chunks show the API's error in #error", bad_chunks, page, base, watch)
+            loads = runner.check("page: loads with its CSP, the form, no result, no error", page_loads, page, base)
+            form = (loads or page.locator("button#example").count() == 1, "not run: the page has no form")
+            example = runner.check("page: the worked example's verdicts, gate, 1888, limits, legend, chunks",
+                                   worked_example, page, needs=form)
+            shown = (example or page.locator("#answer-view .sentence").count() > 0,
+                     "not run: the worked example shows no sentences")
+            runner.check("page: a marker's chunk panel by mouse, Esc closes and gives focus back",
+                         chunk_panel_mouse, page, needs=shown)
+            runner.check("page: the chunk panel by keyboard only (Tab, Enter, Esc)", chunk_panel_keyboard, page,
+                         needs=shown)
+            runner.check("page: own answer and chunks (JSON strings), Ctrl+Enter", own_input, page, base, needs=form)
+            runner.check("page: bad chunks show the API's error in #error", bad_chunks, page, base, watch, needs=form)
             runner.check("page: screenshots at 1280 and 360 px, no sideways scroll at 360 px",
-                         screenshots, page, base, options.screenshots)
+                         screenshots, page, base, options.screenshots, needs=shown)
             runner.check("page: nothing loaded from outside, no CSP violation, no console error",
                          watch.verify, page, "page")
             ctx.close()
@@ -707,15 +740,16 @@ def main():
                 else:
                     runner.check("large report: written", ensure, False, "batch --format html failed")
             runner.check("reports: nothing loaded from outside, no CSP violation, no console error",
-                         watch.verify, page, "reports")
+                         watch.verify, page, "reports", needs=(batch_ok or check_ok or large_ok, "not run: no report"))
             ctx.close()
 
             # axe-core needs bypass_csp: both CSPs refuse the injected script, as they should.
             ctx, watch = context([base + "/", "file://"], bypass_csp=True)
             page = ctx.new_page()
             watch.expected_console.append(r"Failed to load resource: the server responded with a status of 4\d\d")
-            runner.check("axe: the page with a result and the chunk panel", axe_page, page, base, options.axe)
-            runner.check("axe: the page with an error", axe_page_error, page, base, options.axe)
+            runner.check("axe: the page with a result and the chunk panel", axe_page, page, base, options.axe,
+                         needs=shown)
+            runner.check("axe: the page with an error", axe_page_error, page, base, options.axe, needs=form)
             if batch_ok:
                 runner.check("axe: the batch report with a row expanded", axe_report, page,
                              batch_html.as_uri(), options.axe, True)
