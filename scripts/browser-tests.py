@@ -270,6 +270,8 @@ def worked_example(page):
         item = page.locator(f'ol#chunk-list > li.chunk[id="chunk-{i}"]')
         expect(item).to_have_count(1)
         ensure(item.get_attribute("data-status"), f"chunk {i} has no data-status")
+    # Sentence 3 cites chunk 3; chunk 4 is the one that supports it.
+    expect(page.locator('#result button.suggestion[data-chunk="4"]').first).to_be_visible()
     marker = page.locator('#answer-view .sentence[data-index="1"] a.marker')
     expect(marker).to_have_attribute("data-chunk", "1")
     expect(marker).to_have_attribute("href", "#chunk-1")
@@ -342,6 +344,12 @@ def own_input(page, base):
     expect(page.locator("#answer-view .sentence[data-verdict]")).to_have_count(1)
     expect(page.locator('#answer-view .sentence[data-index="1"]')).to_have_attribute(
         "data-verdict", "number-mismatch")
+    # A marker that points nowhere.
+    answer.fill("The Rhine is 1,230 kilometres long [7].")
+    with page.expect_response(lambda r: "/api/" in r.url):
+        answer.press("Control+Enter")
+    expect(page.locator("#answer-view span.marker.unknown")).to_have_count(1)
+    expect(page.locator("#answer-view a.marker")).to_have_count(0)
 
 
 def bad_chunks(page, base, watch):
