@@ -484,8 +484,12 @@ def batch_show(page, url):
     page.wait_for_function(f"() => ({VISIBLE_ROWS_JS})().length === {failing}", timeout=TIMEOUT_MS)
     statuses = {r["status"] for r in visible_rows(page)}
     ensure(statuses == {"failing"}, f"show=failing shows rows {statuses}")
+    page.select_option("select#show", "passing")
+    page.wait_for_function(f"() => ({VISIBLE_ROWS_JS})().every(r => r.status === 'passed')", timeout=TIMEOUT_MS)
+    ensure(visible_rows(page), "show=passing shows no row")
     page.select_option("select#show", "bad")
     page.wait_for_function(f"() => ({VISIBLE_ROWS_JS})().every(r => r.status === 'bad')", timeout=TIMEOUT_MS)
+    ensure(visible_rows(page), "show=bad shows no row")
     page.select_option("select#show", "all")
     total = page.locator("table#records tbody tr.record").count()
     page.wait_for_function(f"() => ({VISIBLE_ROWS_JS})().length === {total}", timeout=TIMEOUT_MS)
@@ -664,7 +668,8 @@ def main():
     if batch_ok:
         jsonl = work / "batch.jsonl"
         ragcite(binary, "batch", *BATCH_INPUTS, "--format", "jsonl", out=jsonl)
-        expected_rows = sum(1 for line in jsonl.read_text().splitlines() if '"summary"' not in line[:20]) 
+        lines = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines() if line.strip()]
+        expected_rows = sum(1 for line in lines if line.get("type") == "record")
     code = ragcite(binary, "check", "testdata/eiffel/answer.md", "testdata/eiffel/chunks.json",
                    "--format", "html", out=check_html)
     check_ok = code == 1 and check_html.stat().st_size > 0
