@@ -28,9 +28,11 @@ pub fn calculate(
 ) -> serde_json::Value {
     let checker = Checker::new(Options {
         threshold: request.threshold,
+        language: request.language,
         ..Options::default()
     });
     let report = checker.check(&request.answer, &request.chunks);
+    let gate = crate::gate::Limits::default().evaluate(&report.result.counts);
     let envelope = Envelope::new(EnvelopeParts {
         report: &report,
         answer: &request.answer_text,
@@ -40,6 +42,11 @@ pub fn calculate(
         chunks_format: request.chunks.format.name(),
         computed_at,
         base_url,
+        read: Some(envelope::Read {
+            answer: &request.answer,
+            chunks: &request.chunks,
+        }),
+        gate: Some(&gate),
     });
     serde_json::to_value(&envelope).expect("the envelope serialises")
 }

@@ -228,6 +228,9 @@ pub struct Checked {
     /// The record's JSON text, to find the column of each sentence in its line.
     pub source: Vec<u8>,
     pub answer_format: AnswerFormat,
+    /// The answer and chunks as read, for the reports that show them (HTML).
+    pub answer: input::Answer,
+    pub chunks: crate::Chunks,
 }
 
 /// Totals over the batch.
@@ -410,6 +413,8 @@ fn check_one(
             gate,
             source: bytes,
             answer_format: record.answer.format,
+            answer: record.answer,
+            chunks: record.chunks,
         }
     });
     RecordOutcome {

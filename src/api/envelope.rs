@@ -125,6 +125,34 @@ pub enum Block<'a> {
     Citations {
         citations: &'a [crate::report::CitationResult],
     },
+    /// The answer's text as read, which the sentences' `span` (UTF-8 bytes) index.
+    Answer { text: String },
+    /// Every chunk's full text, in input order.
+    Chunks { chunks: Vec<ChunkText<'a>> },
+    /// The gate: whether the limits held, the one-line summary and each limit exceeded.
+    Gate {
+        passed: bool,
+        summary: String,
+        failures: Vec<String>,
+    },
+}
+
+/// A chunk's id and full text.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChunkText<'a> {
+    pub id: &'a str,
+    pub text: &'a str,
+}
+
+/// A citation marker in a sentence: where it is (UTF-8 bytes from the sentence's start), its
+/// text, its labels and the chunks they resolve to (none: an unknown marker).
+#[derive(Debug, Clone, Serialize)]
+pub struct MarkerSpan {
+    pub start: usize,
+    pub end: usize,
+    pub text: String,
+    pub labels: Vec<String>,
+    pub chunks: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -142,6 +170,13 @@ pub struct SentenceDetails<'a> {
     pub missing_words: &'a [String],
     pub unknown_markers: &'a [String],
     pub quotes: &'a [crate::report::QuoteCheck],
+    /// The ids of the chunks its markers resolve to, as `result` has them.
+    pub cited: &'a [String],
+    pub missing_numbers: &'a [String],
+    pub suggested_citation: Option<&'a str>,
+    pub best_chunk: Option<&'a str>,
+    /// Its citation markers, where they are and what they resolve to.
+    pub marker_spans: Vec<MarkerSpan>,
 }
 
 /// Where the page, the API, its contract and the methodology are, on the server that answered.
@@ -178,6 +213,26 @@ pub struct EnvelopeParts<'a> {
     pub computed_at: &'a str,
     /// The server's address, for `links`.
     pub base_url: &'a str,
+    /// The answer and chunks as read, for the `answer` and `chunks` blocks and the markers.
+    pub read: Option<Read<'a>>,
+    /// The gate, for the `gate` block; `None` leaves the block out.
+    pub gate: Option<&'a crate::gate::GateOutcome>,
+}
+
+/// The answer and chunks as read.
+#[derive(Debug, Clone, Copy)]
+pub struct Read<'a> {
+    pub answer: &'a crate::input::Answer,
+    pub chunks: &'a crate::input::Chunks,
+}
+
+/// The answer's text as the spans index it: the byte-order mark the spans count put back.
+pub fn answer_as_read(answer: &crate::input::Answer) -> String {
+    if answer.offset > 0 {
+        format!("\u{feff}{}", answer.text)
+    } else {
+        answer.text.clone()
+    }
 }
 
 /// The contract's verdict for ragcite's: `misquote` is not among them.
@@ -191,12 +246,46 @@ pub fn contract_verdict(verdict: Verdict) -> &'static str {
 impl<'a> Envelope<'a> {
     pub fn new(parts: EnvelopeParts<'a>) -> Self {
         let result = &parts.report.result;
+        let resolver = parts
+            .read
+            .map(|read| crate::marker::Resolver::for_chunks(read.chunks));
+        let chunk_ids: Vec<&str> = parts
+            .read
+            .map(|read| read.chunks.chunks.iter().map(|c| c.id.as_str()).collect())
+            .unwrap_or_default();
         let mut presentation = vec![Block::Sentences {
-            sentences: result.sentences.iter().map(details).collect(),
+            sentences: result
+                .sentences
+                .iter()
+                .map(|s| details(s, resolver.as_ref(), &chunk_ids))
+                .collect(),
         }];
         if !result.citations.is_empty() {
             presentation.push(Block::Citations {
                 citations: &result.citations,
+            });
+        }
+        if let Some(read) = parts.read {
+            presentation.push(Block::Answer {
+                text: answer_as_read(read.answer),
+            });
+            presentation.push(Block::Chunks {
+                chunks: read
+                    .chunks
+                    .chunks
+                    .iter()
+                    .map(|c| ChunkText {
+                        id: &c.id,
+                        text: &c.text,
+                    })
+                    .collect(),
+            });
+        }
+        if let Some(gate) = parts.gate {
+            presentation.push(Block::Gate {
+                passed: gate.passed,
+                summary: crate::emit::summary_line(parts.report, gate),
+                failures: gate.failures.iter().map(ToString::to_string).collect(),
             });
         }
         Envelope {
@@ -248,8 +337,41 @@ fn sentence(s: &SentenceResult) -> EnvelopeSentence<'_> {
     }
 }
 
-fn details(s: &SentenceResult) -> SentenceDetails<'_> {
+fn details<'a>(
+    s: &'a SentenceResult,
+    resolver: Option<&crate::marker::Resolver>,
+    chunk_ids: &[&str],
+) -> SentenceDetails<'a> {
+    let marker_spans = resolver.map_or_else(Vec::new, |resolver| {
+        crate::marker::markers(&s.sentence, resolver)
+            .into_iter()
+            .map(|m| {
+                let mut chunks: Vec<String> = Vec::new();
+                for label in &m.labels {
+                    for &i in resolver.resolve(label) {
+                        if let Some(id) = chunk_ids.get(i) {
+                            if !chunks.iter().any(|c| c == id) {
+                                chunks.push((*id).to_string());
+                            }
+                        }
+                    }
+                }
+                MarkerSpan {
+                    start: m.span.start,
+                    end: m.span.end,
+                    text: s.sentence[m.span.clone()].to_string(),
+                    labels: m.labels,
+                    chunks,
+                }
+            })
+            .collect()
+    });
     SentenceDetails {
+        cited: &s.cited,
+        missing_numbers: &s.missing_numbers,
+        suggested_citation: s.suggested_citation.as_deref(),
+        best_chunk: s.best_chunk.as_deref(),
+        marker_spans,
         index: s.index,
         verdict: s.verdict,
         support: s.support,

@@ -64,6 +64,8 @@ pub struct CalculateRequest {
     /// The chunks as given.
     pub chunks_text: String,
     pub threshold: f64,
+    /// ragcite's addition to the contract: `lang`, English unless given.
+    pub language: crate::Language,
     pub answer: Answer,
     pub chunks: Chunks,
 }
@@ -76,11 +78,23 @@ impl CalculateRequest {
 
     /// Reads a request already parsed to JSON (as MCP tool arguments are).
     pub fn from_value(value: Value) -> Result<Self, RequestError> {
-        let mut fields = Fields::new(value, &["answer", "chunks", "supportThreshold"])?;
+        let mut fields = Fields::new(value, &["answer", "chunks", "supportThreshold", "lang"])?;
         let answer = fields.string("answer", MAX_ANSWER_CHARS, false);
         let chunks = fields.string("chunks", MAX_CHUNKS_CHARS, false);
         let threshold = fields.threshold("supportThreshold");
-        let (Some(answer_text), Some(chunks_text), Some(threshold)) = (answer, chunks, threshold)
+        // ragcite's addition: the language of `--lang` (`en` when absent).
+        let language = match fields.optional_string("lang", 32) {
+            None => Some(crate::Language::default()),
+            Some(code) => match code.parse::<crate::Language>() {
+                Ok(language) => Some(language),
+                Err(e) => {
+                    fields.error("lang", e.to_string());
+                    None
+                }
+            },
+        };
+        let (Some(answer_text), Some(chunks_text), Some(threshold), Some(language)) =
+            (answer, chunks, threshold, language)
         else {
             return Err(fields.invalid());
         };
@@ -122,6 +136,7 @@ impl CalculateRequest {
                 answer_text,
                 chunks_text,
                 threshold,
+                language,
                 answer,
                 chunks,
             }),

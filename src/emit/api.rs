@@ -14,6 +14,24 @@ use crate::api::{DEFAULT_BASE_URL, computed_at};
 pub struct ApiEmitter {
     pub answer: String,
     pub chunks: String,
+    /// The answer and chunks as read, for the `answer`, `chunks` and marker blocks.
+    pub read: Option<ReadInputs>,
+}
+
+/// An answer and its chunks as read, owned.
+#[derive(Debug, Clone)]
+pub struct ReadInputs {
+    pub answer: crate::input::Answer,
+    pub chunks: crate::input::Chunks,
+}
+
+impl ReadInputs {
+    pub fn parts(&self) -> crate::api::envelope::Read<'_> {
+        crate::api::envelope::Read {
+            answer: &self.answer,
+            chunks: &self.chunks,
+        }
+    }
 }
 
 impl Emitter for ApiEmitter {
@@ -28,6 +46,8 @@ impl Emitter for ApiEmitter {
             chunks_format: &run.inputs.chunks.format,
             computed_at: &computed_at,
             base_url: DEFAULT_BASE_URL,
+            read: self.read.as_ref().map(ReadInputs::parts),
+            gate: Some(run.gate),
         });
         write_document(out, &envelope)
     }

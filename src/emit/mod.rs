@@ -7,6 +7,8 @@ pub mod explain;
 pub mod findings;
 pub mod github;
 pub mod gitlab;
+pub mod html;
+pub mod html_batch;
 pub mod json;
 pub mod jsonl;
 pub mod junit;

@@ -4,9 +4,11 @@ use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ragcite::Language;
 use ragcite::batch::{self, BatchLimits};
-use ragcite::emit::api::ApiEmitter;
+use ragcite::emit::api::{ApiEmitter, ReadInputs};
 use ragcite::emit::github::GithubEmitter;
 use ragcite::emit::gitlab::GitlabEmitter;
+use ragcite::emit::html::HtmlEmitter;
+use ragcite::emit::html_batch::BatchHtmlEmitter;
 use ragcite::emit::json::{BatchJsonEmitter, JsonEmitter};
 use ragcite::emit::jsonl::BatchJsonLinesEmitter;
 use ragcite::emit::junit::JunitEmitter;
@@ -390,6 +392,8 @@ pub enum BatchFormat {
     Gitlab,
     /// JUnit XML, one test case per record
     Junit,
+    /// One self-contained HTML page: a sortable, filterable table of records, each expandable
+    Html,
 }
 
 #[derive(Debug, Args)]
@@ -472,6 +476,8 @@ pub enum Format {
     Junit,
     /// The envelope `ragcite serve` returns for the same inputs (RagCitationDebuggerResult)
     Api,
+    /// One self-contained HTML page: each sentence highlighted by verdict, the chunks beside it
+    Html,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -615,13 +621,26 @@ impl OutputArgs {
 }
 
 impl Format {
-    /// The emitter for this format; `api` echoes the answer and chunks as given.
-    pub fn emitter(self, output: &OutputArgs, answer: &str, chunks: &str) -> Box<dyn Emitter> {
+    /// The emitter for this format; `api` echoes the answer and chunks as given; `api` and
+    /// `html` show the answer and chunks as `read`.
+    pub fn emitter(
+        self,
+        output: &OutputArgs,
+        answer: &str,
+        chunks: &str,
+        read: (&ragcite::Answer, &ragcite::Chunks),
+    ) -> Box<dyn Emitter> {
+        let owned = || ReadInputs {
+            answer: read.0.clone(),
+            chunks: read.1.clone(),
+        };
         match self {
             Format::Api => Box::new(ApiEmitter {
                 answer: answer.to_string(),
                 chunks: chunks.to_string(),
+                read: Some(owned()),
             }),
+            Format::Html => Box::new(HtmlEmitter { read: owned() }),
             Format::Table => Box::new(output.table()),
             Format::Json => Box::new(JsonEmitter),
             Format::Sarif => Box::new(SarifEmitter::default()),
@@ -643,6 +662,7 @@ impl BatchFormat {
             BatchFormat::Github => Box::new(GithubEmitter::default()),
             BatchFormat::Gitlab => Box::new(GitlabEmitter::default()),
             BatchFormat::Junit => Box::new(JunitEmitter::default()),
+            BatchFormat::Html => Box::new(BatchHtmlEmitter::default()),
         }
     }
 }

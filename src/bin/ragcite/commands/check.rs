@@ -84,7 +84,7 @@ pub fn write(
     };
     let emitter = args
         .format
-        .emitter(&args.output, &answer_text, &chunks_text);
+        .emitter(&args.output, &answer_text, &chunks_text, (&answer, &chunks));
     let run = Run {
         report: &report,
         gate: &gate,

@@ -165,6 +165,9 @@ fn router(
     );
     Router::new()
         .route("/", get(home))
+        .route("/assets/style.css", get(style_css))
+        .route("/assets/render.js", get(render_js))
+        .route("/assets/page.js", get(page_js))
         .route("/healthz", get(health))
         .route("/methodology", get(methodology))
         .route("/api/v1/calculate", post(calculate))
@@ -411,20 +414,54 @@ async fn methodology() -> Response {
         .into_response()
 }
 
-async fn home(State(app): State<Arc<App>>) -> Response {
-    let base = &app.service.base_url;
-    let page = format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>ragcite</title></head>\
-         <body><h1>ragcite</h1><p>The API: <code>POST {base}/api/v1/calculate</code> \
-         (<a href=\"/api/v1/openapi.json\">OpenAPI</a>, <a href=\"/api/v1/tool\">tool definition</a>, \
-         <a href=\"/methodology\">methodology</a>); MCP: <code>{base}/mcp</code>.</p></body></html>"
-    );
-    let mut response = axum::response::Html(page).into_response();
-    response.headers_mut().insert(
+/// The page's Content-Security-Policy: its own scripts, styles and API only.
+pub const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// The page for people: the form, and the result rendered from `/api/v1/calculate`.
+async fn home() -> Response {
+    let mut response = axum::response::Html(ragcite::emit::html::page_html()).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
         header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static("default-src 'none'"),
+        HeaderValue::from_static(PAGE_CSP),
     );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
+}
+
+/// The page's stylesheet and scripts, cached for a day (they change only with the binary).
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::CACHE_CONTROL, "public, max-age=86400, immutable"),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn style_css() -> Response {
+    asset("text/css; charset=utf-8", ragcite::emit::html::STYLE_CSS)
+}
+
+async fn render_js() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        ragcite::emit::html::RENDER_JS,
+    )
+}
+
+async fn page_js() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        ragcite::emit::html::PAGE_JS,
+    )
 }
 
 async fn not_found(request: Request) -> Response {
