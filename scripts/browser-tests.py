@@ -248,6 +248,7 @@ def worked_example(page):
     run_example(page)
     got = verdicts(page)
     ensure(got == EXAMPLE_VERDICTS, f"verdicts {got}, expected {EXAMPLE_VERDICTS}")
+    no_rendered_scripts(page, "page")
     for i, verdict in enumerate(EXAMPLE_VERDICTS, start=1):
         sentence = page.locator(f'#answer-view .sentence[data-index="{i}"]')
         expect(sentence).to_have_attribute("data-verdict", verdict)
@@ -425,7 +426,16 @@ def column_numbers(page, column):
         column)
 
 
+def no_rendered_scripts(page, what):
+    """A <script> (code or a JSON data block) is never shown: a stylesheet rule that matches
+    one (a class it shares with a visible element) would print its text on the page."""
+    shown = page.evaluate("""() => [...document.querySelectorAll('script')]
+        .filter(s => s.checkVisibility()).map(s => s.outerHTML.slice(0, 120))""")
+    ensure(not shown, f"{len(shown)} script elements are rendered as text on the {what}, e.g. {shown[:2]}")
+
+
 def report_basics(page):
+    no_rendered_scripts(page, "report")
     expect(page.locator("#summary")).not_to_be_empty()
     gate = page.locator("#gate")
     expect(gate).to_have_count(1)
@@ -553,6 +563,23 @@ def check_report(page, url):
     expect(page.locator('#answer-view .sentence[data-index="2"] mark.missing-number')).to_have_text(re.compile("1888"))
     expect(page.locator("#limits")).to_contain_text("not entailment")
     expect(page.locator("ol#chunk-list > li.chunk")).to_have_count(5)
+
+
+def reports_narrow(page, urls, out):
+    """At 360 px wide a report does not scroll sideways (its table may, inside its own box)."""
+    page.set_viewport_size({"width": 360, "height": 780})
+    try:
+        wide = []
+        for url in urls:
+            page.goto(url)
+            name = url.rsplit("/", 1)[-1].removesuffix(".html")
+            page.screenshot(path=str(out / f"{name}-report-360.png"), full_page=True)
+            width = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+            if width[0] > width[1]:
+                wide.append(f"{name}: scrollWidth {width[0]} > {width[1]}")
+        ensure(not wide, "at 360 px " + "; ".join(wide))
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def large_report(page, url, records):
@@ -744,11 +771,11 @@ def main():
             if check_ok:
                 runner.check("check report: the worked example's four verdicts, gate, 1888", check_report,
                              page, check_html.as_uri())
-                page.set_viewport_size({"width": 360, "height": 780})
-                page.screenshot(path=str(options.screenshots / "check-report-360.png"), full_page=True)
-                page.set_viewport_size({"width": 1280, "height": 900})
             else:
                 runner.check("check report: written with exit code 1", ensure, False, "check --format html failed")
+            narrow = [html.as_uri() for html, ok in ((batch_html, batch_ok), (check_html, check_ok)) if ok]
+            runner.check("reports: screenshots at 360 px, no sideways scroll", reports_narrow, page, narrow,
+                         options.screenshots, needs=(narrow, "not run: no report"))
             if options.records:
                 if large_ok:
                     runner.check(f"large report: {options.records} records open and filter", large_report,
