@@ -48,6 +48,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -688,6 +689,13 @@ def main():
     options.screenshots.mkdir(parents=True, exist_ok=True)
     runner = Runner()
     work = Path(tempfile.mkdtemp(prefix="ragcite-browser-"))
+    try:
+        return run(options, binary, runner, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def run(options, binary, runner, work):
 
     # The reports, written before the browser starts.
     batch_html, check_html, large_html = work / "batch.html", work / "check.html", work / "large.html"
