@@ -220,8 +220,18 @@ def verdicts(page, scope="#answer-view"):
     )
 
 
+def shown_result(page):
+    """Waits for a result or an error; an error fails the check with the page's own words."""
+    page.wait_for_selector("#answer-view .sentence[data-verdict], #error:not([hidden])", state="visible")
+    error = page.locator("#error")
+    if error.is_visible():
+        text = " ".join(error.inner_text().split())
+        raise Failure(f"#error shows instead of a result: {text[:300]}")
+
+
 def run_example(page):
     page.click("button#example")
+    shown_result(page)
     expect(page.locator("#result")).to_be_visible()
     expect(page.locator("#answer-view .sentence[data-verdict]")).to_have_count(4)
 
@@ -353,6 +363,22 @@ def own_input(page, base):
         answer.press("Control+Enter")
     expect(page.locator("#answer-view span.marker.unknown")).to_have_count(1)
     expect(page.locator("#answer-view a.marker")).to_have_count(0)
+
+
+def misquote(page, base):
+    """testdata/quotes: a quotation that changes one word of its source."""
+    page.goto(base + "/")
+    page.locator("textarea#answer").fill((REPO / "testdata/quotes/misquoted.md").read_text(encoding="utf-8"))
+    page.locator("textarea#chunks").fill((REPO / "testdata/quotes/chunks.json").read_text(encoding="utf-8"))
+    page.click("button#check")
+    shown_result(page)
+    expect(page.locator('#answer-view .sentence[data-index="1"]')).to_have_attribute("data-verdict", "misquote")
+    block = page.locator("#answer-view div.misquote").first
+    expect(block).to_be_visible()
+    expect(block.locator(".closest").first).to_contain_text("seven years")
+    expect(block.locator(".differing").first).to_be_visible()
+    differing = " ".join(block.locator(".differing").all_inner_texts())
+    ensure("five" in differing or "seven" in differing, f".differing marks {differing!r}, not five/seven")
 
 
 def bad_chunks(page, base, watch):
@@ -554,6 +580,16 @@ def batch_expand(page, url):
     expect(page.locator("tr.detail:visible")).to_have_count(0)
 
 
+def check_report_misquote(page, url):
+    page.goto(url)
+    report_basics(page)
+    expect(page.locator('#answer-view .sentence[data-index="1"]')).to_have_attribute("data-verdict", "misquote")
+    block = page.locator("#answer-view div.misquote").first
+    expect(block).to_be_visible()
+    expect(block.locator(".closest").first).to_contain_text("seven years")
+    expect(block.locator(".differing").first).to_be_visible()
+
+
 def check_report(page, url):
     page.goto(url)
     report_basics(page)
@@ -711,6 +747,10 @@ def run(options, binary, runner, work):
     code = ragcite(binary, "check", "testdata/eiffel/answer.md", "testdata/eiffel/chunks.json",
                    "--format", "html", out=check_html)
     check_ok = code == 1 and check_html.stat().st_size > 0
+    quote_html = work / "quote.html"
+    code = ragcite(binary, "check", "testdata/quotes/misquoted.md", "testdata/quotes/chunks.json",
+                   "--format", "html", out=quote_html)
+    quote_ok = code == 1 and quote_html.stat().st_size > 0
     print(f"  check --format html: exit {code}, {check_html.stat().st_size} bytes")
     large_ok = False
     if options.records:
@@ -754,6 +794,8 @@ def run(options, binary, runner, work):
             runner.check("page: the chunk panel by keyboard only (Tab, Enter, Esc)", chunk_panel_keyboard, page,
                          needs=shown)
             runner.check("page: own answer and chunks (JSON strings), Ctrl+Enter", own_input, page, base, needs=form)
+            runner.check("page: a misquote shows the closest passage and what differs", misquote, page, base,
+                         needs=form)
             runner.check("page: bad chunks show the API's error in #error", bad_chunks, page, base, watch, needs=form)
             runner.check("page: screenshots at 1280 and 360 px, no sideways scroll at 360 px",
                          screenshots, page, base, options.screenshots, needs=shown)
@@ -781,6 +823,9 @@ def run(options, binary, runner, work):
                              page, check_html.as_uri())
             else:
                 runner.check("check report: written with exit code 1", ensure, False, "check --format html failed")
+            runner.check("check report: a misquote shows the closest passage and what differs",
+                         check_report_misquote, page, quote_html.as_uri(),
+                         needs=(quote_ok, "not run: check --format html on testdata/quotes failed"))
             narrow = [html.as_uri() for html, ok in ((batch_html, batch_ok), (check_html, check_ok)) if ok]
             runner.check("reports: screenshots at 360 px, no sideways scroll", reports_narrow, page, narrow,
                          options.screenshots, needs=(narrow, "not run: no report"))
@@ -791,7 +836,7 @@ def run(options, binary, runner, work):
                 else:
                     runner.check("large report: written", ensure, False, "batch --format html failed")
             runner.check("reports: nothing loaded from outside, no CSP violation, no console error",
-                         watch.verify, page, "reports", needs=(batch_ok or check_ok or large_ok, "not run: no report"))
+                         watch.verify, page, "reports", needs=(batch_ok or check_ok or quote_ok or large_ok, "not run: no report"))
             ctx.close()
 
             # axe-core needs bypass_csp: both CSPs refuse the injected script, as they should.
