@@ -92,7 +92,7 @@ _ragcite() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table json jsonl sarif github gitlab junit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json jsonl sarif github gitlab junit html" -- "${cur}"))
                     return 0
                     ;;
                 --field)
@@ -178,7 +178,7 @@ _ragcite() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table json sarif github gitlab junit api" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json sarif github gitlab junit api html" -- "${cur}"))
                     return 0
                     ;;
                 --answer-format)

@@ -40,7 +40,8 @@ sarif\t'SARIF 2.1.0 for GitHub code scanning, one result per problem sentence'
 github\t'GitHub Actions workflow annotations'
 gitlab\t'GitLab Code Quality report'
 junit\t'JUnit XML, one test case per claim sentence'
-api\t'The envelope `ragcite serve` returns for the same inputs (RagCitationDebuggerResult)'"
+api\t'The envelope `ragcite serve` returns for the same inputs (RagCitationDebuggerResult)'
+html\t'One self-contained HTML page: each sentence highlighted by verdict, the chunks beside it'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l answer-format -d 'Read the answer as this format instead of recognising it [default: auto]' -r -f -a "auto\t'Recognise the format from the content'
 text\t'Plain text or Markdown'
 ollama\t'Ollama /api/chat or /api/generate, JSON or NDJSON stream'
@@ -97,7 +98,8 @@ jsonl\t'One JSON object per record, written as records finish, then a summary li
 sarif\t'SARIF 2.1.0 for GitHub code scanning, one result per problem sentence'
 github\t'GitHub Actions workflow annotations'
 gitlab\t'GitLab Code Quality report'
-junit\t'JUnit XML, one test case per record'"
+junit\t'JUnit XML, one test case per record'
+html\t'One self-contained HTML page: a sortable, filterable table of records, each expandable'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l field -d 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'

@@ -29,7 +29,6 @@ pub fn calculate(
     let checker = Checker::new(Options {
         threshold: request.threshold,
         language: request.language,
-        ..Options::default()
     });
     let report = checker.check(&request.answer, &request.chunks);
     let gate = crate::gate::Limits::default().evaluate(&report.result.counts);

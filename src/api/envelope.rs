@@ -349,10 +349,10 @@ fn details<'a>(
                 let mut chunks: Vec<String> = Vec::new();
                 for label in &m.labels {
                     for &i in resolver.resolve(label) {
-                        if let Some(id) = chunk_ids.get(i) {
-                            if !chunks.iter().any(|c| c == id) {
-                                chunks.push((*id).to_string());
-                            }
+                        if let Some(id) = chunk_ids.get(i)
+                            && !chunks.iter().any(|c| c == id)
+                        {
+                            chunks.push((*id).to_string());
                         }
                     }
                 }

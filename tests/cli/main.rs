@@ -18,6 +18,7 @@ mod config;
 mod consumers;
 mod eval;
 mod generated;
+mod html;
 mod msrv;
 mod pre_commit;
 mod quote;
