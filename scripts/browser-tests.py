@@ -11,6 +11,14 @@ Usage: python3 scripts/browser-tests.py BIN --axe PATH/axe.min.js --screenshots 
   --screenshots where the screenshots go (1280 and 360 px wide; CI keeps them as artifacts)
   --records     the size of the generated transcript for the large report (0 skips it)
 
+What it checks: the page (the worked example's verdicts, gate and missing number, the chunk panel
+by mouse and by keyboard, an answer of one's own with Ctrl+Enter, an unknown marker, a misquote,
+the API's error for bad chunks, no sideways scroll at 360 px); the reports of `check` (the worked
+example, a misquote) and `batch` (testdata transcripts: filter, show, sort, expand; 20,000
+generated records: time to first rows and to filter, printed, with a 30 s sanity bound); on all
+of them, no request off the machine, no CSP violation, no console or uncaught error, no <script>
+rendered as text, and no serious or critical axe-core violation.
+
 Every check prints one `PASS name` or `FAIL name: why` line; the run ends with the plain
 closing line `browser: N passed, N failed` and exits 1 when a check failed (2 on a usage error).
 Nothing leaves the machine: the server listens on 127.0.0.1, every request the browser makes is
