@@ -119,7 +119,7 @@ pub fn head(title: &str, script: &str) -> String {
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n\
-         <title>{}</title>\n<style>{}</style>\n</head>\n",
+         <link rel=\"icon\" href=\"data:,\">\n<title>{}</title>\n<style>{}</style>\n</head>\n",
         report_csp(script, STYLE_CSS),
         escape(title),
         STYLE_CSS

@@ -1,7 +1,8 @@
 //! `batch --format html`: one self-contained HTML file for a batch, written as the records
 //! finish. The head (with the inline stylesheet and the Content-Security-Policy) comes first;
 //! then, per record, a small JSON block for its table row and, for a checked record, its
-//! envelope (the same data as `check --format api`, without `computedAt`), which the page parses
+//! envelope (the same data as `check --format api`, without `computedAt` and the parts that
+//! are the same for every record: units, assumptions, sources, links), which the page parses
 //! only when the row is expanded; then the summary, the gate and the script. Nothing of a
 //! record is kept once it is written.
 
@@ -112,8 +113,12 @@ impl BatchEmitter for BatchHtmlEmitter {
                     gate: Some(&checked.gate),
                 });
                 let mut value = serde_json::to_value(&envelope)?;
+                // What is the same for every record is left out: 20,000 copies of the units,
+                // assumptions, sources and links would be most of the file.
                 if let Some(object) = value.as_object_mut() {
-                    object.remove("computedAt");
+                    for key in ["computedAt", "units", "assumptions", "sources", "links"] {
+                        object.remove(key);
+                    }
                 }
                 text.push_str(&format!(
                     "<script type=\"application/json\" id=\"record-{}\">{}</script>\n",
@@ -140,7 +145,7 @@ impl BatchEmitter for BatchHtmlEmitter {
             }
         };
         let row = format!(
-            "<script type=\"application/json\" class=\"row\">{}</script>\n",
+            "<script type=\"application/json\" class=\"row-data\">{}</script>\n",
             json_block(&row)
         );
         out.write_all(row.as_bytes())?;

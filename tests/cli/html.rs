@@ -176,7 +176,7 @@ fn the_batch_report() {
     insta::assert_snapshot!("batch_ci", structure(&html));
     let rows: Vec<Value> = bodies(
         &html,
-        "<script type=\"application/json\" class=\"row\">",
+        "<script type=\"application/json\" class=\"row-data\">",
         "</script>",
     )
     .into_iter()

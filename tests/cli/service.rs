@@ -958,6 +958,7 @@ fn the_page_and_its_assets_are_served_under_a_strict_policy() {
         ("/assets/style.css", "text/css; charset=utf-8"),
         ("/assets/render.js", "text/javascript; charset=utf-8"),
         ("/assets/page.js", "text/javascript; charset=utf-8"),
+        ("/assets/report.js", "text/javascript; charset=utf-8"),
     ] {
         let (status, headers, body) = get_with_headers(
             &server,

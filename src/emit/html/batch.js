@@ -7,7 +7,7 @@
   var COLUMNS = ['index', 'id', 'sentences', 'supported', 'uncited', 'number-mismatch',
     'unsupported', 'weak', 'misquote', 'failures'];
   var rows = [];
-  document.querySelectorAll('script.row').forEach(function (s) { rows.push(JSON.parse(s.textContent)); });
+  document.querySelectorAll('script.row-data').forEach(function (s) { rows.push(JSON.parse(s.textContent)); });
   var main = document.getElementById('main');
   var end = document.getElementById('batch-end');
   var totals = document.getElementById('totals');

@@ -85,13 +85,72 @@
       fallback();
     }
   });
-  $('download').addEventListener('click', function () {
-    if (!last) return;
-    var blob = new Blob([JSON.stringify(last, null, 2) + '\n'], { type: 'application/json' });
-    var a = el('a', { href: URL.createObjectURL(blob), download: 'ragcite-report.json' });
+  function save(text, type, name) {
+    var blob = new Blob([text], { type: type });
+    var a = el('a', { href: URL.createObjectURL(blob), download: name });
     document.body.appendChild(a);
     a.click();
     document.body.removeChild(a);
     setTimeout(function () { URL.revokeObjectURL(a.href); }, 1000);
+  }
+
+  function sha256(text) {
+    return crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)).then(function (d) {
+      var bytes = new Uint8Array(d), s = '';
+      for (var i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+      return "'sha256-" + btoa(s) + "'";
+    });
+  }
+
+  function escapeHtml(s) {
+    return s.replace(/[&<>"']/g, function (c) {
+      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
+    });
+  }
+
+  /* The report `check --format html` writes, built here from the same renderer and stylesheet:
+     one self-contained file whose policy allows its inline script and style by their hashes. */
+  function report(env) {
+    var get = function (path) {
+      return fetch(path).then(function (r) {
+        if (!r.ok) throw new Error(path + ': ' + r.status);
+        return r.text();
+      });
+    };
+    return Promise.all([get('/assets/style.css'), get('/assets/render.js'), get('/assets/report.js')])
+      .then(function (files) {
+        var css = files[0], script = files[1] + '\n' + files[2];
+        var data = Object.assign({}, env);
+        delete data.computedAt;
+        return Promise.all([sha256(script), sha256(css)]).then(function (h) {
+          return '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
+            '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; script-src ' + h[0] +
+            '; style-src ' + h[1] + '; img-src data:; base-uri \'none\'; form-action \'none\'">\n' +
+            '<link rel="icon" href="data:,">\n<title>ragcite report</title>\n<style>' + css + '</style>\n</head>\n' +
+            '<body>\n<main id="main">\n<h1>ragcite report</h1>\n<p class="inputs">Threshold ' +
+            escapeHtml(String(env.inputs.supportThreshold)) + ', answer read as ' +
+            escapeHtml(env.inputs.answerFormat) + ', chunks as ' + escapeHtml(env.inputs.chunksFormat) +
+            '.</p>\n<div id="result" aria-live="polite">\n<div id="view"><noscript>This report needs ' +
+            'JavaScript to show its result.</noscript></div>\n</div>\n</main>\n' +
+            '<script type="application/json" id="envelope">' +
+            JSON.stringify(data).replace(/</g, '\\u003c') + '</script>\n<script>' + script +
+            '</script>\n</body>\n</html>\n';
+        });
+      });
+  }
+
+  $('download').addEventListener('click', function () {
+    if (!last) return;
+    var status = $('copy-status');
+    var json = function () {
+      save(JSON.stringify(last, null, 2) + '\n', 'application/json', 'ragcite-report.json');
+      status.textContent = 'The HTML report needs a secure context; saved the JSON instead.';
+    };
+    if (!window.crypto || !crypto.subtle) { json(); return; }
+    report(last).then(function (html) {
+      save(html, 'text/html', 'ragcite-report.html');
+      status.textContent = 'Report saved.';
+    }, json);
   });
 })();

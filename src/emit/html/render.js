@@ -55,14 +55,29 @@
     return out;
   }
 
+  /* English function words, never marked as shared (approximate for other languages). */
+  var STOP = {};
+  ('the and for are but not all any can had has have her his its was were with that this ' +
+   'from they them their there these those than then into onto our you your she him who whom ' +
+   'which what when where why how also been being does did done per via out off over under ' +
+   'about after before more most such only own same some very just').split(' ')
+    .forEach(function (w) { STOP[w] = true; });
+
+  /* The sentence's words worth marking: 3+ letters, not function words, not markers' numbers. */
+  function keyWords(sentenceText) {
+    var want = {};
+    words(sentenceText.replace(/\[[^\]]*\]/g, ' ')).forEach(function (w) {
+      if (w.length >= 3 && !STOP[w]) want[w] = true;
+    });
+    return want;
+  }
+
   /* The chunk's text with the sentence's words (3+ letters, not missing) marked. */
   function sharedText(chunkText, sentenceText, missing) {
     var miss = {};
     (missing || []).forEach(function (w) { miss[w.toLowerCase()] = true; });
-    var want = {};
-    words(sentenceText).forEach(function (w) {
-      if (w.length >= 3 && !miss[w]) want[w] = true;
-    });
+    var want = keyWords(sentenceText);
+    Object.keys(miss).forEach(function (w) { delete want[w]; });
     var frag = document.createDocumentFragment();
     var last = 0;
     chunkText.replace(WORD, function (w, offset) {
@@ -207,8 +222,12 @@
       if (q.closest) {
         box.appendChild(el('span', { 'class': 'closest' },
           'Closest in chunk ' + (q.chunk || '?') + ': “' + q.closest.text + '”'));
+        var inQuote = words(q.text), inClosest = words(q.closest.text);
+        var only = function (a, b) { return a.filter(function (w) { return b.indexOf(w) < 0; }); };
+        var quoted = only(inQuote, inClosest), instead = only(inClosest, inQuote);
         box.appendChild(el('span', { 'class': 'differing' },
-          'Differing words: ' + ((q.closest.differingWords || []).join(', ') || 'none')));
+          'Differing words (' + q.closest.differingWords + '): quoted ' +
+          (quoted.join(', ') || '—') + '; the chunk has ' + (instead.join(', ') || '—')));
       } else {
         box.appendChild(el('span', { 'class': 'closest' }, 'No close passage in the cited chunks.'));
         box.appendChild(el('span', { 'class': 'differing' }, 'Differing words: all'));
@@ -253,9 +272,17 @@
     this.panelTitle.textContent = 'Chunk ' + id;
     while (this.panelText.firstChild) this.panelText.removeChild(this.panelText.firstChild);
     if (text === undefined) this.panelText.textContent = '(no text for this chunk)';
-    else this.panelText.appendChild(sharedText(text, sentenceText, d.missingWords));
-    while (this.panelMissing.firstChild) this.panelMissing.removeChild(this.panelMissing.firstChild);
+    /* The check's missing words are those of the best cited chunk; for another chunk (a
+       suggestion), the sentence's words its text lacks, found here without stemming. */
+    var cited = (d.cited || []).indexOf(id) >= 0;
     var missing = d.missingWords || [];
+    if (!cited && text !== undefined) {
+      var inChunk = {};
+      words(text).forEach(function (w) { inChunk[w] = true; });
+      missing = Object.keys(keyWords(sentenceText)).filter(function (w) { return !inChunk[w]; });
+    }
+    if (text !== undefined) this.panelText.appendChild(sharedText(text, sentenceText, cited ? missing : []));
+    while (this.panelMissing.firstChild) this.panelMissing.removeChild(this.panelMissing.firstChild);
     if (!missing.length) this.panelMissing.appendChild(el('li', { 'class': 'none' }, 'none'));
     var self = this;
     missing.forEach(function (w) { self.panelMissing.appendChild(el('li', null, w)); });

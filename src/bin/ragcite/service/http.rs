@@ -168,6 +168,7 @@ fn router(
         .route("/assets/style.css", get(style_css))
         .route("/assets/render.js", get(render_js))
         .route("/assets/page.js", get(page_js))
+        .route("/assets/report.js", get(report_js))
         .route("/healthz", get(health))
         .route("/methodology", get(methodology))
         .route("/api/v1/calculate", post(calculate))
@@ -438,7 +439,7 @@ fn asset(content_type: &'static str, body: &'static str) -> Response {
     (
         [
             (header::CONTENT_TYPE, content_type),
-            (header::CACHE_CONTROL, "public, max-age=86400, immutable"),
+            (header::CACHE_CONTROL, "public, max-age=86400"),
             (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         ],
         body,
@@ -454,6 +455,13 @@ async fn render_js() -> Response {
     asset(
         "text/javascript; charset=utf-8",
         ragcite::emit::html::RENDER_JS,
+    )
+}
+
+async fn report_js() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        ragcite::emit::html::REPORT_JS,
     )
 }
 
