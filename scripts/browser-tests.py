@@ -818,7 +818,7 @@ def run(options, binary, runner, work):
                 runner.check(f"batch report: summary, gate, {expected_rows} rows with their attributes",
                              batch_report, page, url, expected_rows)
                 runner.check("batch report: input#filter reduces the rows, #shown-count follows", batch_filter, page, url)
-                runner.check("batch report: select#show failing/bad/all", batch_show, page, url)
+                runner.check("batch report: select#show failing/passing/bad/all", batch_show, page, url)
                 runner.check("batch report: sort by sentences, both directions, aria-sort", batch_sort, page, url)
                 runner.check("batch report: a row expands to its sentences and chunks", batch_expand, page, url)
                 page.set_viewport_size({"width": 1280, "height": 900})
