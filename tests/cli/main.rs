@@ -20,6 +20,8 @@ mod eval;
 mod generated;
 mod html;
 mod msrv;
+#[cfg(feature = "service")]
+mod page;
 mod pre_commit;
 mod quote;
 mod readme;

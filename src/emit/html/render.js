@@ -247,7 +247,8 @@
 
   View.prototype.panel = function () {
     var p = el('section', this.attrs('chunk-panel', { role: 'region', tabindex: '-1', hidden: true,
-      'aria-labelledby': this.ids ? 'chunk-panel-title' : null }));
+      'aria-labelledby': this.ids ? 'chunk-panel-title' : null,
+      'aria-label': this.ids ? null : 'Cited chunk' }));
     this.panelTitle = el('h3', this.attrs('chunk-panel-title'));
     this.panelText = el('p', this.attrs('chunk-panel-text'));
     this.panelMissing = el('ul', this.attrs('chunk-panel-missing', { 'aria-label': 'Words the chunk lacks' }));
