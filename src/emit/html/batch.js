@@ -57,7 +57,7 @@
     var tr = el('tr', { 'class': 'record', 'data-index': String(r.index), 'data-id': r.id,
       'data-status': r.status });
     var button = el('button', { type: 'button', 'class': 'expand', 'aria-expanded': 'false',
-      'aria-label': 'Details of record ' + r.id }, 'Show');
+      'aria-label': 'Details of record ' + r.id }, 'Details');
     tr.appendChild(cell(r.index));
     tr.appendChild(el('td', null, el('span', { 'class': 'record-id' }, r.id),
       el('span', { 'class': 'record-file' }, r.file + ':' + r.line)));
@@ -80,7 +80,6 @@
     if (open) {
       if (tr.nextSibling && tr.nextSibling.classList.contains('detail')) tbody.removeChild(tr.nextSibling);
       button.setAttribute('aria-expanded', 'false');
-      button.textContent = 'Show';
       return;
     }
     var data = document.getElementById('record-' + r.index);
@@ -94,7 +93,6 @@
       R.render(box, JSON.parse(data.textContent), false);
     }
     button.setAttribute('aria-expanded', 'true');
-    button.textContent = 'Hide';
   }
 
   function buildMore() {
