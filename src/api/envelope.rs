@@ -284,7 +284,7 @@ impl<'a> Envelope<'a> {
         if let Some(gate) = parts.gate {
             presentation.push(Block::Gate {
                 passed: gate.passed,
-                summary: crate::emit::summary_line(parts.report, gate),
+                summary: crate::gate::summary_line(parts.report, gate),
                 failures: gate.failures.iter().map(ToString::to_string).collect(),
             });
         }

@@ -22,6 +22,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::batch::{Aggregate, BatchGate, BatchLimits, RecordOutcome};
+pub use crate::gate::summary_line;
 use crate::gate::{GateOutcome, Limits};
 use crate::report::{Report, plural};
 
@@ -157,23 +158,6 @@ pub fn batch_summary_line(end: &BatchEnd<'_>) -> String {
                 f.counts, f.found, f.limit, f.allowed, f.over
             )
         }));
-        line.push_str(&format!(" · limits exceeded: {}", failures.join(", ")));
-    }
-    line
-}
-
-/// The one-line summary: whether the gate passed, the verdict tallies, and each limit that
-/// failed with by how much.
-pub fn summary_line(report: &Report, gate: &GateOutcome) -> String {
-    let mut line = format!(
-        "{} · {}",
-        if gate.passed { "PASS" } else { "FAIL" },
-        report.counts_line()
-    );
-    if gate.passed {
-        line.push_str(" · all limits held");
-    } else {
-        let failures: Vec<String> = gate.failures.iter().map(ToString::to_string).collect();
         line.push_str(&format!(" · limits exceeded: {}", failures.join(", ")));
     }
     line
