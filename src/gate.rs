@@ -314,6 +314,23 @@ pub struct RateFailure {
     pub over: f64,
 }
 
+/// The one-line summary: whether the gate passed, the verdict tallies, and each limit that
+/// failed with by how much.
+pub fn summary_line(report: &crate::report::Report, gate: &GateOutcome) -> String {
+    let mut line = format!(
+        "{} · {}",
+        if gate.passed { "PASS" } else { "FAIL" },
+        report.counts_line()
+    );
+    if gate.passed {
+        line.push_str(" · all limits held");
+    } else {
+        let failures: Vec<String> = gate.failures.iter().map(ToString::to_string).collect();
+        line.push_str(&format!(" · limits exceeded: {}", failures.join(", ")));
+    }
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -399,21 +416,4 @@ mod tests {
             ]
         );
     }
-}
-
-/// The one-line summary: whether the gate passed, the verdict tallies, and each limit that
-/// failed with by how much.
-pub fn summary_line(report: &crate::report::Report, gate: &GateOutcome) -> String {
-    let mut line = format!(
-        "{} · {}",
-        if gate.passed { "PASS" } else { "FAIL" },
-        report.counts_line()
-    );
-    if gate.passed {
-        line.push_str(" · all limits held");
-    } else {
-        let failures: Vec<String> = gate.failures.iter().map(ToString::to_string).collect();
-        line.push_str(&format!(" · limits exceeded: {}", failures.join(", ")));
-    }
-    line
 }
