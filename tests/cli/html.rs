@@ -11,7 +11,7 @@
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::util::ragcite;
+use crate::util::{EIFFEL_VERDICTS, ragcite, verdicts_in};
 
 /// The bodies of the elements `<open ...>…</close>` whose opening tag starts with `open`.
 fn bodies<'a>(html: &'a str, open: &str, close: &str) -> Vec<(&'a str, &'a str)> {
@@ -143,20 +143,9 @@ fn the_single_answer_report() {
         .map(|b| b["kind"].as_str().expect("a kind"))
         .collect();
     assert_eq!(kinds, ["sentences", "answer", "chunks", "gate"]);
-    let verdicts: Vec<&str> = envelope["presentation"][0]["sentences"]
-        .as_array()
-        .expect("sentences")
-        .iter()
-        .map(|s| s["verdict"].as_str().expect("a verdict"))
-        .collect();
     assert_eq!(
-        verdicts,
-        [
-            "supported",
-            "number-mismatch",
-            "unsupported-citation",
-            "uncited-claim"
-        ]
+        verdicts_in(&envelope["presentation"][0]["sentences"]),
+        EIFFEL_VERDICTS
     );
 }
 

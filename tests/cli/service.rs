@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::util::{Run, Tree, path, ragcite};
+use crate::util::{EIFFEL_VERDICTS, Run, Tree, path, ragcite, verdicts_in};
 
 /// The original contract (OpenAPI 3.1), verbatim.
 fn contract() -> Value {
@@ -223,20 +223,9 @@ fn the_worked_example_gives_the_contract_envelope() {
     assert_eq!(reply.content_type, "application/json");
     let envelope = reply.json();
     assert_valid("RagCitationDebuggerResult", &envelope);
-    let verdicts: Vec<&str> = envelope["result"]["sentences"]
-        .as_array()
-        .expect("sentences")
-        .iter()
-        .map(|s| s["verdict"].as_str().expect("a verdict"))
-        .collect();
     assert_eq!(
-        verdicts,
-        [
-            "supported",
-            "number-mismatch",
-            "unsupported-citation",
-            "uncited-claim"
-        ]
+        verdicts_in(&envelope["result"]["sentences"]),
+        EIFFEL_VERDICTS
     );
     let sentences = &envelope["result"]["sentences"];
     assert_eq!(sentences[1]["missingNumbers"], json!(["1888"]));
@@ -628,20 +617,8 @@ fn call(id: u64, name: &str, arguments: Value, with_meta: bool) -> Value {
 }
 
 fn verdicts_of(result: &Value) -> Vec<String> {
-    result["result"]["structuredContent"]["result"]["sentences"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no envelope in {result}"))
-        .iter()
-        .map(|s| s["verdict"].as_str().unwrap_or_default().to_string())
-        .collect()
+    verdicts_in(&result["result"]["structuredContent"]["result"]["sentences"])
 }
-
-const VERDICTS: [&str; 4] = [
-    "supported",
-    "number-mismatch",
-    "unsupported-citation",
-    "uncited-claim",
-];
 
 #[test]
 fn mcp_over_http_in_both_handshake_styles() {
@@ -667,7 +644,7 @@ fn mcp_over_http_in_both_handshake_styles() {
         &call(3, "rag_citation_debugger", example(), false),
         Some("2025-11-25"),
     );
-    assert_eq!(verdicts_of(&result), VERDICTS);
+    assert_eq!(verdicts_of(&result), EIFFEL_VERDICTS);
     assert_valid(
         "RagCitationDebuggerResult",
         &result["result"]["structuredContent"],
@@ -685,7 +662,7 @@ fn mcp_over_http_in_both_handshake_styles() {
         &call(5, "rag_citation_debugger", example(), true),
         Some("2026-07-28"),
     );
-    assert_eq!(verdicts_of(&result), VERDICTS);
+    assert_eq!(verdicts_of(&result), EIFFEL_VERDICTS);
     let quote = json!({"quote": "it was completed in 1888", "document": "It was completed in 1889 as the centrepiece."});
     let result = mcp_http(
         &server,
@@ -766,7 +743,7 @@ fn mcp_over_stdio_in_both_handshake_styles() {
         tools[0]["outputSchema"],
         contract()["components"]["schemas"]["RagCitationDebuggerResult"]
     );
-    assert_eq!(verdicts_of(&replies[2]), VERDICTS);
+    assert_eq!(verdicts_of(&replies[2]), EIFFEL_VERDICTS);
     // Every invalid argument is listed, as a tool error.
     assert_eq!(replies[3]["result"]["isError"], true);
     let text = replies[3]["result"]["content"][0]["text"]

@@ -482,3 +482,21 @@ pub fn chunk_text(chunks: &str, id: &str) -> String {
         .unwrap_or_else(|| panic!("no chunk {id} in {chunks}"))
         .to_string()
 }
+
+/// The worked example's verdicts (testdata/eiffel), in sentence order.
+pub const EIFFEL_VERDICTS: [&str; 4] = [
+    "supported",
+    "number-mismatch",
+    "unsupported-citation",
+    "uncited-claim",
+];
+
+/// The `verdict` of each sentence of a JSON array of sentences, in order.
+pub fn verdicts_in(sentences: &Value) -> Vec<String> {
+    sentences
+        .as_array()
+        .unwrap_or_else(|| panic!("no sentences in {sentences}"))
+        .iter()
+        .map(|s| s["verdict"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
