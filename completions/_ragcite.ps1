@@ -38,8 +38,9 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
         'ragcite;check' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--answer-format', '--answer-format', [CompletionResultType]::ParameterName, 'Read the answer as this format instead of recognising it [default: auto]')
-            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: the `support` score a sentence''s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)')
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer and stop words')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`')
             [CompletionResult]::new('--max-uncited', '--max-uncited', [CompletionResultType]::ParameterName, 'Most uncited claims allowed')
             [CompletionResult]::new('--max-number-mismatch', '--max-number-mismatch', [CompletionResultType]::ParameterName, 'Most number mismatches allowed')
             [CompletionResult]::new('--max-unsupported', '--max-unsupported', [CompletionResultType]::ParameterName, 'Most unsupported citations allowed')
@@ -59,8 +60,9 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
         'ragcite;batch' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--field', '--field', [CompletionResultType]::ParameterName, 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable')
-            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: the `support` score a sentence''s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)')
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer and stop words')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`')
             [CompletionResult]::new('--max-uncited', '--max-uncited', [CompletionResultType]::ParameterName, 'Most uncited claims allowed')
             [CompletionResult]::new('--max-number-mismatch', '--max-number-mismatch', [CompletionResultType]::ParameterName, 'Most number mismatches allowed')
             [CompletionResult]::new('--max-unsupported', '--max-unsupported', [CompletionResultType]::ParameterName, 'Most unsupported citations allowed')
@@ -84,10 +86,12 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             break
         }
         'ragcite;eval' {
-            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: the `support` score a sentence''s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)')
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer and stop words')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`')
             [CompletionResult]::new('--group-by', '--group-by', [CompletionResultType]::ParameterName, 'The record field whose value groups the results')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--features', '--features', [CompletionResultType]::ParameterName, 'Also write each labelled unit''s support features, label and source ids to this JSON Lines file, for fitting a model (scripts/fit-support.py)')
             [CompletionResult]::new('--lenient', '--lenient', [CompletionResultType]::ParameterName, 'Use `label_lenient` where a sentence has one')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -34,8 +34,9 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;check'= {
             cand --format 'Output format'
             cand --answer-format 'Read the answer as this format instead of recognising it [default: auto]'
-            cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)'
+            cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)'
             cand --lang 'Language of the stemmer and stop words'
+            cand --model 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'
             cand --max-uncited 'Most uncited claims allowed'
             cand --max-number-mismatch 'Most number mismatches allowed'
             cand --max-unsupported 'Most unsupported citations allowed'
@@ -54,8 +55,9 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;batch'= {
             cand --format 'Output format'
             cand --field 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable'
-            cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)'
+            cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)'
             cand --lang 'Language of the stemmer and stop words'
+            cand --model 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'
             cand --max-uncited 'Most uncited claims allowed'
             cand --max-number-mismatch 'Most number mismatches allowed'
             cand --max-unsupported 'Most unsupported citations allowed'
@@ -78,10 +80,12 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --version 'Print version'
         }
         &'ragcite;eval'= {
-            cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)'
+            cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)'
             cand --lang 'Language of the stemmer and stop words'
+            cand --model 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'
             cand --group-by 'The record field whose value groups the results'
             cand --format 'Output format'
+            cand --features 'Also write each labelled unit''s support features, label and source ids to this JSON Lines file, for fitting a model (scripts/fit-support.py)'
             cand --lenient 'Use `label_lenient` where a sentence has one'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

@@ -59,7 +59,7 @@ bedrock-converse\t'AWS Bedrock Converse, with document citations'
 langchain\t'LangChain retrieval chain output {answer, context}'
 llamaindex\t'LlamaIndex Response {response, source_nodes}'
 haystack\t'Haystack pipeline output with AnswerBuilder answers'"
-complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
 da\t'Danish'
 de\t'German'
@@ -78,6 +78,7 @@ ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
 tr\t'Turkish'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-uncited -d 'Most uncited claims allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-number-mismatch -d 'Most number mismatches allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-unsupported -d 'Most unsupported citations allowed' -r
@@ -101,7 +102,7 @@ gitlab\t'GitLab Code Quality report'
 junit\t'JUnit XML, one test case per record'
 html\t'One self-contained HTML page: a sortable, filterable table of records, each expandable'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l field -d 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
 da\t'Danish'
 de\t'German'
@@ -120,6 +121,7 @@ ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
 tr\t'Turkish'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-uncited -d 'Most uncited claims allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-number-mismatch -d 'Most number mismatches allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-unsupported -d 'Most unsupported citations allowed' -r
@@ -140,7 +142,7 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l all -d 'List e
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l isolated -d 'Ignore every configuration file'
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -s V -l version -d 'Print version'
-complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (word recall, general words weighing less, mixed with word pairs found together; missing names and contradicted negations lower it)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
 da\t'Danish'
 de\t'German'
@@ -159,9 +161,11 @@ ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
 tr\t'Turkish'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l group-by -d 'The record field whose value groups the results' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l format -d 'Output format' -r -f -a "table\t'A table per group and score histograms, for people'
 json\t'One JSON document, for machines'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l features -d 'Also write each labelled unit\'s support features, label and source ids to this JSON Lines file, for fitting a model (scripts/fit-support.py)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l lenient -d 'Use `label_lenient` where a sentence has one'
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -s V -l version -d 'Print version'

@@ -29,6 +29,7 @@ pub fn calculate(
     let checker = Checker::new(Options {
         threshold: request.threshold,
         language: request.language,
+        model: Options::default().model,
     });
     let report = checker.check(&request.answer, &request.chunks);
     let gate = crate::gate::Limits::default().evaluate(&report.result.counts);

@@ -2,16 +2,19 @@
 //! sentences, words and quotations of the answer are read on this thread while a second one
 //! reads the chunks (for large inputs), then support is assessed and the report made.
 
+use std::sync::Arc;
+
 use rustc_hash::FxHashSet;
 
 use crate::input::{Answer, Chunks};
 use crate::marker::{self, ResolvedCitation, Resolver};
 use crate::report::Report;
+use crate::support::model::Model;
 use crate::support::{self, ChunkIndex, ChunkTexts, ChunkWords, SentenceInput};
 use crate::words::{self, Analyzer, Language};
 use crate::{parallel, quote, sentence};
 
-/// The default support threshold.
+/// The default support threshold: every model is fitted so that 0.5 is its threshold.
 pub const DEFAULT_THRESHOLD: f64 = 0.5;
 /// The smallest and largest thresholds accepted.
 pub const THRESHOLD_RANGE: (f64, f64) = (0.1, 1.0);
@@ -29,13 +32,15 @@ fn in_parallel(answer: &Answer, chunks: &Chunks) -> bool {
 }
 
 /// How a check is made.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Options {
     /// The `support` a sentence's best cited chunk must reach (0.1 to 1); see
-    /// [`support::score`].
+    /// [`support::model`].
     pub threshold: f64,
     /// Stemmer and stop words.
     pub language: Language,
+    /// What scores support: the shipped model unless another is given.
+    pub model: Arc<Model>,
 }
 
 impl Default for Options {
@@ -43,6 +48,7 @@ impl Default for Options {
         Options {
             threshold: DEFAULT_THRESHOLD,
             language: Language::English,
+            model: Model::shipped(),
         }
     }
 }
@@ -58,8 +64,8 @@ pub struct Checker {
 impl Checker {
     pub fn new(options: Options) -> Self {
         Checker {
-            options,
             analyzer: Analyzer::new(options.language),
+            options,
         }
     }
 
@@ -149,6 +155,7 @@ impl Checker {
             &chunks.chunks,
             &index,
             self.options.threshold,
+            &self.options.model,
             parallel,
         );
         for sentence in &mut result.sentences {

@@ -13,6 +13,10 @@ use serde::Serialize;
 
 use crate::parallel::WINDOW;
 use crate::report::Verdict;
+use crate::support::features::Features;
+
+mod export;
+pub use export::write_features;
 
 /// One labelled sentence, as checked.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -24,6 +28,9 @@ pub struct Judged {
     pub verdict: Verdict,
     /// What people said: supported (true) or not.
     pub label: bool,
+    /// The features of the deciding sentence and chunk (see
+    /// [`crate::support::features`]), when it cites a chunk and has content words.
+    pub features: Option<Features>,
 }
 
 /// Counts of predictions against labels; "positive" is `supported`.
@@ -235,6 +242,12 @@ fn best_threshold(judged: &[Judged]) -> (f64, f64) {
 pub struct JudgedRecord {
     pub group: String,
     pub units: Vec<Judged>,
+    /// What identifies the record and its sources, for grouping in cross-validation: its
+    /// `id`, `meta.src_dataset`, `question`, and a digest of its chunks' texts.
+    pub id: String,
+    pub subset: String,
+    pub question: String,
+    pub document: String,
 }
 
 /// Reads one labelled record and checks each labelled unit:
@@ -316,7 +329,19 @@ pub fn judge_record(
             _ => return Err("the record has no boolean `label` and no `labels` list".to_string()),
         }
     }
-    Ok(JudgedRecord { group, units })
+    let text = |path: &str| {
+        crate::input::lookup(value, path)
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    };
+    Ok(JudgedRecord {
+        group,
+        units,
+        id: text("id"),
+        subset: text("meta.src_dataset"),
+        question: text("question"),
+        document: export::digest(&chunks.chunks),
+    })
 }
 
 /// One labelled unit of one or more sentences: supported only if every claim sentence is; its
@@ -330,12 +355,16 @@ fn unit(sentences: &[crate::report::SentenceResult], label: bool) -> Judged {
             blocked: true,
             verdict: Verdict::NoClaim,
             label,
+            features: None,
         };
     }
-    let score = claims
+    // The lowest score decides, the earliest on a tie.
+    let lowest = claims
         .iter()
-        .map(|s| s.support)
-        .fold(f64::INFINITY, f64::min);
+        .copied()
+        .reduce(|a, b| if b.support < a.support { b } else { a })
+        .expect("at least one claim");
+    let score = lowest.support;
     let blocked = claims.iter().any(|s| {
         s.cited.is_empty() || !s.missing_numbers.is_empty() || s.quotes.iter().any(|q| !q.found())
     });
@@ -355,6 +384,7 @@ fn unit(sentences: &[crate::report::SentenceResult], label: bool) -> Judged {
         blocked,
         verdict,
         label,
+        features: lowest.features,
     }
 }
 
@@ -390,6 +420,19 @@ impl Judging {
         lenient: bool,
         group_by: &str,
     ) -> Result<(), ReadError> {
+        self.read_each(reader, file, checker, lenient, group_by, |_| ())
+    }
+
+    /// [`Judging::read`], showing each record read to `each`, in the order of the file.
+    pub fn read_each(
+        &mut self,
+        reader: impl io::BufRead,
+        file: &str,
+        checker: &crate::Checker,
+        lenient: bool,
+        group_by: &str,
+        mut each: impl FnMut(&JudgedRecord),
+    ) -> Result<(), ReadError> {
         let mut lines = reader.lines().enumerate();
         loop {
             let mut window = Vec::with_capacity(WINDOW);
@@ -421,11 +464,13 @@ impl Judging {
                 .collect();
             for (line, record) in judged {
                 match record {
-                    Ok(record) => self
-                        .groups
-                        .entry(record.group)
-                        .or_default()
-                        .extend(record.units),
+                    Ok(record) => {
+                        each(&record);
+                        self.groups
+                            .entry(record.group)
+                            .or_default()
+                            .extend(record.units)
+                    }
                     Err(e) => self.bad.push(format!("{file}: line {line}: {e}")),
                 }
             }
@@ -462,6 +507,7 @@ mod tests {
                 Verdict::WeakSupport
             },
             label,
+            features: None,
         }
     }
 

@@ -214,6 +214,15 @@ pub struct SentenceResult {
     pub start: LineColumn,
     /// Line and column just after the last character.
     pub end: LineColumn,
+    /// The features that pushed `support` up or down the most, strongest first (at most
+    /// three): each with its value and its effect in log-odds. Empty under the formula, and
+    /// when the sentence cites nothing or has no content words. Added in schema 1.4.
+    pub factors: Vec<crate::support::model::Factor>,
+    /// The features of the sentence and its deciding cited chunk (none when it cites nothing
+    /// or has no content words): what `ragcite eval --features` exports.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub features: Option<crate::support::features::Features>,
 }
 
 /// One retrieved chunk and how the answer used it.

@@ -1,8 +1,10 @@
 //! Support stage: indexes the chunks' words once, scores every sentence against the chunks
 //! through that index, and decides verdicts, suggested citations and chunk statuses.
 
+pub mod features;
 mod index;
 mod judge;
+pub mod model;
 pub mod score;
 
 use std::collections::HashSet;
@@ -30,6 +32,9 @@ pub(crate) const UNSUPPORTED_BELOW: f64 = 0.5;
 
 /// A suggested citation must beat the sentence's own coverage by this much.
 const SUGGESTION_MARGIN: f64 = 0.2;
+
+/// How many features a sentence's result names as having moved its score the most.
+const FACTORS: usize = 3;
 
 /// Length of a chunk's preview, in characters.
 const PREVIEW_CHARS: usize = 80;
@@ -66,6 +71,7 @@ pub fn assess(
     chunks: &[Chunk],
     index: &ChunkIndex,
     threshold: f64,
+    model: &model::Model,
     parallel: bool,
 ) -> CheckResult {
     // A provider citation's cited text is checked once, however many sentences it covers.
@@ -82,7 +88,7 @@ pub fn assess(
         .collect();
     // The first judge keeps the chunks the citations' texts were searched in; a second starts
     // with none prepared.
-    let judge = |searches| Judge::new(index, chunks, threshold, &citation_quotes, searches);
+    let judge = |searches| Judge::new(index, chunks, threshold, model, &citation_quotes, searches);
     let (results, tallies) = if parallel && sentences.len() >= PARALLEL_SENTENCES {
         let (first, second) = sentences.split_at(sentences.len() / 2);
         let ((mut results, mut tallies), (more, other_tallies)) = crate::parallel::on_two_threads(

@@ -16,12 +16,14 @@ mod filter;
 mod intern;
 mod language;
 mod lexicon;
+mod rarity;
 
 pub use filter::WordFilter;
 use intern::{INTERNER, INTERNER_LIMIT, Interner};
 pub use language::Language;
 use lexicon::*;
 pub use lexicon::{NEGATION_REACH, is_general_word, is_negation, negates};
+pub use rarity::rarity;
 
 /// What ends a sentence inside a text, between two of its words: the first word after it is
 /// not taken for a name.
@@ -45,6 +47,8 @@ pub struct Word {
     /// Stem ids of its antonyms (`increase` → `decrease`, `reduce`), with the antonyms as
     /// written in the table (English only; see `words/antonyms.txt`).
     pub antonyms: Vec<(u32, &'static str)>,
+    /// Position (in tokens) of its first appearance in the text.
+    pub position: u32,
 }
 
 /// A token lower-cased as words are compared: Unicode NFC (decomposed accents and composed
@@ -168,6 +172,7 @@ impl Analyzer {
                     general: self.language == Language::English && is_general_word(&surface),
                     surface,
                     id,
+                    position: position - 1,
                 });
             }
         });
@@ -337,6 +342,7 @@ impl Analyzer {
             name: false,
             negated: false,
             antonyms: Vec::new(),
+            position: 0,
         })
     }
 

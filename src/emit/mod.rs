@@ -33,6 +33,8 @@ pub struct Inputs {
     pub answer: AnswerInput,
     pub chunks: InputFile,
     pub threshold: f64,
+    /// What scored support: `shipped`, `formula`, or the model file as given. Added in 2.0.
+    pub model: String,
     pub lang: String,
     pub limits: Limits,
 }
@@ -83,6 +85,8 @@ pub struct BatchInputs {
     /// `--stdin-filename`).
     pub files: Vec<String>,
     pub threshold: f64,
+    /// What scored support: `shipped`, `formula`, or the model file as given. Added in 2.0.
+    pub model: String,
     pub lang: String,
     pub limits: BatchLimits,
     /// The field paths tried, in order, for each field.

@@ -77,6 +77,8 @@ impl<'a> ChunkTexts<'a> {
 /// stand (as token positions) and the numbers written in words.
 struct TokenNotes {
     english: bool,
+    /// Tokens seen.
+    count: u32,
     pub(super) negations: Vec<u32>,
     spelled: SpelledNumbers,
 }
@@ -85,6 +87,7 @@ impl TokenNotes {
     pub(super) fn new(english: bool) -> Self {
         TokenNotes {
             english,
+            count: 0,
             negations: Vec::new(),
             spelled: SpelledNumbers::default(),
         }
@@ -92,6 +95,7 @@ impl TokenNotes {
 
     /// The token at position `at` of the chunk `text` (a slice of it).
     fn token(&mut self, text: &str, token: &str, at: u32) {
+        self.count = self.count.saturating_add(1);
         if self.english {
             if negates(text, token) {
                 self.negations.push(at);
@@ -124,6 +128,8 @@ pub struct ChunkIndex {
     pub(super) numbers: FxHashMap<NumberValue, Vec<u32>>,
     /// Where the wanted stems stand in each chunk, for phrase evidence.
     pub(super) positions: score::Positions,
+    /// Tokens in each chunk.
+    pub(super) lengths: Vec<u32>,
     pub(super) len: usize,
 }
 
@@ -151,8 +157,9 @@ impl ChunkIndex {
                         },
                         |token, at| notes.token(&chunk.text, token, at),
                     );
+                    let length = notes.count;
                     let values = chunk_values(found, glued, notes.spelled);
-                    index.add_chunk(at_positions, notes.negations, values);
+                    index.add_chunk(at_positions, notes.negations, values, length);
                 }
             }
             ChunkWords::Read(texts) => {
@@ -167,7 +174,8 @@ impl ChunkIndex {
                         .zip(&text.tokens)
                         .filter_map(|(at, &token)| Some((stems[token as usize]?, at)))
                         .collect();
-                    index.add_chunk(at_positions, text.negations, text.numbers);
+                    let length = u32::try_from(text.tokens.len()).unwrap_or(u32::MAX);
+                    index.add_chunk(at_positions, text.negations, text.numbers, length);
                 }
             }
         }
@@ -178,14 +186,16 @@ impl ChunkIndex {
     }
 
     /// Adds the next chunk: its wanted words with their positions, its negations' positions
-    /// and its number values.
+    /// its number values and its length in tokens.
     fn add_chunk(
         &mut self,
         at_positions: Vec<(u32, u32)>,
         negations: Vec<u32>,
         values: FxHashSet<NumberValue>,
+        length: u32,
     ) {
         let chunk = self.len as u32;
+        self.lengths.push(length);
         self.len += 1;
         let mut ids: Vec<u32> = at_positions.iter().map(|&(id, _)| id).collect();
         ids.sort_unstable();

@@ -10,6 +10,8 @@ use crate::input::Chunk;
 use crate::quote::{QuoteMatch, QuoteSearch};
 use crate::report::{QuoteCheck, QuoteOrigin, SentenceResult, Span, Verdict};
 
+use super::features::{self, Features, Pair, SentenceWords};
+use super::model::{Learned, Model};
 use super::*;
 
 /// Chunks prepared for quote search on first use only: most chunks are never quoted.
@@ -83,6 +85,10 @@ struct Scores<'a> {
     /// The sentence's words as bit masks, for sentences of up to 64 content words.
     masks: Option<score::WordMasks>,
     touched: Vec<u32>,
+    /// The fitted model; `None` for the formula or a sentence without content words.
+    learned: Option<&'a Learned>,
+    /// The sentence's words as the features read them; `None` without content words.
+    words: Option<SentenceWords<'a>>,
 }
 
 impl<'a> Scores<'a> {
@@ -91,6 +97,7 @@ impl<'a> Scores<'a> {
         sentence: &'a SentenceInput,
         shared: &'a mut Vec<u32>,
         held: &'a mut Vec<u64>,
+        model: &'a Model,
     ) -> Self {
         let mut touched = Vec::new();
         if sentence.words.is_empty() {
@@ -132,6 +139,11 @@ impl<'a> Scores<'a> {
             held,
             masks: score::WordMasks::new(&sentence.words),
             touched,
+            learned: match model {
+                Model::Learned(learned) if !sentence.words.is_empty() => Some(learned),
+                _ => None,
+            },
+            words: (!sentence.words.is_empty()).then(|| SentenceWords::new(&sentence.words)),
         }
     }
 
@@ -172,6 +184,10 @@ impl<'a> Scores<'a> {
         if self.sentence.words.is_empty() || self.shared[chunk] == 0 {
             return self.against(chunk);
         }
+        if let Some(learned) = self.learned {
+            let missing = self.numbers_missing_from(chunk);
+            return learned.score(&self.features(chunk, false, missing));
+        }
         score::support(
             &self.sentence.words,
             chunk as u32,
@@ -183,12 +199,15 @@ impl<'a> Scores<'a> {
 
     /// Support for the verdict: a sentence without content words has support 1, so that its
     /// numbers alone decide.
-    fn cited_support(&self, chunk: usize) -> f64 {
+    fn cited_support(&self, chunk: usize, missing_numbers: usize) -> f64 {
         if self.sentence.words.is_empty() {
             return 1.0;
         }
         if self.shared[chunk] == 0 {
             return 0.0;
+        }
+        if let Some(learned) = self.learned {
+            return learned.score(&self.features(chunk, true, missing_numbers));
         }
         // A name is missing when no cited chunk names it: a sentence may take its names from
         // several of the chunks it cites.
@@ -199,6 +218,88 @@ impl<'a> Scores<'a> {
             |k| self.sentence.cited.iter().any(|&c| self.holds(k, c)),
             &self.index.positions,
         )
+    }
+
+    /// The features of the sentence and `chunk`. With `cited`, names count as found when any
+    /// cited chunk holds them, else when this one does; `missing_numbers` is how many numbers
+    /// count as missing.
+    pub(super) fn features(&self, chunk: usize, cited: bool, missing_numbers: usize) -> Features {
+        let (mut features, bounded) = self.cheap_features(chunk, cited, missing_numbers);
+        if let Some(words) = &self.words {
+            let holds = |k: usize| self.holds(k, chunk);
+            let pair = self.pair(chunk, holds, 0);
+            features.complete(&bounded, words, &pair, &self.index.positions);
+        }
+        features
+    }
+
+    /// The features that need no positions, with upper bounds for the others (marked).
+    fn cheap_features(
+        &self,
+        chunk: usize,
+        cited: bool,
+        missing_numbers: usize,
+    ) -> (Features, [bool; features::COUNT]) {
+        let Some(words) = &self.words else {
+            return (Features([0.0; features::COUNT]), [false; features::COUNT]);
+        };
+        let holds = |k: usize| self.holds(k, chunk);
+        let pair = self.pair(chunk, holds, missing_numbers);
+        if cited {
+            let named = |k: usize| self.sentence.cited.iter().any(|&c| self.holds(k, c));
+            let pair = Pair {
+                named,
+                chunk: pair.chunk,
+                held: pair.held,
+                missing_numbers: pair.missing_numbers,
+                matched_numbers: pair.matched_numbers,
+                chunk_words: pair.chunk_words,
+            };
+            Features::cheap(words, &pair)
+        } else {
+            Features::cheap(words, &pair)
+        }
+    }
+
+    /// Whether the fitted model's score of `chunk` (names as for a cited chunk with `cited`,
+    /// numbers counting as found) reaches `limit`: most chunks are ruled out by the bound of
+    /// the features that need no positions.
+    fn learned_reaches(&self, learned: &Learned, chunk: usize, cited: bool, limit: f64) -> bool {
+        let (high, bounded) = self.cheap_features(chunk, cited, 0);
+        let mut low = high;
+        for (value, &bounded) in low.0.iter_mut().zip(&bounded) {
+            if bounded {
+                *value = 0.0;
+            }
+        }
+        if learned.highest(&low, &high) < limit {
+            return false;
+        }
+        learned.score(&self.features(chunk, cited, 0)) >= limit
+    }
+
+    /// A pair for the features, names counting as found when this chunk holds them.
+    fn pair<H: Fn(usize) -> bool + Copy>(
+        &self,
+        chunk: usize,
+        holds: H,
+        missing_numbers: usize,
+    ) -> Pair<H, H> {
+        let mut seen = FxHashSet::default();
+        let matched_numbers = self
+            .sentence
+            .numbers
+            .iter()
+            .filter(|n| seen.insert(&n.value) && self.index.holds_number(&n.value, chunk))
+            .count();
+        Pair {
+            chunk: chunk as u32,
+            held: holds,
+            named: holds,
+            missing_numbers,
+            matched_numbers,
+            chunk_words: self.index.lengths[chunk],
+        }
     }
 
     /// How many distinct numbers of the sentence `chunk` lacks.
@@ -269,11 +370,14 @@ impl<'a> Scores<'a> {
     pub(super) fn support_reaches(&self, chunk: usize, threshold: f64, cited: bool) -> bool {
         if self.sentence.words.is_empty() || self.shared[chunk] == 0 {
             let score = if cited {
-                self.cited_support(chunk)
+                self.cited_support(chunk, 0)
             } else {
-                self.support(chunk)
+                self.against(chunk)
             };
             return score >= threshold - EPSILON;
+        }
+        if let Some(learned) = self.learned {
+            return self.learned_reaches(learned, chunk, cited, threshold - EPSILON);
         }
         if !cited && let Some(masks) = &self.masks {
             return masks.reaches(
@@ -321,6 +425,7 @@ pub(super) struct Judge<'a> {
     pub(super) index: &'a ChunkIndex,
     pub(super) chunks: &'a [Chunk],
     pub(super) threshold: f64,
+    pub(super) model: &'a Model,
     pub(super) citation_quotes: &'a [Option<QuoteCheck>],
     searches: QuoteSearches<'a>,
     /// Scratch space for [`Scores`].
@@ -337,6 +442,7 @@ impl<'a> Judge<'a> {
         index: &'a ChunkIndex,
         chunks: &'a [Chunk],
         threshold: f64,
+        model: &'a Model,
         citation_quotes: &'a [Option<QuoteCheck>],
         searches: QuoteSearches<'a>,
     ) -> Self {
@@ -344,6 +450,7 @@ impl<'a> Judge<'a> {
             index,
             chunks,
             threshold,
+            model,
             citation_quotes,
             searches,
             shared: vec![0; index.len],
@@ -369,7 +476,13 @@ impl<'a> Judge<'a> {
     /// Judges sentence `k` (0-based) and adds it to the chunk tallies.
     pub(super) fn judge(&mut self, k: usize, sentence: &SentenceInput) -> SentenceResult {
         let reaches = |score: f64, limit: f64| score >= limit - EPSILON;
-        let scores = Scores::new(self.index, sentence, &mut self.shared, &mut self.held);
+        let scores = Scores::new(
+            self.index,
+            sentence,
+            &mut self.shared,
+            &mut self.held,
+            self.model,
+        );
         for &c in &sentence.cited {
             self.is_cited[c] = true;
         }
@@ -384,22 +497,40 @@ impl<'a> Judge<'a> {
                 _ => Some((c, score)),
             });
         let coverage = best_cited.map_or(0.0, |(_, s)| s);
-        // Verdicts are decided on support, the best among the cited chunks.
-        let support = sentence
-            .cited
-            .iter()
-            .map(|&c| scores.cited_support(c))
-            .fold(0.0, f64::max);
         let missing_numbers = if sentence.cited.is_empty() {
             Vec::new()
         } else {
             scores.missing_numbers(&self.is_cited)
         };
+        // Verdicts are decided on support, the best among the cited chunks (the earliest on a
+        // tie decides).
+        let best_support = |missing: usize| {
+            sentence
+                .cited
+                .iter()
+                .map(|&c| (c, scores.cited_support(c, missing)))
+                .fold((None, 0.0), |(b, s), (c, score)| {
+                    if b.is_none() || score > s {
+                        (Some(c), score)
+                    } else {
+                        (b, s)
+                    }
+                })
+        };
+        let (deciding, support) = best_support(missing_numbers.len());
+        let deciding = deciding.filter(|_| !sentence.words.is_empty());
         // A number no cited chunk holds counts against support as a missing name does. The
-        // verdict's rule 4 looks at the words' support (before this factor): a sentence whose
-        // words match and whose number does not is a number-mismatch, not unsupported.
-        let words_support = support;
-        let support = support * score::missing_numbers_factor(missing_numbers.len());
+        // verdict's rule 4 looks at the words' support (as if the numbers were found): a
+        // sentence whose words match and whose number does not is a number-mismatch, not
+        // unsupported.
+        let (words_support, support) = match self.model {
+            Model::Formula => (
+                support,
+                support * score::missing_numbers_factor(missing_numbers.len()),
+            ),
+            Model::Learned(_) if missing_numbers.is_empty() => (support, support),
+            Model::Learned(_) => (best_support(0).1, support),
+        };
         let has_claim_words = !sentence.words.is_empty() || !sentence.numbers.is_empty();
         let mut quotes: Vec<QuoteCheck> = Vec::new();
         if !sentence.cited.is_empty() {
@@ -443,8 +574,13 @@ impl<'a> Judge<'a> {
 
         let best = if has_claim_words { scores.best() } else { None };
         let suggested = best.filter(|&(chunk, _)| {
-            let score = scores.support(chunk)
-                * score::missing_numbers_factor(scores.numbers_missing_from(chunk));
+            let score = match self.model {
+                Model::Formula => {
+                    scores.support(chunk)
+                        * score::missing_numbers_factor(scores.numbers_missing_from(chunk))
+                }
+                Model::Learned(_) => scores.support(chunk),
+            };
             verdict.is_claim()
                 && !self.is_cited[chunk]
                 && reaches(score, self.threshold)
@@ -468,6 +604,7 @@ impl<'a> Judge<'a> {
                 }
             }
         }
+        let missing_numbers_count = missing_numbers.len();
         let result = SentenceResult {
             index: k + 1,
             sentence: sentence.text.clone(),
@@ -497,6 +634,13 @@ impl<'a> Judge<'a> {
             },
             start: sentence.position.start,
             end: sentence.position.end,
+            features: deciding.map(|c| scores.features(c, true, missing_numbers_count)),
+            factors: match (self.model, deciding) {
+                (Model::Learned(learned), Some(c)) => {
+                    learned.factors(&scores.features(c, true, missing_numbers_count), FACTORS)
+                }
+                _ => Vec::new(),
+            },
         };
         scores.clear();
         for &c in &sentence.cited {

@@ -48,7 +48,7 @@ impl Positions {
     }
 
     /// Positions of `stem` in `chunk`, ascending.
-    fn of(&self, stem: u32, chunk: u32) -> impl Iterator<Item = u32> + '_ {
+    pub(crate) fn of(&self, stem: u32, chunk: u32) -> impl Iterator<Item = u32> + '_ {
         let words = self
             .words
             .get(chunk as usize)
@@ -78,7 +78,7 @@ impl Positions {
     }
 
     /// Whether `a` and `b` stand within `window` words of each other somewhere in `chunk`.
-    fn near(&self, a: u32, b: u32, chunk: u32, window: u32) -> bool {
+    pub(crate) fn near(&self, a: u32, b: u32, chunk: u32, window: u32) -> bool {
         let mut xs = self.of(a, chunk).peekable();
         let mut ys = self.of(b, chunk).peekable();
         while let (Some(&x), Some(&y)) = (xs.peek(), ys.peek()) {
@@ -119,7 +119,7 @@ pub(crate) fn missing_numbers_factor(missing: usize) -> f64 {
 /// NEGATION_FACTOR, once, when a word the sentence negates (`was not built`) is in the chunk but
 /// never negated there, or when a word of the sentence is missing from the chunk while the chunk
 /// holds one of its antonyms that the sentence does not use (`increased` for `decreased`).
-fn negation_factor(
+pub(crate) fn negation_factor(
     words: &[Word],
     chunk: u32,
     held: &impl Fn(usize) -> bool,
@@ -336,7 +336,11 @@ mod tests {
     fn check(answer: &str, chunks: &str) -> Vec<SentenceResult> {
         let answer = input::read_answer(answer.as_bytes(), None).unwrap();
         let chunks = input::read_chunks(chunks.as_bytes(), false).unwrap();
-        Checker::new(Options::default())
+        let options = Options {
+            model: crate::Model::formula(),
+            ..Options::default()
+        };
+        Checker::new(options)
             .check(&answer, &chunks)
             .result
             .sentences
@@ -408,6 +412,7 @@ mod tests {
                 name: k == 2,
                 negated: k == 1,
                 antonyms: Vec::new(),
+                position: k as u32,
             })
             .collect();
         let mut positions = Positions::default();
@@ -437,6 +442,7 @@ mod tests {
                 name: k == 2,
                 negated: k == 4,
                 antonyms: if k == 5 { vec![(9, "x")] } else { Vec::new() },
+                position: k,
             })
             .collect();
         let masks = WordMasks::new(&words).unwrap();

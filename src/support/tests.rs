@@ -4,8 +4,11 @@ use crate::{Checker, Options, input};
 fn check_at(answer: &str, chunks: &str, threshold: f64) -> CheckResult {
     let answer = input::read_answer(answer.as_bytes(), None).unwrap();
     let chunks = input::read_chunks(chunks.as_bytes(), false).unwrap();
+    // The rules of the verdicts, with the formula's scores, which are easy to work out by
+    // hand; the fitted model is tested apart (support::model).
     let options = Options {
         threshold,
+        model: crate::Model::formula(),
         ..Options::default()
     };
     Checker::new(options).check(&answer, &chunks).result

@@ -113,7 +113,7 @@ fn worked_example_fails_with_exit_code_1_and_a_table() {
 #[test]
 fn worked_example_json_verdicts_statuses_and_gate() {
     let doc = check_json(&[EIFFEL_ANSWER, EIFFEL_CHUNKS], 1);
-    assert_eq!(doc["schemaVersion"], "1.3");
+    assert_eq!(doc["schemaVersion"], "2.0");
     assert_eq!(
         verdicts(&doc),
         [
@@ -817,7 +817,8 @@ fn named_ids_resolve_markers_by_their_trailing_number() {
 
 #[test]
 fn markdown_structure_is_not_prose() {
-    let doc = check_json(&[MARKDOWN_ANSWER, MARKDOWN_CHUNKS], 1);
+    // The formula's scores, which the expected verdicts were worked out with.
+    let doc = check_json(&[MARKDOWN_ANSWER, MARKDOWN_CHUNKS, "--model", "formula"], 1);
     assert_eq!(
         sentence_field(&doc, "sentence"),
         [
@@ -1095,11 +1096,19 @@ fn an_unknown_label_is_listed_once() {
 
 #[test]
 fn the_threshold_changes_verdicts() {
-    // Coverages: 2 of 5 content words (0.4) and 4 of 5 (0.8); supports 0.31 and 0.62 (general
-    // words count half, few word pairs stand together in the chunk). Verdicts follow support.
+    // Coverages: 2 of 5 content words (0.4) and 4 of 5 (0.8); under the formula, supports
+    // 0.31 and 0.62 (general words count half, few word pairs stand together in the chunk).
+    // Verdicts follow support.
     let at = |threshold: &str, code: i32| {
         verdicts(&check_json(
-            &[WEAK_ANSWER, WEAK_CHUNKS, "--threshold", threshold],
+            &[
+                WEAK_ANSWER,
+                WEAK_CHUNKS,
+                "--threshold",
+                threshold,
+                "--model",
+                "formula",
+            ],
             code,
         ))
     };

@@ -75,7 +75,8 @@ fn check_with_config(text: &str) -> (PathBuf, Output) {
 #[test]
 fn a_config_above_the_working_directory_is_found() {
     let tree = Tree::new();
-    tree.write(".ragcite.toml", "threshold = 0.9\n");
+    // The formula's scores, which the counts below were worked out with.
+    tree.write(".ragcite.toml", "threshold = 0.9\nmodel = \"formula\"\n");
     let nested = tree.dir("project/src/deep");
     let doc = check_json(&tree, &nested, &[], 1);
     assert_eq!(doc["inputs"]["threshold"], 0.9);
@@ -194,7 +195,10 @@ fn max_uncited_changes_the_gate() {
 #[test]
 fn max_weak_limits_weak_support() {
     let tree = Tree::new();
-    tree.write(".ragcite.toml", "max-uncited = 2\nmax-weak = 0\n");
+    tree.write(
+        ".ragcite.toml",
+        "max-uncited = 2\nmax-weak = 0\nmodel = \"formula\"\n",
+    );
     let doc = check_json(&tree, &tree.root, &[], 1);
     assert_eq!(doc["inputs"]["limits"]["maxWeak"], 0);
     let failures = doc["gate"]["failures"].as_array().unwrap();
@@ -218,7 +222,7 @@ fn format_json_makes_the_output_json() {
     let doc = tree
         .ragcite(&tree.root, ["check", &answer, &chunks])
         .json(1);
-    assert_eq!(doc["schemaVersion"], "1.3");
+    assert_eq!(doc["schemaVersion"], "2.0");
     // `--format table` on the command line wins.
     let table = tree
         .ragcite(

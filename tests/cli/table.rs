@@ -171,7 +171,7 @@ const CHECK_WORDS: [&str; 8] = [
     "cited-but-not-supporting",
     "relevant-but-uncited",
     "1:159",
-    "0.42",
+    "1.00",
 ];
 
 /// What `batch` on the small transcript must show whole at any width.

@@ -229,15 +229,19 @@ pub struct CheckArgs {
 /// How sentences are judged, for `check` and `batch`.
 #[derive(Debug, Args)]
 pub struct CheckingArgs {
-    /// Support threshold: the `support` score a sentence's best cited chunk must reach (word
-    /// recall, general words weighing less, mixed with word pairs found together; missing names
-    /// and contradicted negations lower it)
+    /// Support threshold: the `support` score a sentence's best cited chunk must reach (the
+    /// support model's estimate that the chunk backs the sentence; see --model)
     #[arg(long, default_value_t = ragcite::DEFAULT_THRESHOLD, value_parser = parse_threshold, value_name = "0.1..1")]
     pub threshold: f64,
 
     /// Language of the stemmer and stop words
     #[arg(long, value_enum, default_value_t = Lang(Language::English), value_name = "LANG")]
     pub lang: Lang,
+
+    /// What scores support: `shipped` (the model built in), `formula` (the hand-weighted
+    /// score of ragcite 0.1), or a model file written by `ragcite train`
+    #[arg(long, value_name = "PATH", default_value = "shipped")]
+    pub model: String,
 }
 
 /// The per-answer limits, for `check` and (per record) `batch`.
@@ -416,6 +420,11 @@ pub struct EvalArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = EvalFormat::Table)]
     pub format: EvalFormat,
+
+    /// Also write each labelled unit's support features, label and source ids to this JSON
+    /// Lines file, for fitting a model (scripts/fit-support.py)
+    #[arg(long, value_name = "PATH")]
+    pub features: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -579,10 +588,29 @@ fn parse_threshold(s: &str) -> Result<f64, String> {
 // Conversions from the arguments to what the library and the emitters take.
 
 impl CheckingArgs {
-    pub fn options(&self) -> ragcite::Options {
-        ragcite::Options {
+    pub fn options(&self) -> anyhow::Result<ragcite::Options> {
+        Ok(ragcite::Options {
             threshold: self.threshold,
             language: self.lang.0,
+            model: load_model(&self.model)?,
+        })
+    }
+}
+
+/// The model `--model` names: `shipped`, `formula`, or a model file.
+pub fn load_model(name: &str) -> anyhow::Result<std::sync::Arc<ragcite::Model>> {
+    use anyhow::Context;
+    match name {
+        "shipped" => Ok(ragcite::Model::shipped()),
+        "formula" => Ok(ragcite::Model::formula()),
+        path => {
+            let (bytes, shown) = crate::app::files::read_input(path)?;
+            let text = std::str::from_utf8(&bytes)
+                .ok()
+                .with_context(|| format!("{shown}: not a ragcite support model: not UTF-8 text"))?;
+            let model = ragcite::Model::from_json(text)
+                .map_err(|e| anyhow::anyhow!("{shown}: not a ragcite support model: {e}"))?;
+            Ok(std::sync::Arc::new(model))
         }
     }
 }

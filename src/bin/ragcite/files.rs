@@ -57,3 +57,61 @@ pub fn open_transcript(file: &str) -> io::Result<Box<dyn io::BufRead + Send>> {
         None => Box::new(io::BufReader::with_capacity(1 << 16, handle)),
     })
 }
+
+/// A file written whole or not at all: written beside its final path, then renamed over it by
+/// [`OutputFile::finish`]; dropped unfinished (an error on the way), it is removed.
+pub struct OutputFile {
+    path: std::path::PathBuf,
+    temporary: std::path::PathBuf,
+    writer: Option<io::BufWriter<std::fs::File>>,
+}
+
+impl OutputFile {
+    pub fn create(path: &str) -> Result<Self> {
+        let path = std::path::PathBuf::from(path);
+        if path.is_dir() {
+            bail!("{}: is a directory, not a file", path.display());
+        }
+        let name = path
+            .file_name()
+            .with_context(|| format!("{}: names no file", path.display()))?;
+        let mut temporary_name = std::ffi::OsString::from(".");
+        temporary_name.push(name);
+        temporary_name.push(format!(".{}.tmp", std::process::id()));
+        let temporary = path.with_file_name(temporary_name);
+        let file = std::fs::File::create(&temporary)
+            .with_context(|| format!("{}: cannot write", path.display()))?;
+        Ok(OutputFile {
+            path,
+            temporary,
+            writer: Some(io::BufWriter::new(file)),
+        })
+    }
+
+    pub fn writer(&mut self) -> &mut io::BufWriter<std::fs::File> {
+        self.writer.as_mut().expect("an unfinished output file")
+    }
+
+    /// Flushes and renames the file into place.
+    pub fn finish(mut self) -> Result<()> {
+        let writer = self.writer.take().expect("an unfinished output file");
+        let display = self.path.display().to_string();
+        let file = writer
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .with_context(|| format!("{display}: cannot write"))?;
+        file.sync_all()
+            .with_context(|| format!("{display}: cannot write"))?;
+        std::fs::rename(&self.temporary, &self.path)
+            .with_context(|| format!("{display}: cannot write"))?;
+        Ok(())
+    }
+}
+
+impl Drop for OutputFile {
+    fn drop(&mut self) {
+        if self.writer.take().is_some() {
+            let _ = std::fs::remove_file(&self.temporary);
+        }
+    }
+}

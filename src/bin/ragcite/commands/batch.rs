@@ -37,10 +37,11 @@ pub fn write(
 ) -> Result<ExitStatus> {
     let fields = args.fields();
     let limits = args.limits();
-    let options = args.checking.options();
+    let options = args.checking.options()?;
     let inputs = BatchInputs {
         files: args.files.iter().map(|f| args.output.name_of(f)).collect(),
         threshold: options.threshold,
+        model: args.checking.model.clone(),
         lang: options.language.code().to_string(),
         limits,
         fields: BatchFields {
@@ -50,7 +51,7 @@ pub fn write(
         },
     };
     let mut emitter = args.format.emitter(&args.output, args.all);
-    let checker = Checker::new(options);
+    let checker = Checker::new(options.clone());
     let mut aggregate = Aggregate::default();
     let mut stopped: Option<Stopped> = None;
     let result = (|| -> io::Result<()> {

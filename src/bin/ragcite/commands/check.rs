@@ -63,9 +63,9 @@ pub fn write(
         },
     };
 
-    let options = args.checking.options();
+    let options = args.checking.options()?;
     let limits = args.limits.limits();
-    let report = Checker::new(options).check(&answer, &chunks);
+    let report = Checker::new(options.clone()).check(&answer, &chunks);
     let gate = limits.evaluate(&report.result.counts);
     let inputs = Inputs {
         answer: AnswerInput {
@@ -79,6 +79,7 @@ pub fn write(
             format: chunks.format.name().to_string(),
         },
         threshold: options.threshold,
+        model: args.checking.model.clone(),
         lang: options.language.code().to_string(),
         limits,
     };

@@ -1,0 +1,510 @@
+//! The support model: how well a chunk backs a sentence, from the pair's [`Features`]. The
+//! shipped model (`model.json`, fitted by `scripts/fit-support.py`) is compiled in; a team's own
+//! (`ragcite train`) is read from a file; `formula` is the hand-weighted score of
+//! [`super::score`], kept for comparison.
+//!
+//! Every model is fitted so that 0.5 is its threshold (the threshold chosen on the training
+//! data is folded into its intercept), so that `--threshold` keeps its default and meaning.
+//!
+//! A model is logistic regression or a sum of regression trees, evaluated in a fixed order in
+//! `f64` with a portable `exp`, so that the same features give the same score to the last bit on
+//! every machine. Each score can say which features pushed it up or down the most.
+
+use std::sync::{Arc, LazyLock};
+
+use serde::{Deserialize, Serialize};
+
+use super::features::{COUNT, Features, NAMES};
+
+/// The model file's `format`.
+pub const FORMAT: &str = "ragcite-support-model";
+/// The version of the model file this build reads.
+pub const VERSION: u32 = 1;
+
+/// The shipped model's file.
+static SHIPPED_JSON: &str = include_str!("model.json");
+
+static SHIPPED: LazyLock<Arc<Model>> = LazyLock::new(|| {
+    Arc::new(Model::from_json(SHIPPED_JSON).expect("the shipped model is valid (a test checks)"))
+});
+
+/// How support is scored.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Model {
+    /// The hand-weighted formula of [`super::score`].
+    Formula,
+    Learned(Learned),
+}
+
+/// A fitted model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Learned {
+    /// What it is and how it was fitted.
+    pub description: String,
+    kind: Kind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Kind {
+    Logistic { intercept: f64, terms: Vec<Term> },
+    Trees { base: f64, trees: Vec<Tree> },
+}
+
+/// One input of a logistic model: `weight × (transform(x) − mean) / scale`.
+#[derive(Debug, Clone, PartialEq)]
+struct Term {
+    feature: usize,
+    log1p: bool,
+    mean: f64,
+    scale: f64,
+    weight: f64,
+}
+
+/// A regression tree; node 0 is the root, and a node's children come after it.
+#[derive(Debug, Clone, PartialEq)]
+struct Tree {
+    nodes: Vec<Node>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Node {
+    /// The feature split on (an index into [`NAMES`]), or `None` at a leaf.
+    feature: Option<usize>,
+    /// Values at most this go left. Compared in `f32`, as the trees were fitted.
+    threshold: f64,
+    left: usize,
+    right: usize,
+    /// The leaf's value; at an inner node, the mean of its leaves, for explanations.
+    value: f64,
+}
+
+/// A feature's push on one score, in log-odds: positive raises the score.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Factor {
+    /// The feature's name (see `ragcite explain --features`).
+    pub feature: &'static str,
+    #[serde(serialize_with = "crate::rounding::rounded")]
+    pub value: f64,
+    /// Its push on the score, in log-odds: positive raises it.
+    #[serde(serialize_with = "crate::rounding::rounded")]
+    pub effect: f64,
+}
+
+/// The model file, as written by `scripts/fit-support.py` and `ragcite train`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelFile {
+    pub format: String,
+    pub version: u32,
+    #[serde(default)]
+    pub description: String,
+    pub kind: String,
+    pub features: Vec<FeatureEntry>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intercept: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trees: Option<Vec<TreeEntry>>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeatureEntry {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transform: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mean: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f64>,
+}
+
+/// A tree as parallel lists, one entry per node; `feature` −1 (and children −1) at a leaf.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeEntry {
+    pub feature: Vec<i64>,
+    pub threshold: Vec<f64>,
+    pub left: Vec<i64>,
+    pub right: Vec<i64>,
+    pub value: Vec<f64>,
+}
+
+/// Most trees and nodes per tree a model file may have: far above any useful model, low
+/// enough that a hostile file cannot make every check slow.
+const MAX_TREES: usize = 5_000;
+const MAX_NODES: usize = 1 << 12;
+
+/// The logistic function, with a portable `exp`.
+pub fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + libm::exp(-z))
+}
+
+impl Model {
+    /// The model compiled into ragcite.
+    pub fn shipped() -> Arc<Model> {
+        Arc::clone(&SHIPPED)
+    }
+
+    /// The hand-weighted formula.
+    pub fn formula() -> Arc<Model> {
+        static FORMULA: LazyLock<Arc<Model>> = LazyLock::new(|| Arc::new(Model::Formula));
+        Arc::clone(&FORMULA)
+    }
+
+    /// Reads a model file; the error says what is wrong with it.
+    pub fn from_json(text: &str) -> Result<Model, String> {
+        let file: ModelFile = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        Model::from_file(file)
+    }
+
+    pub fn from_file(file: ModelFile) -> Result<Model, String> {
+        if file.format != FORMAT {
+            return Err(format!(
+                "`format` is {:?}, not {FORMAT:?}: not a ragcite support model",
+                file.format
+            ));
+        }
+        if file.version != VERSION {
+            return Err(format!(
+                "model version {} (this ragcite reads version {VERSION})",
+                file.version
+            ));
+        }
+        let mut features = Vec::with_capacity(file.features.len());
+        for entry in &file.features {
+            let k = NAMES
+                .iter()
+                .position(|n| *n == entry.name)
+                .ok_or_else(|| format!("unknown feature {:?}", entry.name))?;
+            if features.contains(&k) {
+                return Err(format!("feature {:?} is listed twice", entry.name));
+            }
+            features.push(k);
+        }
+        let finite = |what: &str, x: f64| {
+            if x.is_finite() {
+                Ok(x)
+            } else {
+                Err(format!("{what} is not a finite number"))
+            }
+        };
+        let kind = match file.kind.as_str() {
+            "logistic" => {
+                let intercept = finite("`intercept`", file.intercept.ok_or("no `intercept`")?)?;
+                let terms = file
+                    .features
+                    .iter()
+                    .zip(&features)
+                    .map(|(entry, &feature)| {
+                        let field = |v: Option<f64>, what: &str| {
+                            finite(
+                                &format!("`{what}` of {:?}", entry.name),
+                                v.ok_or_else(|| format!("no `{what}` for {:?}", entry.name))?,
+                            )
+                        };
+                        let log1p = match entry.transform.as_deref() {
+                            None | Some("identity") => false,
+                            Some("log1p") => true,
+                            Some(other) => return Err(format!("unknown transform {other:?}")),
+                        };
+                        let scale = field(entry.scale, "scale")?;
+                        if scale <= 0.0 {
+                            return Err(format!("`scale` of {:?} is not positive", entry.name));
+                        }
+                        Ok(Term {
+                            feature,
+                            log1p,
+                            mean: field(entry.mean, "mean")?,
+                            scale,
+                            weight: field(entry.weight, "weight")?,
+                        })
+                    })
+                    .collect::<Result<_, String>>()?;
+                Kind::Logistic { intercept, terms }
+            }
+            "trees" => {
+                let base = finite("`base`", file.base.ok_or("no `base`")?)?;
+                let entries = file.trees.as_ref().ok_or("no `trees`")?;
+                if entries.is_empty() || entries.len() > MAX_TREES {
+                    return Err(format!(
+                        "{} trees (a model has 1 to {MAX_TREES})",
+                        entries.len()
+                    ));
+                }
+                let trees = entries
+                    .iter()
+                    .enumerate()
+                    .map(|(t, entry)| {
+                        read_tree(entry, &features).map_err(|e| format!("tree {t}: {e}"))
+                    })
+                    .collect::<Result<_, String>>()?;
+                Kind::Trees { base, trees }
+            }
+            other => return Err(format!("unknown model kind {other:?} (logistic or trees)")),
+        };
+        Ok(Model::Learned(Learned {
+            description: file.description,
+            kind,
+        }))
+    }
+
+    /// What the model is, in a few words.
+    pub fn describe(&self) -> String {
+        match self {
+            Model::Formula => "the hand-weighted formula".to_string(),
+            Model::Learned(learned) => learned.description.clone(),
+        }
+    }
+}
+
+fn read_tree(entry: &TreeEntry, features: &[usize]) -> Result<Tree, String> {
+    let n = entry.feature.len();
+    if n == 0 || n > MAX_NODES {
+        return Err(format!("{n} nodes (a tree has 1 to {MAX_NODES})"));
+    }
+    if [
+        entry.threshold.len(),
+        entry.left.len(),
+        entry.right.len(),
+        entry.value.len(),
+    ]
+    .iter()
+    .any(|&len| len != n)
+    {
+        return Err("its lists are not all as long as `feature`".to_string());
+    }
+    let mut nodes = Vec::with_capacity(n);
+    for k in 0..n {
+        let value = entry.value[k];
+        if !value.is_finite() {
+            return Err(format!("node {k}: `value` is not a finite number"));
+        }
+        let node = if entry.feature[k] < 0 {
+            Node {
+                feature: None,
+                threshold: 0.0,
+                left: 0,
+                right: 0,
+                value,
+            }
+        } else {
+            let f = usize::try_from(entry.feature[k]).unwrap_or(usize::MAX);
+            let feature = *features
+                .get(f)
+                .ok_or_else(|| format!("node {k}: feature {f} is not listed"))?;
+            // Children after their parent: every walk ends.
+            let child = |c: i64| {
+                usize::try_from(c)
+                    .ok()
+                    .filter(|&c| c > k && c < n)
+                    .ok_or_else(|| format!("node {k}: child {c} is not a later node"))
+            };
+            let threshold = entry.threshold[k];
+            if !threshold.is_finite() {
+                return Err(format!("node {k}: `threshold` is not a finite number"));
+            }
+            Node {
+                feature: Some(feature),
+                threshold,
+                left: child(entry.left[k])?,
+                right: child(entry.right[k])?,
+                value,
+            }
+        };
+        nodes.push(node);
+    }
+    Ok(Tree { nodes })
+}
+
+impl Term {
+    fn input(&self, x: f64) -> f64 {
+        let x = if self.log1p { libm::log1p(x) } else { x };
+        (x - self.mean) / self.scale
+    }
+}
+
+impl Tree {
+    fn goes_left(node: &Node, x: f64) -> bool {
+        // Fitted on `f32` features, as scikit-learn's trees are.
+        f64::from(x as f32) <= node.threshold
+    }
+
+    /// The leaf `features` reach, with each step's change of value noted in `factors`.
+    fn walk(&self, features: &Features, mut factors: Option<&mut [f64; COUNT]>) -> f64 {
+        let mut node = &self.nodes[0];
+        while let Some(f) = node.feature {
+            let next = if Tree::goes_left(node, features.0[f]) {
+                &self.nodes[node.left]
+            } else {
+                &self.nodes[node.right]
+            };
+            if let Some(factors) = factors.as_deref_mut() {
+                factors[f] += next.value - node.value;
+            }
+            node = next;
+        }
+        node.value
+    }
+
+    /// The highest leaf that features within `low..=high` can reach.
+    fn highest(&self, node: usize, low: &Features, high: &Features) -> f64 {
+        let n = &self.nodes[node];
+        match n.feature {
+            None => n.value,
+            Some(f) => {
+                let left = Tree::goes_left(n, low.0[f]);
+                let right = !Tree::goes_left(n, high.0[f]);
+                match (left, right) {
+                    (true, true) => self
+                        .highest(n.left, low, high)
+                        .max(self.highest(n.right, low, high)),
+                    (true, false) => self.highest(n.left, low, high),
+                    _ => self.highest(n.right, low, high),
+                }
+            }
+        }
+    }
+}
+
+impl Learned {
+    /// The score, in log-odds.
+    fn margin(&self, features: &Features) -> f64 {
+        match &self.kind {
+            Kind::Logistic { intercept, terms } => terms.iter().fold(*intercept, |z, t| {
+                z + t.weight * t.input(features.0[t.feature])
+            }),
+            Kind::Trees { base, trees } => trees
+                .iter()
+                .fold(*base, |z, tree| z + tree.walk(features, None)),
+        }
+    }
+
+    /// The score of a pair, in 0..1.
+    pub fn score(&self, features: &Features) -> f64 {
+        sigmoid(self.margin(features))
+    }
+
+    /// The highest score of a pair whose features lie within `low..=high`.
+    pub fn highest(&self, low: &Features, high: &Features) -> f64 {
+        let z = match &self.kind {
+            Kind::Logistic { intercept, terms } => terms.iter().fold(*intercept, |z, t| {
+                let (a, b) = (
+                    t.weight * t.input(low.0[t.feature]),
+                    t.weight * t.input(high.0[t.feature]),
+                );
+                z + a.max(b)
+            }),
+            Kind::Trees { base, trees } => trees
+                .iter()
+                .fold(*base, |z, tree| z + tree.highest(0, low, high)),
+        };
+        sigmoid(z)
+    }
+
+    /// The features that pushed the score of `features` up or down the most, strongest first
+    /// (at most `most`): a logistic model's terms measured from the average pair, a tree
+    /// model's changes along each tree's path.
+    pub fn factors(&self, features: &Features, most: usize) -> Vec<Factor> {
+        let mut effects = [0.0f64; COUNT];
+        match &self.kind {
+            Kind::Logistic { terms, .. } => {
+                for t in terms {
+                    effects[t.feature] += t.weight * t.input(features.0[t.feature]);
+                }
+            }
+            Kind::Trees { trees, .. } => {
+                for tree in trees {
+                    tree.walk(features, Some(&mut effects));
+                }
+            }
+        }
+        let mut factors: Vec<Factor> = (0..COUNT)
+            .filter(|&k| effects[k] != 0.0)
+            .map(|k| Factor {
+                feature: NAMES[k],
+                value: features.0[k],
+                effect: effects[k],
+            })
+            .collect();
+        factors.sort_by(|a, b| b.effect.abs().total_cmp(&a.effect.abs()));
+        factors.truncate(most);
+        factors
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_model_reads() {
+        let model = Model::from_json(SHIPPED_JSON).unwrap();
+        assert!(matches!(model, Model::Learned(_)));
+        assert!(SHIPPED_JSON.len() < 1_000_000);
+    }
+
+    fn tree_model(feature: &str, threshold: f64) -> String {
+        format!(
+            r#"{{"format":"ragcite-support-model","version":1,"kind":"trees",
+            "features":[{{"name":"{feature}"}}],"base":0.0,
+            "trees":[{{"feature":[0,-1,-1],"threshold":[{threshold},0,0],"left":[1,-1,-1],
+            "right":[2,-1,-1],"value":[0.0,-1.0,1.0]}}]}}"#
+        )
+    }
+
+    #[test]
+    fn a_tree_splits_and_explains() {
+        let Model::Learned(model) = Model::from_json(&tree_model("recall", 0.5)).unwrap() else {
+            panic!("a learned model");
+        };
+        let mut features = Features([0.0; COUNT]);
+        features.0[0] = 0.75;
+        assert_eq!(model.score(&features), sigmoid(1.0));
+        let factors = model.factors(&features, 3);
+        assert_eq!(factors.len(), 1);
+        assert_eq!((factors[0].feature, factors[0].effect), ("recall", 1.0));
+        features.0[0] = 0.25;
+        assert_eq!(model.score(&features), sigmoid(-1.0));
+        let (mut low, mut high) = (Features([0.0; COUNT]), Features([0.0; COUNT]));
+        high.0[0] = 1.0;
+        assert_eq!(model.highest(&low, &high), sigmoid(1.0));
+        low.0[0] = 0.0;
+        high.0[0] = 0.4;
+        assert_eq!(model.highest(&low, &high), sigmoid(-1.0));
+    }
+
+    #[test]
+    fn bad_models_are_errors() {
+        for (text, wanted) in [
+            ("{}".to_string(), "missing field"),
+            (tree_model("color", 0.5), "unknown feature"),
+            (
+                tree_model("recall", 0.5).replace("\"left\":[1", "\"left\":[0"),
+                "not a later node",
+            ),
+            (
+                tree_model("recall", 0.5).replace("\"right\":[2", "\"right\":[7"),
+                "not a later node",
+            ),
+            (
+                tree_model("recall", 0.5).replace("\"version\":1", "\"version\":9"),
+                "version 9",
+            ),
+            (
+                tree_model("recall", 0.5).replace("\"base\":0.0", "\"base\":0.0,\"kind2\":1"),
+                "unknown field",
+            ),
+            (
+                tree_model("recall", 0.5).replace("[0.0,-1.0,1.0]", "[0.0,-1.0]"),
+                "not all as long",
+            ),
+        ] {
+            let error = Model::from_json(&text).unwrap_err();
+            assert!(error.contains(wanted), "{error} (wanted {wanted})");
+        }
+    }
+}
