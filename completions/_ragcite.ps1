@@ -29,7 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
-            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict: what it means, how it is decided, what to do')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -109,6 +109,11 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             break
         }
         'ragcite;explain' {
+            [CompletionResult]::new('--answer-format', '--answer-format', [CompletionResultType]::ParameterName, 'Read the answer as this format instead of recognising it [default: auto]')
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer and stop words')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`')
+            [CompletionResult]::new('--features', '--features', [CompletionResultType]::ParameterName, 'List the support model''s features and what each measures')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -144,7 +149,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
-            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict: what it means, how it is decided, what to do')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')

@@ -283,12 +283,28 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__explain)
-            opts="-h -V --help --version supported number-mismatch weak-support unsupported-citation misquote uncited-claim no-claim"
+            opts="-h -V --features --answer-format --threshold --lang --model --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --answer-format)
+                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse langchain llamaindex haystack" -- "${cur}"))
+                    return 0
+                    ;;
+                --threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    return 0
+                    ;;
+                --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

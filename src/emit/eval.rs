@@ -8,7 +8,7 @@ use crate::eval::{Agreement, FlagPrecision, Histogram, Judging};
 /// Bad records listed under the table; the count says how many there were in all.
 const BAD_RECORDS_LISTED: usize = 20;
 
-/// One eval run: what was read, how, and the agreement of each group.
+/// One eval run: what was read, how, and the agreement of each group under each model.
 #[derive(Debug, Clone, Copy)]
 pub struct EvalRun<'a> {
     pub files: &'a [String],
@@ -16,30 +16,69 @@ pub struct EvalRun<'a> {
     pub lang: &'a str,
     pub lenient: bool,
     pub group_by: &'a str,
-    pub judging: &'a Judging,
+    /// The shipped model first, then the model `--model` names when it is another.
+    pub models: &'a [ModelRun],
+}
+
+/// The records judged with one model.
+#[derive(Debug)]
+pub struct ModelRun {
+    /// `shipped`, `formula`, or the model file as given.
+    pub model: String,
+    pub judging: Judging,
     /// Each group's agreement, then `(all)` when there are several.
-    pub results: &'a [(String, Agreement)],
+    pub results: Vec<(String, Agreement)>,
+}
+
+impl EvalRun<'_> {
+    /// Each group's agreement under each model, group by group: (group, model, agreement).
+    fn rows(&self) -> Vec<(&str, &str, &Agreement)> {
+        let Some(first) = self.models.first() else {
+            return Vec::new();
+        };
+        let mut rows = Vec::new();
+        for (group, _) in &first.results {
+            for run in self.models {
+                if let Some((_, a)) = run.results.iter().find(|(g, _)| g == group) {
+                    rows.push((group.as_str(), run.model.as_str(), a));
+                }
+            }
+        }
+        rows
+    }
+
+    /// The last model's judging: what was read (the same for every model).
+    fn judging(&self) -> Option<&Judging> {
+        self.models.last().map(|run| &run.judging)
+    }
 }
 
 /// The run as one pretty-printed JSON document.
 pub fn write_json(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
     let groups: Vec<serde_json::Value> = run
-        .results
-        .iter()
-        .map(|(group, a)| serde_json::json!({"group": group, "agreement": a}))
+        .rows()
+        .into_iter()
+        .map(
+            |(group, model, a)| serde_json::json!({"group": group, "model": model, "agreement": a}),
+        )
         .collect();
+    let empty = Judging::default();
+    let judging = run.judging().unwrap_or(&empty);
+    let model = run.models.last().map_or("shipped", |m| m.model.as_str());
     let document = serde_json::json!({
         "schemaVersion": super::json::SCHEMA_VERSION,
         "tool": {"name": "ragcite", "version": env!("CARGO_PKG_VERSION")},
         "inputs": {
             "files": run.files,
             "threshold": run.threshold,
+            "model": model,
+            "models": run.models.iter().map(|m| &m.model).collect::<Vec<_>>(),
             "lang": run.lang,
             "lenient": run.lenient,
             "groupBy": run.group_by,
         },
-        "records": run.judging.records,
-        "badRecords": run.judging.bad,
+        "records": judging.records,
+        "badRecords": judging.bad,
         "groups": groups,
     });
     serde_json::to_writer_pretty(&mut *out, &document)?;
@@ -69,10 +108,15 @@ pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
         Some(p) => format!("{p:.3} ({})", f.flagged),
         None => "-".to_string(),
     };
-    for (group, a) in run.results {
+    let compared = run.models.len() > 1;
+    for (group, model, a) in run.rows() {
         let c = a.confusion;
         table.add_row([
-            group.clone(),
+            if compared {
+                format!("{group} ({model})")
+            } else {
+                group.to_string()
+            },
             a.sentences.to_string(),
             format!("{}/{}", a.positives, a.negatives),
             a.roc_auc.map_or("-".to_string(), |x| format!("{x:.3}")),
@@ -90,10 +134,14 @@ pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
         ]);
     }
     writeln!(out, "{table}")?;
-    if let Some((group, a)) = run.results.last() {
+    let last = run
+        .models
+        .last()
+        .and_then(|m| Some((m.model.as_str(), m.results.last()?)));
+    if let Some((model, (group, a))) = last {
         writeln!(
             out,
-            "score distribution ({group}; each █ is a share of its class):"
+            "score distribution ({group}, {model} model; each █ is a share of its class):"
         )?;
         let total = |h: &Histogram| h.bins.iter().sum::<usize>().max(1);
         let (pos_total, neg_total) = (total(&a.positive_scores), total(&a.negative_scores));
@@ -111,14 +159,16 @@ pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
             )?;
         }
     }
-    let bad = &run.judging.bad;
+    let empty = Judging::default();
+    let judging = run.judging().unwrap_or(&empty);
+    let bad = &judging.bad;
     for line in bad.iter().take(BAD_RECORDS_LISTED) {
         writeln!(out, "bad record: {line}")?;
     }
     writeln!(
         out,
         "{} records read, {} bad{}",
-        run.judging.records,
+        judging.records,
         bad.len(),
         if bad.len() > BAD_RECORDS_LISTED {
             " (the first 20 listed)"

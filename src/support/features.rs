@@ -41,7 +41,7 @@ pub const MEANINGS: [&str; COUNT] = [
     "share of the sentence's content words the chunk holds",
     "the same share, each word weighted by its rarity in general English",
     "rarity-weighted share of the sentence's words within the best window of WINDOW chunk words",
-    "longest run of the sentence's words in the same order in that window, as a share of them",
+    "most of the sentence's words found in the same order in that window, as a share of them",
     "share of neighbouring word pairs of the sentence that stand together in the chunk",
     "share of neighbouring word triples of the sentence that stand together in the chunk",
     "share of neighbouring word pairs of the sentence that stand as far apart in the chunk",

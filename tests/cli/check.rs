@@ -730,7 +730,73 @@ fn explain_lists_every_verdict() {
 
 #[test]
 fn explain_an_unknown_verdict_is_a_usage_error() {
-    assert_usage_error(ragcite(["explain", "bogus"]), "invalid value 'bogus'");
+    assert_usage_error(
+        ragcite(["explain", "bogus"]),
+        "`bogus` is neither a verdict (supported, ",
+    );
+}
+
+#[test]
+fn explain_an_answer_names_each_sentences_verdict_and_features() {
+    let text = ragcite(["explain", EIFFEL_ANSWER, EIFFEL_CHUNKS])
+        .output()
+        .exits_quietly(0)
+        .stdout;
+    // Every sentence, its verdict, and for the cited ones the features that moved support.
+    for wanted in [
+        "1. The Eiffel Tower is 330 metres tall [1].",
+        "   supported: support ",
+        "2. It was completed in 1888",
+        "   number-mismatch: support ",
+        "   numbers no cited chunk holds: 1888",
+        "missing_numbers = 1: numbers of the sentence that no cited chunk holds",
+        "   unsupported-citation: support 0.00 < threshold 0.50",
+        "4. Around 7 million people visit it every year.\n   uncited-claim: ",
+    ] {
+        assert!(text.contains(wanted), "{wanted:?} not in:\n{text}");
+    }
+    // The missing number pushes sentence 2's support down.
+    let line = text
+        .lines()
+        .find(|l| l.contains("missing_numbers = 1"))
+        .unwrap();
+    assert!(line.trim_start().starts_with("down -"), "{line}");
+    // Under the formula there is nothing to attribute.
+    let formula = ragcite([
+        "explain",
+        EIFFEL_ANSWER,
+        EIFFEL_CHUNKS,
+        "--model",
+        "formula",
+    ])
+    .output()
+    .exits_quietly(0)
+    .stdout;
+    assert!(!formula.contains(" = "), "{formula}");
+    assert!(
+        formula.contains("support 0.42 < threshold 0.50"),
+        "{formula}"
+    );
+}
+
+#[test]
+fn explain_features_lists_every_feature_of_the_json_factors() {
+    let text = ragcite(["explain", "--features"])
+        .output()
+        .exits_quietly(0)
+        .stdout;
+    assert_eq!(text.lines().count(), 17, "{text}");
+    let doc = check_json(&[EIFFEL_ANSWER, EIFFEL_CHUNKS], 1);
+    for sentence in doc["result"]["sentences"].as_array().unwrap() {
+        for factor in sentence["factors"].as_array().unwrap() {
+            let name = factor["feature"].as_str().unwrap();
+            assert!(
+                text.lines()
+                    .any(|l| l.split_whitespace().next() == Some(name)),
+                "{name} is not listed by explain --features"
+            );
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

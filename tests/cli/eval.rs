@@ -113,3 +113,83 @@ fn input_errors_exit_2() {
     assert!(line.contains("testdata/eval/missing.jsonl"), "{line}");
     eval(&[]).exits(2);
 }
+
+#[test]
+fn a_given_model_is_reported_beside_the_shipped_one() {
+    let doc = json(&["--model", "formula"]);
+    assert_eq!(doc["inputs"]["model"], "formula");
+    assert_eq!(
+        doc["inputs"]["models"],
+        serde_json::json!(["shipped", "formula"])
+    );
+    let rows: Vec<(String, String)> = doc["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            (
+                g["group"].as_str().unwrap().to_string(),
+                g["model"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    // Group by group, the shipped model first.
+    assert_eq!(rows[0], ("all".to_string(), "shipped".to_string()));
+    assert_eq!(rows[1], ("all".to_string(), "formula".to_string()));
+    assert_eq!(rows.len(), 8, "{rows:?}");
+    // Each model's scores are its own: the formula's match a run of the formula alone.
+    let alone = json(&["--model", "formula"]);
+    assert_eq!(alone["groups"][1], doc["groups"][1]);
+    let shipped = json(&[]);
+    assert_eq!(shipped["inputs"]["models"], serde_json::json!(["shipped"]));
+    assert_eq!(
+        shipped["groups"][0]["agreement"],
+        doc["groups"][0]["agreement"]
+    );
+    assert_ne!(
+        doc["groups"][0]["agreement"]["positiveScores"],
+        doc["groups"][1]["agreement"]["positiveScores"]
+    );
+    // The table names the model of each row.
+    let table = eval(&[LABELLED, "--model", "formula"]).stdout(0);
+    assert!(
+        table.contains("towers (shipped)") && table.contains("towers (formula)"),
+        "{table}"
+    );
+}
+
+#[test]
+fn features_are_exported_whole_or_not_at_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("features.jsonl");
+    let path = path.to_str().unwrap();
+    eval(&[LABELLED, "--features", path]).exits(0);
+    let text = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // One line per labelled unit, with the label, the source ids and every feature named.
+    assert_eq!(lines.len(), 8);
+    let names = ragcite(["explain", "--features"]).stdout(0);
+    for line in &lines {
+        assert!(line["label"].is_boolean() && line["document"].is_string());
+        if let Some(features) = line["features"].as_object() {
+            assert_eq!(features.len(), 17);
+            for name in features.keys() {
+                assert!(
+                    names.lines().any(|l| l.starts_with(name.as_str())),
+                    "{name}"
+                );
+            }
+        }
+    }
+    // A directory is refused before anything is read, and nothing is left behind.
+    let refused = eval(&[LABELLED, "--features", dir.path().to_str().unwrap()]).exits(2);
+    assert!(
+        refused.stderr.contains("is a directory"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}

@@ -120,7 +120,7 @@ pub enum Command {
     /// Verify that a quotation is word for word in a document, or show the closest passage
     #[command(after_help = QUOTE_AFTER_HELP)]
     Quote(QuoteArgs),
-    /// Explain a verdict: what it means, how it is decided, what to do
+    /// Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer
     Explain(ExplainArgs),
     /// Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp
     #[cfg(feature = "service")]
@@ -464,9 +464,22 @@ pub enum QuoteFormat {
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// The verdict to explain; all of them when left out
-    #[arg(value_enum)]
-    pub verdict: Option<VerdictArg>,
+    /// A verdict to explain (all of them when left out), or an answer and its chunks, as
+    /// `check` takes them, to explain sentence by sentence: its verdict and the features that
+    /// pushed its support up or down the most
+    #[arg(value_name = "VERDICT | ANSWER [CHUNKS]", num_args = 0..=2)]
+    pub items: Vec<String>,
+
+    /// List the support model's features and what each measures
+    #[arg(long, conflicts_with = "items")]
+    pub features: bool,
+
+    /// Read the answer as this format instead of recognising it [default: auto]
+    #[arg(long, value_enum, default_value_t = AnswerFormatArg(None), hide_default_value = true, value_name = "FORMAT")]
+    pub answer_format: AnswerFormatArg,
+
+    #[command(flatten)]
+    pub checking: CheckingArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

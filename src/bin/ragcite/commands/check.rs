@@ -23,6 +23,34 @@ pub fn run(args: &CheckArgs) -> Result<ExitStatus> {
     Ok(status)
 }
 
+/// Reads the answer and the chunks named on the command line (the chunks may be left out when
+/// the answer carries its sources), for commands that check without writing a report.
+pub fn read_inputs(
+    answer_path: &str,
+    chunks_path: Option<&str>,
+    format: Option<ragcite::AnswerFormat>,
+) -> Result<(ragcite::Answer, ragcite::Chunks)> {
+    let (answer_bytes, answer_name) = read_input(answer_path)?;
+    let mut answer =
+        input::read_answer(&answer_bytes, format).with_context(|| answer_name.clone())?;
+    if answer.text.trim().is_empty() {
+        bail!("{answer_name}: the response holds no answer text");
+    }
+    let chunks = match chunks_path {
+        Some(path) => {
+            let (bytes, name) = read_input(path)?;
+            input::read_chunks_named(&bytes, path).with_context(|| name)?
+        }
+        None => answer.sources.take().with_context(|| {
+            format!(
+                "{answer_name}: {}",
+                input::response::where_sources_are(answer.format)
+            )
+        })?,
+    };
+    Ok((answer, chunks))
+}
+
 /// Reads the answer (its bytes given) and the chunks (`read_chunks` reads the CHUNKS argument,
 /// after the answer is read), checks them and writes the report in the chosen format to `out`:
 /// the exit status, and how writing went. The Python package calls it with text it holds.

@@ -1,45 +1,81 @@
-//! `ragcite eval`: agreement with human labels, per group and overall.
+//! `ragcite eval`: agreement with human labels, per group and overall, for the shipped model
+//! and, side by side, the model `--model` names.
 
-use std::io;
+use std::io::{self, Read};
 
 use anyhow::{Context, Result};
-use ragcite::Checker;
-use ragcite::emit::eval::{EvalRun, write_json, write_table};
+use ragcite::emit::eval::{EvalRun, ModelRun, write_json, write_table};
 use ragcite::eval::{Judging, write_features};
+use ragcite::{Checker, Model, Options};
 
 use super::written;
 use crate::app::cli::{EvalArgs, EvalFormat};
 use crate::app::exit::ExitStatus;
-use crate::app::files::{OutputFile, open_transcript, stdin_at_most_once};
+use crate::app::files::{OutputFile, STDIN_NAME, open_transcript, stdin_at_most_once};
 
 pub fn run(args: &EvalArgs) -> Result<ExitStatus> {
     stdin_at_most_once(&args.files)?;
     let options = args.checking.options()?;
-    let checker = Checker::new(options.clone());
-    let mut judging = Judging::default();
+    // The shipped model, then the one asked for when it is another.
+    let mut models = vec![("shipped".to_string(), Model::shipped())];
+    if args.checking.model != "shipped" {
+        models.push((args.checking.model.clone(), options.model.clone()));
+    }
+    // Standard input is read once, and kept when two models read it.
+    let stdin = if models.len() > 1 && args.files.iter().any(|f| f == "-") {
+        let mut bytes = Vec::new();
+        io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("{STDIN_NAME}: cannot read"))?;
+        Some(bytes)
+    } else {
+        None
+    };
     let mut export = args
         .features
         .as_deref()
         .map(OutputFile::create)
         .transpose()?;
     let mut export_error = None;
-    for file in &args.files {
-        let reader = open_transcript(file).with_context(|| format!("{file}: cannot read"))?;
-        judging.read_each(
-            reader,
-            file,
-            &checker,
-            args.lenient,
-            &args.group_by,
-            |record| {
-                if let Some(out) = export.as_mut()
-                    && export_error.is_none()
-                    && let Err(e) = write_features(out.writer(), record)
-                {
-                    export_error = Some(e);
-                }
-            },
-        )?;
+    let mut runs = Vec::new();
+    let last = models.len() - 1;
+    for (k, (name, model)) in models.into_iter().enumerate() {
+        let checker = Checker::new(Options {
+            model,
+            ..options.clone()
+        });
+        let mut judging = Judging::default();
+        for file in &args.files {
+            let reader: Box<dyn io::BufRead + Send> = match (&stdin, file.as_str()) {
+                (Some(bytes), "-") => Box::new(io::Cursor::new(bytes.clone())),
+                _ => open_transcript(file).with_context(|| format!("{file}: cannot read"))?,
+            };
+            // The features are those of the model asked for.
+            let exporting = k == last;
+            judging.read_each(
+                reader,
+                file,
+                &checker,
+                args.lenient,
+                &args.group_by,
+                |record| {
+                    if exporting
+                        && let Some(out) = export.as_mut()
+                        && export_error.is_none()
+                        && let Err(e) = write_features(out.writer(), record)
+                    {
+                        export_error = Some(e);
+                    }
+                },
+            )?;
+        }
+        let results = judging.agreements(options.threshold);
+        runs.push(ModelRun {
+            model: name,
+            judging,
+            results,
+        });
     }
     if let Some(out) = export {
         let path = args.features.as_deref().unwrap_or_default();
@@ -48,15 +84,13 @@ pub fn run(args: &EvalArgs) -> Result<ExitStatus> {
         }
         out.finish()?;
     }
-    let results = judging.agreements(options.threshold);
     let run = EvalRun {
         files: &args.files,
         threshold: options.threshold,
         lang: options.language.code(),
         lenient: args.lenient,
         group_by: &args.group_by,
-        judging: &judging,
-        results: &results,
+        models: &runs,
     };
     let mut out = io::stdout().lock();
     let result = match args.format {
