@@ -74,6 +74,34 @@ fn check(bencher: Bencher, fraction: usize) {
         });
 }
 
+/// `check` at the full size with each support model: what the fitted model costs over the
+/// hand-weighted formula (the features and trees of the cited chunks, and of the chunks the
+/// bound cannot rule out for the chunk statuses).
+#[divan::bench(args = ["shipped", "formula"], sample_count = 30)]
+fn check_model(bencher: Bencher, model: &str) {
+    let inputs = CheckInputs::new(1);
+    let model = match model {
+        "formula" => ragcite::Model::formula(),
+        _ => ragcite::Model::shipped(),
+    };
+    let checker = Checker::new(Options {
+        model,
+        ..Options::default()
+    });
+    let answer = input::read_answer(inputs.answer.as_bytes(), None).expect("answer");
+    let chunks = input::read_chunks(inputs.chunks.as_bytes(), true).expect("chunks");
+    bencher
+        .counter(BytesCount::new(inputs.answer.len() + inputs.chunks.len()))
+        .bench(|| {
+            std::thread::scope(|scope| {
+                scope
+                    .spawn(|| black_box(checker.check(&answer, &chunks)))
+                    .join()
+                    .expect("check")
+            })
+        });
+}
+
 /// Answers built to be slow: each at two sizes eight times apart, so that the growth can be
 /// read off the times (it should be about 8x; quadratic work would show as 64x). They once
 /// were quadratic: a word of megabytes without white space, a line of thousands of `[1]`

@@ -249,7 +249,6 @@ def main():
     args = parser.parse_args()
     rows = [r for r in read(args.features) if r["features"] is not None]
     names = sorted(rows[0]["features"])
-    names = [n for n in json.loads(json.dumps(list(rows[0]["features"])))]
     x = matrix(rows, names)
     y = np.array([r["label"] for r in rows], dtype=bool)
     blocked = np.array([r["blocked"] for r in rows], dtype=bool)
@@ -264,6 +263,16 @@ def main():
                 continue
             candidates.append(Trees(depth, trees, 0.05, 20))
     print(f"{len(rows)} units with features, {len(names)} features, {FOLDS} folds", file=sys.stderr)
+    # The formula, as exported (`score` under `--model formula`): no fitting, threshold 0.5.
+    formula = np.array([r["score"] for r in rows])
+    report = {"formula": {}}
+    for name, where in sets.items():
+        report["formula"][name] = (
+            roc_auc_score(y[where], formula[where]),
+            macro_f1(y[where], (formula[where] >= 0.5 - 1e-9) & ~blocked[where]),
+        )
+    text = "  ".join(f"{g} AUC {a:.3f} mF1 {m:.3f}" for g, (a, m) in report["formula"].items())
+    print(f"{'formula (not fitted)':40} {text}", file=sys.stderr)
     best = None
     for candidate in candidates:
         _, figures, thresholds = cross_validate(candidate, x, y, blocked, fold, names, sets)
@@ -271,8 +280,13 @@ def main():
         text = "  ".join(f"{g} AUC {a:.3f} mF1 {m:.3f}" for g, (a, m) in figures.items())
         print(f"{candidate.describe():40} mean AUC {mean_auc:.4f}  {text}  t={thresholds}", file=sys.stderr)
         if best is None or mean_auc > best[0] + 1e-9:
-            best = (mean_auc, candidate)
+            best = (mean_auc, candidate, figures)
     chosen = best[1]
+    print("\nout of fold, grouped (AUC, macro-F1 at a threshold chosen on the training folds):", file=sys.stderr)
+    print(f"{'set':18} {'formula':>15} {'chosen model':>15}", file=sys.stderr)
+    for name in sets:
+        f, m = report["formula"][name], best[2][name]
+        print(f"{name:18} {f[0]:.3f} / {f[1]:.3f}   {m[0]:.3f} / {m[1]:.3f}", file=sys.stderr)
     chosen.fit(x, y, names)
     threshold = best_threshold(chosen.predict(x, names), y, blocked)
     exported = chosen.export(names)

@@ -66,6 +66,7 @@ const LCS: usize = 3;
 const BIGRAM: usize = 4;
 const TRIGRAM: usize = 5;
 const COPIED: usize = 6;
+const LONGEST_COPY: usize = 7;
 const NEGATION: usize = 13;
 
 /// One value per feature, in the order of [`NAMES`].
@@ -171,6 +172,7 @@ impl Features {
         bounded[BIGRAM] = n >= 2;
         bounded[TRIGRAM] = n >= 2;
         bounded[COPIED] = true;
+        bounded[LONGEST_COPY] = true;
         bounded[NEGATION] = may_flip;
         (Features(values), bounded)
     }
@@ -206,14 +208,14 @@ impl Features {
                 share(near.windows(2).filter(|w| w[0] && w[1]).count(), n - 2)
             };
         }
-        if bounded[COPIED] {
+        if bounded[COPIED] || bounded[LONGEST_COPY] {
             let (pairs, run) = copies(words, chunk, held, positions);
             self.0[COPIED] = if n < 2 {
                 self.0[0]
             } else {
                 share(pairs, n - 1)
             };
-            self.0[COPIED + 1] = share(run, n);
+            self.0[LONGEST_COPY] = share(run, n);
         }
         if bounded[NEGATION] {
             let flipped = negation_factor(words, chunk, held, positions) < 1.0;
@@ -353,4 +355,141 @@ fn lcs(words: &[Word], window: &[u32]) -> usize {
         }
     }
     row[window.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn words(n: usize, positions: &[u32]) -> Vec<Word> {
+        (0..n)
+            .map(|k| Word {
+                stem: format!("w{k}"),
+                surface: ["tower", "paris", "photosynthesis", "qqqq"][k % 4].to_string(),
+                id: k as u32,
+                general: false,
+                name: k == 1,
+                negated: false,
+                antonyms: Vec::new(),
+                position: positions.get(k).copied().unwrap_or(k as u32 * 2),
+            })
+            .collect()
+    }
+
+    fn all(
+        words: &[Word],
+        chunk: Vec<(u32, u32)>,
+        length: u32,
+    ) -> (Features, [bool; COUNT], Features) {
+        let mut positions = Positions::default();
+        let held_ids: Vec<u32> = chunk.iter().map(|&(id, _)| id).collect();
+        positions.push_chunk(chunk, Vec::new());
+        let sentence = SentenceWords::new(words);
+        let held = |k: usize| held_ids.contains(&words[k].id);
+        let pair = Pair {
+            chunk: 0,
+            held,
+            named: held,
+            missing_numbers: 0,
+            matched_numbers: 0,
+            chunk_words: length,
+        };
+        let (cheap, bounded) = Features::cheap(&sentence, &pair);
+        let mut full = cheap;
+        full.complete(&bounded, &sentence, &pair, &positions);
+        (cheap, bounded, full)
+    }
+
+    fn get(features: &Features, name: &str) -> f64 {
+        features.0[NAMES.iter().position(|n| *n == name).unwrap()]
+    }
+
+    #[test]
+    fn a_copied_sentence_scores_one_everywhere() {
+        // Words 0..4 at positions 0, 2, 4, 6 in the sentence and 10, 12, 14, 16 in the chunk.
+        let words = words(4, &[0, 2, 4, 6]);
+        let (_, _, f) = all(&words, vec![(0, 10), (1, 12), (2, 14), (3, 16)], 30);
+        for name in [
+            "recall",
+            "idf_recall",
+            "best_window_recall",
+            "lcs_ratio",
+            "bigram_overlap",
+            "trigram_overlap",
+            "copied_pairs",
+            "longest_copy",
+            "cited_recall",
+        ] {
+            assert_eq!(get(&f, name), 1.0, "{name}");
+        }
+        assert_eq!(get(&f, "missing_words"), 0.0);
+        assert_eq!(get(&f, "rarest_missing"), 0.0);
+        assert_eq!(get(&f, "sentence_words"), 4.0);
+        assert_eq!(get(&f, "chunk_words"), 30.0);
+    }
+
+    #[test]
+    fn scattered_and_reordered_words_score_lower() {
+        let words = words(4, &[0, 2, 4, 6]);
+        // Reversed, far apart: every word held, no pair together, one word per window.
+        let (_, _, f) = all(&words, vec![(3, 0), (2, 100), (1, 200), (0, 300)], 400);
+        assert_eq!(get(&f, "recall"), 1.0);
+        assert_eq!(get(&f, "bigram_overlap"), 0.0);
+        assert_eq!(get(&f, "copied_pairs"), 0.0);
+        assert_eq!(get(&f, "longest_copy"), 0.25);
+        assert_eq!(get(&f, "lcs_ratio"), 0.25);
+        assert!(get(&f, "best_window_recall") < 0.5);
+        // Together but in reverse order: pairs stand together, none is copied.
+        let (_, _, f) = all(&words, vec![(3, 0), (2, 2), (1, 4), (0, 6)], 10);
+        assert_eq!(get(&f, "bigram_overlap"), 1.0);
+        assert_eq!(get(&f, "copied_pairs"), 0.0);
+        assert_eq!(get(&f, "lcs_ratio"), 0.25);
+    }
+
+    #[test]
+    fn a_missing_rare_word_weighs_more_than_a_common_one() {
+        let words = words(4, &[]);
+        // `qqqq` (word 3, unlisted) missing, against `tower` (word 0) missing.
+        let (_, _, rare) = all(&words, vec![(0, 0), (1, 1), (2, 2)], 3);
+        let (_, _, common) = all(&words, vec![(1, 1), (2, 2), (3, 3)], 3);
+        assert_eq!(get(&rare, "recall"), get(&common, "recall"));
+        assert!(get(&rare, "idf_recall") < get(&common, "idf_recall"));
+        assert_eq!(get(&rare, "rarest_missing"), crate::words::rarity("qqqq"));
+        assert_eq!(get(&rare, "missing_names"), 0.0);
+        let (_, _, no_name) = all(&words, vec![(0, 0), (2, 2), (3, 3)], 3);
+        assert_eq!(get(&no_name, "missing_names"), 1.0);
+    }
+
+    proptest! {
+        /// The cheap features' bounds hold: a chunk ruled out on them could not have reached
+        /// the threshold.
+        #[test]
+        fn cheap_bounds_are_upper_bounds(
+            n in 1usize..9,
+            chunk in proptest::collection::vec((0u32..10, 0u32..120), 0..40),
+            gaps in proptest::collection::vec(1u32..4, 9),
+        ) {
+            let mut at = Vec::new();
+            let mut p = 0;
+            for g in &gaps {
+                at.push(p);
+                p += g;
+            }
+            let words = words(n, &at);
+            let mut chunk = chunk;
+            chunk.sort_unstable();
+            chunk.dedup_by_key(|&mut (_, p)| p);
+            let (cheap, bounded, full) = all(&words, chunk, 120);
+            for k in 0..COUNT {
+                if bounded[k] {
+                    prop_assert!(full.0[k] <= cheap.0[k] + 1e-12, "{}: {} > {}", NAMES[k], full.0[k], cheap.0[k]);
+                    prop_assert!(full.0[k] >= 0.0);
+                } else {
+                    prop_assert_eq!(full.0[k], cheap.0[k], "{}", NAMES[k]);
+                }
+            }
+        }
+    }
 }

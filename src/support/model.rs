@@ -477,6 +477,54 @@ mod tests {
         assert_eq!(model.highest(&low, &high), sigmoid(-1.0));
     }
 
+    proptest::proptest! {
+        /// The highest score over a box of features is at least the score of any point in it,
+        /// for the shipped model: the bound chunk statuses rule chunks out with is sound.
+        #[test]
+        fn the_highest_score_bounds_every_score_within(
+            low in proptest::collection::vec(0.0f64..1.0, COUNT),
+            width in proptest::collection::vec(0.0f64..1.0, COUNT),
+            at in proptest::collection::vec(0.0f64..=1.0, COUNT),
+            scale in proptest::collection::vec(proptest::sample::select(vec![1.0, 10.0, 300.0]), COUNT),
+        ) {
+            let Model::Learned(model) = Model::from_json(SHIPPED_JSON).unwrap() else {
+                panic!("a learned model");
+            };
+            let mut lo = Features([0.0; COUNT]);
+            let mut hi = Features([0.0; COUNT]);
+            let mut x = Features([0.0; COUNT]);
+            for k in 0..COUNT {
+                lo.0[k] = low[k] * scale[k];
+                hi.0[k] = (low[k] + width[k]) * scale[k];
+                x.0[k] = lo.0[k] + at[k] * (hi.0[k] - lo.0[k]);
+            }
+            proptest::prop_assert!(model.highest(&lo, &hi) >= model.score(&x));
+        }
+    }
+
+    #[test]
+    fn factors_add_up_to_the_score() {
+        let Model::Learned(model) = Model::from_json(SHIPPED_JSON).unwrap() else {
+            panic!("a learned model");
+        };
+        let mut x = Features([0.0; COUNT]);
+        for (k, v) in x.0.iter_mut().enumerate() {
+            *v = (k as f64 * 0.37) % 1.0;
+        }
+        let all = model.factors(&x, COUNT);
+        let Kind::Trees { base, trees } = &model.kind else {
+            panic!("trees");
+        };
+        let roots: f64 = trees.iter().map(|t| t.nodes[0].value).sum();
+        let z = base + roots + all.iter().map(|f| f.effect).sum::<f64>();
+        assert!((sigmoid(z) - model.score(&x)).abs() < 1e-9);
+        // Strongest first.
+        assert!(
+            all.windows(2)
+                .all(|w| w[0].effect.abs() >= w[1].effect.abs())
+        );
+    }
+
     #[test]
     fn bad_models_are_errors() {
         for (text, wanted) in [

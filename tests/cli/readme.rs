@@ -127,3 +127,24 @@ fn the_methodology_quotes_ragcite_explain() {
         "docs/methodology.md's verdict section is stale: paste the output of `ragcite explain` between the verdicts comments"
     );
 }
+
+/// The methodology's list of the support model's features is what `ragcite explain --features`
+/// prints.
+#[test]
+fn the_methodology_quotes_the_features() {
+    let methodology =
+        std::fs::read_to_string(std::path::Path::new(ROOT).join("docs/methodology.md"))
+            .expect("docs/methodology.md");
+    let block = methodology
+        .split_once("<!-- features:begin -->")
+        .and_then(|(_, rest)| rest.split_once("<!-- features:end -->"))
+        .map(|(inside, _)| inside.trim())
+        .and_then(|b| b.strip_prefix("```text\n"))
+        .and_then(|b| b.strip_suffix("```"))
+        .expect("docs/methodology.md marks the features as one ```text block");
+    let explain = ragcite(["explain", "--features"]).stdout(0);
+    assert!(
+        block == explain,
+        "docs/methodology.md's feature list is stale: paste the output of `ragcite explain --features` between the features comments"
+    );
+}

@@ -467,7 +467,7 @@ pub struct ExplainArgs {
     /// A verdict to explain (all of them when left out), or an answer and its chunks, as
     /// `check` takes them, to explain sentence by sentence: its verdict and the features that
     /// pushed its support up or down the most
-    #[arg(value_name = "VERDICT | ANSWER [CHUNKS]", num_args = 0..=2)]
+    #[arg(value_names = ["VERDICT|ANSWER", "CHUNKS"], num_args = 0..=2)]
     pub items: Vec<String>,
 
     /// List the support model's features and what each measures
