@@ -2,6 +2,8 @@
 //! `sentence`, `markers`, `cited`, `verdict`, ...); chunk ids and numbers are strings. The JSON
 //! output's contract is `docs/schema/report.schema.json`, generated from these types.
 
+pub mod features;
+
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -217,12 +219,12 @@ pub struct SentenceResult {
     /// The features that pushed `support` up or down the most, strongest first (at most
     /// three): each with its value and its effect in log-odds. Empty under the formula, and
     /// when the sentence cites nothing or has no content words. Added in schema 1.4.
-    pub factors: Vec<crate::support::model::Factor>,
+    pub factors: Vec<features::Factor>,
     /// The features of the sentence and its deciding cited chunk (none when it cites nothing
     /// or has no content words): what `ragcite eval --features` exports.
     #[serde(skip)]
     #[schemars(skip)]
-    pub features: Option<crate::support::features::Features>,
+    pub features: Option<features::Features>,
 }
 
 /// One retrieved chunk and how the answer used it.

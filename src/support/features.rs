@@ -12,53 +12,7 @@ use crate::words::{Word, rarity};
 
 use super::score::{PHRASE_WINDOW, Positions, negation_factor};
 
-/// How many features there are.
-pub const COUNT: usize = 17;
-
-/// The features' names, in order.
-pub const NAMES: [&str; COUNT] = [
-    "recall",
-    "idf_recall",
-    "best_window_recall",
-    "lcs_ratio",
-    "bigram_overlap",
-    "trigram_overlap",
-    "copied_pairs",
-    "longest_copy",
-    "cited_recall",
-    "missing_words",
-    "missing_names",
-    "missing_numbers",
-    "matched_numbers",
-    "negation_flip",
-    "rarest_missing",
-    "sentence_words",
-    "chunk_words",
-];
-
-/// What each feature means, in the order of [`NAMES`]: `ragcite explain` prints these.
-pub const MEANINGS: [&str; COUNT] = [
-    "share of the sentence's content words the chunk holds",
-    "the same share, each word weighted by its rarity in general English",
-    "rarity-weighted share of the sentence's words within the best window of WINDOW chunk words",
-    "most of the sentence's words found in the same order in that window, as a share of them",
-    "share of neighbouring word pairs of the sentence that stand together in the chunk",
-    "share of neighbouring word triples of the sentence that stand together in the chunk",
-    "share of neighbouring word pairs of the sentence that stand as far apart in the chunk",
-    "longest run of the sentence's words copied with the same spacing, as a share of them",
-    "rarity-weighted share of the sentence's words that some cited chunk holds",
-    "content words of the sentence the chunk lacks",
-    "names of the sentence that no cited chunk holds",
-    "numbers of the sentence that no cited chunk holds",
-    "numbers of the sentence the chunk holds",
-    "1 when the chunk states what the sentence negates, or holds an antonym of its word",
-    "rarity of the rarest sentence word the chunk lacks (0 when it lacks none)",
-    "content words in the sentence",
-    "words in the chunk",
-];
-
-/// Width of the window of `best_window_recall`, in chunk words.
-pub const WINDOW: u32 = 40;
+pub use crate::report::features::{COUNT, Features, MEANINGS, NAMES, WINDOW};
 
 /// Indices of the features that read word positions: bounded before they are computed.
 const BEST_WINDOW: usize = 2;
@@ -68,10 +22,6 @@ const TRIGRAM: usize = 5;
 const COPIED: usize = 6;
 const LONGEST_COPY: usize = 7;
 const NEGATION: usize = 13;
-
-/// One value per feature, in the order of [`NAMES`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Features(pub [f64; COUNT]);
 
 /// A sentence as the features read it: its content words and their rarities in tenths (exact
 /// integers, so that sums are the same in any order).
@@ -94,6 +44,89 @@ impl<'a> SentenceWords<'a> {
             rarity,
             total,
         }
+    }
+}
+
+impl SentenceWords<'_> {
+    /// The range of every feature over the chunks that hold exactly `held` of the sentence's
+    /// words, their own words counting for names, the numbers counting as found (`numbers`
+    /// distinct numbers in the sentence), `lengths` the shortest and longest chunk: chunk
+    /// statuses rule out, in one comparison per chunk, those whose count of shared words cannot
+    /// reach the threshold.
+    pub(crate) fn held_range(
+        &self,
+        held: usize,
+        numbers: usize,
+        lengths: (u32, u32),
+    ) -> (Features, Features) {
+        let n = self.words.len();
+        let h = held.min(n);
+        let mut sorted = self.rarity.clone();
+        sorted.sort_unstable();
+        let least: u32 = sorted[..h].iter().sum();
+        let most: u32 = sorted[n - h..].iter().sum();
+        let names = self.words.iter().filter(|w| w.name).count();
+        let may_flip = self
+            .words
+            .iter()
+            .any(|w| w.negated || !w.antonyms.is_empty());
+        let recall = share(h, n);
+        let pairs = if n < 2 {
+            recall
+        } else {
+            share(h.saturating_sub(1), n - 1)
+        };
+        let triples = if n < 3 {
+            pairs
+        } else {
+            share(h.saturating_sub(2), n - 2)
+        };
+        let rarest = |r: Option<&u32>| r.map_or(0.0, |&r| f64::from(r) / 10.0);
+        let (rarest_low, rarest_high) = if h == n {
+            (0.0, 0.0)
+        } else {
+            (rarest(sorted.get(n - h - 1)), rarest(sorted.last()))
+        };
+        let idf = (share_of(least, self.total), share_of(most, self.total));
+        let low = [
+            recall,
+            idf.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            idf.0,
+            (n - h) as f64,
+            names.saturating_sub(h) as f64,
+            0.0,
+            0.0,
+            0.0,
+            rarest_low,
+            n as f64,
+            f64::from(lengths.0),
+        ];
+        let high = [
+            recall,
+            idf.1,
+            idf.1,
+            recall,
+            pairs,
+            triples,
+            pairs,
+            recall,
+            idf.1,
+            (n - h) as f64,
+            names.min(n - h) as f64,
+            0.0,
+            numbers as f64,
+            if may_flip { 1.0 } else { 0.0 },
+            rarest_high,
+            n as f64,
+            f64::from(lengths.1),
+        ];
+        (Features(low), Features(high))
     }
 }
 

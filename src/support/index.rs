@@ -130,6 +130,8 @@ pub struct ChunkIndex {
     pub(super) positions: score::Positions,
     /// Tokens in each chunk.
     pub(super) lengths: Vec<u32>,
+    /// The fewest and the most tokens of a chunk.
+    pub(super) length_range: (u32, u32),
     pub(super) len: usize,
 }
 
@@ -182,6 +184,10 @@ impl ChunkIndex {
         for list in index.numbers.values_mut() {
             list.sort_unstable();
         }
+        index.length_range = (
+            index.lengths.iter().copied().min().unwrap_or(0),
+            index.lengths.iter().copied().max().unwrap_or(0),
+        );
         index
     }
 

@@ -89,6 +89,9 @@ struct Scores<'a> {
     learned: Option<&'a Learned>,
     /// The sentence's words as the features read them; `None` without content words.
     words: Option<SentenceWords<'a>>,
+    /// For each count of held words, the highest score a chunk the sentence does not cite can
+    /// reach with that many (NaN until needed).
+    held_bounds: std::cell::RefCell<Vec<f64>>,
 }
 
 impl<'a> Scores<'a> {
@@ -144,6 +147,7 @@ impl<'a> Scores<'a> {
                 _ => None,
             },
             words: (!sentence.words.is_empty()).then(|| SentenceWords::new(&sentence.words)),
+            held_bounds: std::cell::RefCell::new(Vec::new()),
         }
     }
 
@@ -265,6 +269,27 @@ impl<'a> Scores<'a> {
     /// numbers counting as found) reaches `limit`: most chunks are ruled out by the bound of
     /// the features that need no positions.
     fn learned_reaches(&self, learned: &Learned, chunk: usize, cited: bool, limit: f64) -> bool {
+        let n = self.sentence.words.len();
+        if !cited
+            && n <= 64
+            && let Some(words) = &self.words
+        {
+            // One comparison for most chunks: the bound for their count of shared words.
+            let held = self.held[chunk].count_ones() as usize;
+            let mut bounds = self.held_bounds.borrow_mut();
+            if bounds.is_empty() {
+                bounds.resize(n + 1, f64::NAN);
+            }
+            if bounds[held].is_nan() {
+                let distinct: FxHashSet<_> =
+                    self.sentence.numbers.iter().map(|n| &n.value).collect();
+                let (low, high) = words.held_range(held, distinct.len(), self.index.length_range);
+                bounds[held] = learned.highest(&low, &high);
+            }
+            if bounds[held] < limit {
+                return false;
+            }
+        }
         let (high, bounded) = self.cheap_features(chunk, cited, 0);
         let mut low = high;
         for (value, &bounded) in low.0.iter_mut().zip(&bounded) {

@@ -14,6 +14,8 @@ use std::sync::{Arc, LazyLock};
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::report::features::Factor;
+
 use super::features::{COUNT, Features, NAMES};
 
 /// The model file's `format`.
@@ -76,18 +78,6 @@ struct Node {
     right: usize,
     /// The leaf's value; at an inner node, the mean of its leaves, for explanations.
     value: f64,
-}
-
-/// A feature's push on one score, in log-odds: positive raises the score.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct Factor {
-    /// The feature's name (see `ragcite explain --features`).
-    pub feature: &'static str,
-    #[serde(serialize_with = "crate::rounding::rounded")]
-    pub value: f64,
-    /// Its push on the score, in log-odds: positive raises it.
-    #[serde(serialize_with = "crate::rounding::rounded")]
-    pub effect: f64,
 }
 
 /// The model file, as written by `scripts/fit-support.py` and `ragcite train`.
