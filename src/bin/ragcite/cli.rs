@@ -252,6 +252,11 @@ pub struct CheckingArgs {
     /// score of ragcite 0.1), or a model file written by `ragcite train`
     #[arg(long, value_name = "PATH", default_value = "shipped")]
     pub model: String,
+
+    /// `--model` already loaded, for a caller that checks many answers with the same options
+    /// (the Python package's `check_many`); `None` loads it.
+    #[arg(skip)]
+    pub loaded: Option<std::sync::Arc<ragcite::Model>>,
 }
 
 /// The per-answer limits, for `check` and (per record) `batch`.
@@ -602,7 +607,10 @@ impl CheckingArgs {
         Ok(ragcite::Options {
             threshold: self.threshold,
             language: self.lang.0,
-            model: load_model(&self.model)?,
+            model: match &self.loaded {
+                Some(model) => std::sync::Arc::clone(model),
+                None => load_model(&self.model)?,
+            },
         })
     }
 }
