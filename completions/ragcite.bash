@@ -439,13 +439,17 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__mcp)
-            opts="-h -V --documents --help --version"
+            opts="-h -V --documents --model --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --documents)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -479,7 +483,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__serve)
-            opts="-h -V --host --port --documents --rate-limit --max-concurrent --timeout --cors --config --isolated --help --version"
+            opts="-h -V --host --port --documents --rate-limit --max-concurrent --timeout --cors --model --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -510,6 +514,10 @@ _ragcite() {
                     return 0
                     ;;
                 --cors)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -119,6 +119,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --max-concurrent 'Checks run at once [default: the number of cores]; when eight times as many wait, 503'
             cand --timeout 'Seconds a client may take to send its request''s headers, and again its body; then 408 or a closed connection'
             cand --cors 'Allow this origin to call the API from a browser (Access-Control-Allow-Origin); no CORS without it'
+            cand --model 'What scores support in every request: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'
             cand --config 'Read options from the [serve] table of this file instead of the configuration found above the working directory'
             cand --isolated 'Ignore every configuration file'
             cand -h 'Print help'
@@ -128,6 +129,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         }
         &'ragcite;mcp'= {
             cand --documents 'A folder whose files verify_citation can name by their path in it (document_id)'
+            cand --model 'What scores support in every call: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'

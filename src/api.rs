@@ -9,27 +9,31 @@ pub mod envelope;
 pub mod request;
 pub mod verify;
 
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 
 use crate::check::{Checker, Options};
+use crate::support::model::Model;
 use envelope::{Envelope, EnvelopeParts};
 use request::{CalculateRequest, FieldError};
 
 /// Where `check --format api` says the service is: `ragcite serve`'s default address.
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 
-/// Runs a `calculate` request: the check, and its envelope as JSON.
+/// Runs a `calculate` request with the support model `model` (a server setting, not a field of
+/// the request): the check, and its envelope as JSON.
 pub fn calculate(
     request: &CalculateRequest,
+    model: &Arc<Model>,
     computed_at: &str,
     base_url: &str,
 ) -> serde_json::Value {
     let checker = Checker::new(Options {
         threshold: request.threshold,
         language: request.language,
-        model: Options::default().model,
+        model: Arc::clone(model),
     });
     let report = checker.check(&request.answer, &request.chunks);
     let gate = crate::gate::Limits::default().evaluate(&report.result.counts);

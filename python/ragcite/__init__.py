@@ -41,6 +41,7 @@ def check(
     threshold: float = 0.5,
     lang: str = "en",
     answer_format: str = "auto",
+    model: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> dict:
     """Checks one answer against its chunks, as ``ragcite check --format json`` does.
 
@@ -57,11 +58,17 @@ def check(
     ``threshold`` is the support a sentence's cited chunk must reach (0.1 to 1); ``lang`` the
     language of the stemmer and stop words (``en``, ``de``, ``fr``, ...).
 
+    ``model`` is what scores support, as ``--model``: ``None`` (or ``"shipped"``) the model
+    built in, ``"formula"`` the hand-weighted score, or the path of a model file (a ``str`` or
+    an ``os.PathLike`` such as a ``pathlib.Path``; a ``PathLike`` is always a file, even one
+    named ``formula``). ``inputs.model`` in the report says which was used.
+
     Returns the report: ``result.sentences`` (each with its ``verdict``), ``result.chunks``,
     ``result.counts``, ``gate`` and ``inputs`` (the answer is named ``<answer>``, the chunks
-    ``<chunks>``). Raises :class:`InputError` for input ragcite cannot read.
+    ``<chunks>``). Raises :class:`InputError` for input ragcite cannot read, and for a model
+    file that is not a ragcite support model.
     """
-    options = _check_options(threshold, lang, answer_format)
+    options = _check_options(threshold, lang, answer_format, model)
     return json.loads(_native.check(_answer_bytes(answer), _chunks_bytes(chunks), options))
 
 
@@ -71,14 +78,17 @@ def check_many(
     threshold: float = 0.5,
     lang: str = "en",
     answer_format: str = "auto",
+    model: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> list:
     """Checks many answers on every core, with the interpreter released: :func:`check` for each.
 
     ``records``: ``(answer, chunks)`` pairs, or mappings with ``answer`` and (optionally)
     ``chunks``, each as :func:`check` takes them. Returns one report per record, in order. An
     unreadable record raises :class:`InputError` naming its index (``records[3]: ...``).
+    ``model`` is :func:`check`'s, read once for all the records (a bad model file raises
+    :class:`InputError` before any record is checked).
     """
-    options = _check_options(threshold, lang, answer_format)
+    options = _check_options(threshold, lang, answer_format, model)
     pairs = []
     for index, record in enumerate(records):
         if isinstance(record, Mapping):
@@ -137,6 +147,7 @@ def batch(
     threshold: float = 0.5,
     lang: str = "en",
     fields: Optional[Mapping[str, Union[str, Sequence[str]]]] = None,
+    model: Optional[Union[str, "os.PathLike[str]"]] = None,
     **limits: Any,
 ) -> dict:
     """Checks every record of transcript files, or of records you hold, as ``ragcite batch
@@ -152,9 +163,10 @@ def batch(
     ``max_number_mismatch``, ``max_unsupported``, ``max_unknown_markers``, ``max_misquotes``,
     ``max_weak``, ``max_uncited_rate``, ``max_number_mismatch_rate``, ``max_unsupported_rate``,
     ``max_failing_records``, ``max_bad_records``; ``report["gate"]["passed"]`` says whether they
-    held. Raises :class:`InputError` for a file that cannot be read.
+    held. ``model`` is what scores support, as in :func:`check`. Raises :class:`InputError` for
+    a file that cannot be read, or a model file that is not a ragcite support model.
     """
-    options = _batch_options(threshold, lang, fields, limits)
+    options = _batch_options(threshold, lang, fields, limits, model)
     return json.loads(_run_batch(path_or_records, "json", options))
 
 
@@ -182,9 +194,11 @@ def _json_line(record: Any) -> bytes:
         return (json.dumps(_plain(record)) + "\n").encode("utf-8")
 
 
-def _batch_options(threshold: Any, lang: Any, fields: Any, limits: Mapping[str, Any]) -> list:
+def _batch_options(
+    threshold: Any, lang: Any, fields: Any, limits: Mapping[str, Any], model: Any = None
+) -> list:
     """The command-line options of :func:`batch`'s keywords."""
-    options = _check_options(threshold, lang, None)
+    options = _check_options(threshold, lang, None, model)
     for key, paths in (fields or {}).items():
         for path in [paths] if isinstance(paths, str) else paths:
             options += ["--field", f"{key}={path}"]
@@ -195,11 +209,36 @@ def _batch_options(threshold: Any, lang: Any, fields: Any, limits: Mapping[str, 
     return options
 
 
-def _check_options(threshold: Any, lang: Any, answer_format: Optional[str]) -> list:
+def _check_options(
+    threshold: Any, lang: Any, answer_format: Optional[str], model: Any = None
+) -> list:
     options = ["--threshold", _number(threshold), "--lang", str(lang)]
     if answer_format is not None:
         options += ["--answer-format", str(answer_format)]
-    return options
+    return options + _model_options(model)
+
+
+def _model_options(model: Any) -> list:
+    """``--model`` for ``model``: ``None`` is the shipped model; a name (``"shipped"``,
+    ``"formula"``) or a path as a ``str``; an ``os.PathLike`` is always a path."""
+    if model is None:
+        return []
+    if isinstance(model, os.PathLike):
+        path = os.fsdecode(os.fspath(model))
+        # A file called `formula` is not the formula.
+        if path in ("shipped", "formula"):
+            path = os.path.join(os.curdir, path)
+    elif isinstance(model, str):
+        path = model
+    else:
+        raise TypeError(
+            "model must be None, 'shipped', 'formula' or the path of a model file, "
+            f"not {type(model).__name__}"
+        )
+    # A file called `-`, never standard input.
+    if path == "-":
+        path = os.path.join(os.curdir, path)
+    return ["--model=" + path]
 
 
 def _number(value: Any) -> str:

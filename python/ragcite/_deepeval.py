@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple
+import os
+from typing import Any, List, Optional, Tuple, Union
 
 from deepeval.errors import MissingTestCaseParamsError
 from deepeval.metrics import BaseMetric
@@ -37,6 +38,8 @@ class DeepEvalMetric(BaseMetric):
     - ``support_threshold``: ragcite's ``threshold``, the support a sentence's cited chunk must
       reach (0.1 to 1, default 0.5).
     - ``lang``: the language of ragcite's stemmer and stop words (``en``, ``de``, ``fr``, ...).
+    - ``support_model``: ragcite's ``model``, what scores support (``None``: the model built
+      in; ``"formula"``; or the path of a model file).
     - ``answer_format``: how ragcite reads ``actual_output`` (``text`` unless told).
     - ``include_reason`` (default ``True``; ``False`` leaves ``reason`` ``None``),
       ``strict_mode`` (the threshold becomes 1 and any failing sentence scores 0),
@@ -58,23 +61,25 @@ class DeepEvalMetric(BaseMetric):
         support_threshold: float = 0.5,
         lang: str = "en",
         answer_format: str = "text",
+        support_model: Optional[Union[str, "os.PathLike[str]"]] = None,
         include_reason: bool = True,
         strict_mode: bool = False,
         async_mode: bool = True,
         verbose_mode: bool = False,
     ) -> None:
-        _validate_options(support_threshold, lang, answer_format)
+        _validate_options(support_threshold, lang, answer_format, support_model)
         self.threshold = 1.0 if strict_mode else _validate_score_threshold(threshold)
         self.support_threshold = support_threshold
         self.lang = lang
         self.answer_format = answer_format
+        self.support_model = support_model
         self.include_reason = include_reason
         self.strict_mode = strict_mode
         self.async_mode = async_mode
         self.verbose_mode = verbose_mode
         self.evaluation_model = (
             f"ragcite {__version__} (lexical, no LLM; support threshold {support_threshold}, "
-            f"lang {lang}, answer format {answer_format})"
+            f"lang {lang}, answer format {answer_format}{_model_name(support_model)})"
         )
         self.evaluation_cost = 0.0
         self.result: Optional[CitationScore] = None
@@ -97,6 +102,7 @@ class DeepEvalMetric(BaseMetric):
                 support_threshold=self.support_threshold,
                 lang=self.lang,
                 answer_format=self.answer_format,
+                support_model=self.support_model,
             )
         except Exception as error:
             self.error = str(error)
@@ -139,6 +145,15 @@ class DeepEvalMetric(BaseMetric):
             )
         assert isinstance(answer, str)
         return answer, _chunks_of(test_case.retrieval_context, "retrieval_context")
+
+
+def _model_name(model: Any) -> str:
+    """The support model as ``evaluation_model`` names it after the other options: nothing for
+    the model built in (as before there was a choice), else ``, support model formula`` or the
+    file's path."""
+    if model is None:
+        return ""
+    return f", support model {os.fsdecode(os.fspath(model))}"
 
 
 def _verdicts(result: CitationScore) -> str:

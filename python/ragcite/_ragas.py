@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import typing as t
 from dataclasses import dataclass, field
 
@@ -23,6 +24,7 @@ def _score(
     support_threshold: float,
     lang: str,
     answer_format: str,
+    support_model: t.Any = None,
 ) -> CitationScore:
     # RAGAS's own metrics raise ValueError for a missing field; ragcite.InputError is one.
     if not isinstance(response, str) or not response.strip():
@@ -37,6 +39,7 @@ def _score(
         support_threshold=support_threshold,
         lang=lang,
         answer_format=answer_format,
+        support_model=support_model,
     )
 
 
@@ -49,7 +52,9 @@ class RagasMetric(BaseMetric):
     retrieved context. No LLM, no embeddings, no network.
 
     ``support_threshold`` is ragcite's ``threshold`` (0.1 to 1), ``lang`` its language,
-    ``answer_format`` how it reads the response (``text`` unless told). A missing response or
+    ``answer_format`` how it reads the response (``text`` unless told), ``support_model`` its
+    ``model`` (``None``: the model built in; ``"formula"``; or the path of a model file). A
+    missing response or
     contexts raise ``ValueError``, as RAGAS's metrics do; input ragcite cannot read raises
     :class:`ragcite.InputError` (a ``ValueError``).
     """
@@ -61,11 +66,13 @@ class RagasMetric(BaseMetric):
         support_threshold: float = 0.5,
         lang: str = "en",
         answer_format: str = "text",
+        support_model: t.Optional[t.Union[str, "os.PathLike[str]"]] = None,
     ) -> None:
-        _validate_options(support_threshold, lang, answer_format)
+        _validate_options(support_threshold, lang, answer_format, support_model)
         self.support_threshold = support_threshold
         self.lang = lang
         self.answer_format = answer_format
+        self.support_model = support_model
         super().__init__(name=name, allowed_values=(0.0, 1.0))
 
     async def ascore(  # type: ignore[override]
@@ -73,7 +80,12 @@ class RagasMetric(BaseMetric):
     ) -> MetricResult:
         """Scores one response against its retrieved contexts."""
         result = _score(
-            response, retrieved_contexts, self.support_threshold, self.lang, self.answer_format
+            response,
+            retrieved_contexts,
+            self.support_threshold,
+            self.lang,
+            self.answer_format,
+            self.support_model,
         )
         return MetricResult(value=result.score, reason=result.reason)
 
@@ -82,7 +94,12 @@ class RagasMetric(BaseMetric):
     ) -> MetricResult:
         """:meth:`ascore`, synchronously (outside a running event loop or inside one alike)."""
         result = _score(
-            response, retrieved_contexts, self.support_threshold, self.lang, self.answer_format
+            response,
+            retrieved_contexts,
+            self.support_threshold,
+            self.lang,
+            self.answer_format,
+            self.support_model,
         )
         return MetricResult(value=result.score, reason=result.reason)
 
@@ -107,10 +124,13 @@ class RagasSingleTurnMetric(SingleTurnMetric):
     support_threshold: float = 0.5
     lang: str = "en"
     answer_format: str = "text"
+    support_model: t.Optional[t.Union[str, "os.PathLike[str]"]] = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        _validate_options(self.support_threshold, self.lang, self.answer_format)
+        _validate_options(
+            self.support_threshold, self.lang, self.answer_format, self.support_model
+        )
 
     def init(self, run_config: RunConfig) -> None:
         """Nothing to set up: no model."""
@@ -122,6 +142,7 @@ class RagasSingleTurnMetric(SingleTurnMetric):
             self.support_threshold,
             self.lang,
             self.answer_format,
+            self.support_model,
         )
         return result.score
 

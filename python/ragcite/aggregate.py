@@ -13,7 +13,7 @@ every verdict and chunk-status count). The driver adds them with :func:`total`, 
     print(result["summary"])
 
 Each record is checked on its own, so the totals do not depend on how the records are split.
-Pass the same keywords (``threshold``, ``lang``, ``fields``, the limits) to every
+Pass the same keywords (``threshold``, ``lang``, ``fields``, ``model``, the limits) to every
 :func:`counts` and the limits to :func:`summarize`.
 """
 
@@ -64,9 +64,9 @@ def counts(records: Any, **options: Any) -> Dict[str, int]:
             return dict.fromkeys(FIELDS, 0)
     elif not bytes(records).strip():
         return dict.fromkeys(FIELDS, 0)
-    option_list = _batch_options(
-        options.pop("threshold", 0.5), options.pop("lang", "en"), options.pop("fields", None), options
-    )
+    threshold, lang = options.pop("threshold", 0.5), options.pop("lang", "en")
+    fields, model = options.pop("fields", None), options.pop("model", None)
+    option_list = _batch_options(threshold, lang, fields, options, model)
     # JSON Lines: the last line holds the aggregate, and no record list is built or read.
     last = _run_batch(records, "jsonl", option_list).rstrip("\n").rsplit("\n", 1)[-1]
     summary = json.loads(last)

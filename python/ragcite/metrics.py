@@ -50,7 +50,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
+import os
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import InputError, check
 
@@ -171,15 +172,18 @@ def score_answer(
     support_threshold: float = 0.5,
     lang: str = "en",
     answer_format: str = "text",
+    support_model: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> CitationScore:
     """Checks ``answer`` against ``chunks`` with :func:`ragcite.check` and scores it.
 
     ``chunks``: what :func:`ragcite.check` takes; a list of strings is cited as ``[1]``,
     ``[2]``, ... ``support_threshold`` is ragcite's ``threshold`` (0.1 to 1), the support a
     sentence's cited chunk must reach; ``lang`` the language of its stemmer and stop words.
-    ``answer_format`` is ``"text"`` unless told: see the module's notes. Raises
-    :class:`ragcite.InputError` for input ragcite cannot read (an empty answer, an unknown
-    language, a threshold out of range).
+    ``answer_format`` is ``"text"`` unless told: see the module's notes. ``support_model`` is
+    ragcite's ``model``, what scores support: ``None`` the model built in, ``"formula"``, or
+    the path of a model file. Raises :class:`ragcite.InputError` for input ragcite cannot read
+    (an empty answer, an unknown language, a threshold out of range, a file that is not a
+    ragcite support model).
     """
     report = check(
         answer,
@@ -187,11 +191,14 @@ def score_answer(
         threshold=support_threshold,
         lang=lang,
         answer_format=answer_format,
+        model=support_model,
     )
     return score(report)
 
 
-def _validate_options(support_threshold: Any, lang: Any, answer_format: Any) -> None:
+def _validate_options(
+    support_threshold: Any, lang: Any, answer_format: Any, support_model: Any = None
+) -> None:
     """Raises :class:`ragcite.InputError` (or ``TypeError``) now for options that
     :func:`ragcite.check` would refuse later, with ragcite's own message."""
     check(
@@ -200,6 +207,7 @@ def _validate_options(support_threshold: Any, lang: Any, answer_format: Any) -> 
         threshold=support_threshold,
         lang=lang,
         answer_format=answer_format,
+        model=support_model,
     )
 
 

@@ -115,8 +115,13 @@ fn check_many(
     records: Vec<(Vec<u8>, Option<Vec<u8>>)>,
     options: Vec<String>,
 ) -> PyResult<Vec<String>> {
-    let with_chunks = check_args(true, options.clone())?;
-    let without_chunks = check_args(false, options)?;
+    let mut with_chunks = check_args(true, options.clone())?;
+    let mut without_chunks = check_args(false, options)?;
+    // The model is read once, and a bad model file is the call's error, not a record's.
+    let model = app::cli::load_model(&with_chunks.checking.model)
+        .map_err(|e| input_error(app::error_message(&e)))?;
+    with_chunks.checking.loaded = Some(std::sync::Arc::clone(&model));
+    without_chunks.checking.loaded = Some(model);
     let results: Vec<Result<String, String>> = py.detach(|| {
         records
             .into_par_iter()

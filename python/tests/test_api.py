@@ -8,7 +8,9 @@ import subprocess
 import pytest
 
 import ragcite
-from conftest import TESTDATA
+import ragcite.aggregate
+import ragcite.metrics
+from conftest import REPO, TESTDATA
 
 EIFFEL_VERDICTS = ["supported", "number-mismatch", "unsupported-citation", "uncited-claim"]
 
@@ -312,3 +314,115 @@ def test_batch_of_records_and_options():
     renamed = [{"q": r["id"], "a": r["response"], "ctx": r["retrieved_contexts"]} for r in records]
     by_fields = ragcite.batch(renamed, fields={"id": "q", "answer": "a", "contexts": ["ctx"]})
     assert by_fields["aggregate"] == report["aggregate"]
+
+
+# The support model
+
+#: A model file that gives every cited sentence the support sigmoid(3) = 0.9526: one tree of one
+#: leaf (the format of src/support/model.rs).
+CONSTANT_MODEL = {
+    "format": "ragcite-support-model",
+    "version": 1,
+    "kind": "trees",
+    "features": [{"name": "recall"}],
+    "base": 3.0,
+    "trees": [{"feature": [-1], "threshold": [0], "left": [-1], "right": [-1], "value": [0.0]}],
+}
+
+#: Supported by the shipped model (0.57), weakly supported by the formula (0.35).
+PARIS = ("Paris has about 2.1 million people [3].", TESTDATA / "eiffel" / "chunks.json")
+
+
+def supports(report):
+    return [sentence.get("support") for sentence in report["result"]["sentences"]]
+
+
+@pytest.fixture
+def shipped_model_file(tmp_path):
+    """The shipped model's own file (src/support/model.json), copied: a model file that gives
+    the shipped model's reports."""
+    path = tmp_path / "support.json"
+    path.write_text((REPO / "src" / "support" / "model.json").read_text(encoding="utf-8"), "utf-8")
+    return path
+
+
+def test_model_chooses_what_scores_support(eiffel):
+    answer, chunks = eiffel
+    shipped = ragcite.check(answer, chunks)
+    formula = ragcite.check(answer, chunks, model="formula")
+    assert shipped["inputs"]["model"] == "shipped"
+    assert ragcite.check(answer, chunks, model="shipped") == shipped
+    assert formula["inputs"]["model"] == "formula"
+    # Sentence 2 of the worked example: 0.425 by the formula, about 0.59 by the shipped model.
+    assert supports(formula)[1] == 0.425
+    assert 0.55 < supports(shipped)[1] < 0.65
+    # And a verdict that the model decides.
+    text, chunks_file = PARIS
+    paris_chunks = chunks_file.read_text(encoding="utf-8")
+    assert verdicts(ragcite.check(text, paris_chunks)) == ["supported"]
+    assert verdicts(ragcite.check(text, paris_chunks, model="formula")) == ["weak-support"]
+
+
+def test_a_model_file_as_str_or_path(eiffel, shipped_model_file, tmp_path, monkeypatch):
+    answer, chunks = eiffel
+    shipped = ragcite.check(answer, chunks)
+    for given in (str(shipped_model_file), shipped_model_file):
+        report = ragcite.check(answer, chunks, model=given)
+        assert report["inputs"]["model"] == str(shipped_model_file)
+        assert report["result"] == shipped["result"]
+    # A PathLike is always a file, even one named `formula`; so is a str `-`.
+    monkeypatch.chdir(tmp_path)
+    for name in ("formula", "-"):
+        (tmp_path / name).write_text(json.dumps(CONSTANT_MODEL), encoding="utf-8")
+    from pathlib import Path
+
+    constant = ragcite.check(answer, chunks, model=Path("formula"))
+    assert constant["inputs"]["model"] in ("./formula", ".\\formula")
+    assert supports(constant)[:2] == [0.9526, 0.9526]
+    assert supports(ragcite.check(answer, chunks, model="-"))[:2] == [0.9526, 0.9526]
+
+
+def test_model_in_check_many_batch_and_aggregate(eiffel, shipped_model_file):
+    answer, chunks = eiffel
+    text, chunks_file = PARIS
+    records = [(answer, chunks), {"answer": text, "chunks": chunks_file.read_text(encoding="utf-8")}]
+    many = ragcite.check_many(records, model="formula")
+    assert [r["inputs"]["model"] for r in many] == ["formula", "formula"]
+    assert supports(many[0])[1] == 0.425
+    assert verdicts(many[1]) == ["weak-support"]
+    from_file = ragcite.check_many(records, model=shipped_model_file)
+    assert [r["result"] for r in from_file] == [r["result"] for r in ragcite.check_many(records)]
+    # batch and aggregate.counts: the weakly supported record fails by the formula only.
+    rows = [{"answer": text, "contexts": [c["text"] for c in chunks]}]
+    assert ragcite.batch(rows)["aggregate"]["counts"]["weakSupport"] == 0
+    by_formula = ragcite.batch(rows, model="formula")
+    assert by_formula["inputs"]["model"] == "formula"
+    assert by_formula["aggregate"]["counts"]["weakSupport"] == 1
+    assert ragcite.aggregate.counts(rows, model="formula")["weakSupport"] == 1
+    assert ragcite.aggregate.counts(rows)["weakSupport"] == 0
+    # And the metrics.
+    scored = ragcite.metrics.score_answer(text, [c["text"] for c in chunks], support_model="formula")
+    assert scored.report["inputs"]["model"] == "formula"
+    assert scored.score == 0.0
+
+
+def test_a_bad_model_raises_input_error(eiffel, tmp_path):
+    answer, chunks = eiffel
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**CONSTANT_MODEL, "format": "something else"}), encoding="utf-8")
+    calls = [
+        lambda model: ragcite.check(answer, chunks, model=model),
+        lambda model: ragcite.check_many([(answer, chunks)], model=model),
+        lambda model: ragcite.check_many([], model=model),
+        lambda model: ragcite.batch([{"answer": answer, "contexts": ["x"]}], model=model),
+        lambda model: ragcite.metrics.score_answer(answer, chunks, support_model=model),
+    ]
+    for call in calls:
+        with pytest.raises(ragcite.InputError) as raised:
+            call(bad)
+        assert str(raised.value).startswith(f"{bad}: not a ragcite support model: "), raised.value
+        with pytest.raises(ragcite.InputError) as raised:
+            call(str(tmp_path / "missing.json"))
+        assert "missing.json" in str(raised.value)
+    with pytest.raises(TypeError):
+        ragcite.check(answer, chunks, model=3)

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::util::{Output, Run, Tree, path, ragcite};
+use crate::util::{CONSTANT_MODEL, Output, Run, Tree, path, ragcite};
 
 /// An answer with 1 supported sentence, 2 uncited claims and 1 weakly supported sentence (at
 /// the default threshold; unsupported at 0.9).
@@ -212,6 +212,50 @@ fn lang_sets_the_language() {
     tree.write(".ragcite.toml", "lang = \"fr\"\n");
     let doc = check_json(&tree, &tree.dir("sub"), &[], 1);
     assert_eq!(doc["inputs"]["lang"], "fr");
+}
+
+#[test]
+fn a_relative_model_path_is_the_files() {
+    let tree = Tree::new();
+    let model = tree.write("conf/models/constant.json", CONSTANT_MODEL);
+    tree.write("conf/.ragcite.toml", "model = \"models/constant.json\"\n");
+    // Found from a folder below: the path is from the file's folder, not the working directory.
+    let doc = check_json(&tree, &tree.dir("conf/sub"), &[], 1);
+    assert_eq!(doc["inputs"]["model"], model.display().to_string());
+    assert_eq!(doc["result"]["sentences"][0]["support"], 0.9526);
+    // Named with --config, relative to the working directory.
+    let doc = check_json(&tree, &tree.root, &["--config", "conf/.ragcite.toml"], 1);
+    assert_eq!(doc["inputs"]["model"], "conf/models/constant.json");
+    // And for batch.
+    let transcript = fields_transcript();
+    let doc = tree
+        .ragcite(
+            &tree.dir("conf/sub"),
+            ["batch", &transcript, "--format", "json"],
+        )
+        .json(1);
+    assert_eq!(doc["inputs"]["model"], model.display().to_string());
+    // `formula` is a name, not a path; the command line's path is the working directory's.
+    tree.write("conf/.ragcite.toml", "model = \"formula\"\n");
+    let doc = check_json(&tree, &tree.dir("conf/sub"), &[], 1);
+    assert_eq!(doc["inputs"]["model"], "formula");
+    let doc = check_json(
+        &tree,
+        &tree.dir("conf"),
+        &["--model", "models/constant.json"],
+        1,
+    );
+    assert_eq!(doc["inputs"]["model"], "models/constant.json");
+    // A missing file is named as the file resolved it.
+    tree.write("conf/.ragcite.toml", "model = \"nowhere.json\"\n");
+    let (answer, chunks) = (answer(), chunks());
+    let line = tree
+        .ragcite(&tree.dir("conf/sub"), ["check", &answer, &chunks])
+        .input_error();
+    assert!(
+        line.contains(&tree.root.join("conf/nowhere.json").display().to_string()),
+        "{line}"
+    );
 }
 
 #[test]

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::util::{EIFFEL_VERDICTS, Run, Tree, path, ragcite, verdicts_in};
+use crate::util::{CONSTANT_MODEL, EIFFEL_VERDICTS, Run, Tree, path, ragcite, verdicts_in};
 
 /// The original contract (OpenAPI 3.1), verbatim.
 fn contract() -> Value {
@@ -860,4 +860,121 @@ fn a_wrong_serve_table_is_a_configuration_error() {
         message.contains("key `serve`: expected a table"),
         "{message}"
     );
+}
+
+/// Each sentence's `support`, from the envelope's presentation.
+fn supports(envelope: &Value) -> Vec<f64> {
+    let sentences = envelope["presentation"]
+        .as_array()
+        .expect("presentation")
+        .iter()
+        .find(|part| part["kind"] == "sentences")
+        .expect("a sentences part");
+    sentences["sentences"]
+        .as_array()
+        .expect("sentences")
+        .iter()
+        .map(|s| s["support"].as_f64().expect("a support"))
+        .collect()
+}
+
+#[test]
+fn the_model_is_the_servers_setting() {
+    let default = Server::start(&[]);
+    let formula = Server::start(&["--model", "formula"]);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("constant.json");
+    std::fs::write(&file, CONSTANT_MODEL).expect("model");
+    let constant = Server::start(&["--model", file.to_str().expect("a UTF-8 path")]);
+    let mut found = Vec::new();
+    for (server, name) in [
+        (&default, "shipped"),
+        (&formula, "formula"),
+        (&constant, "file"),
+    ] {
+        let health = server.get("/healthz").json();
+        assert_eq!(health["model"], name);
+        let reply = server.post_json("/api/v1/calculate", &example());
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        let envelope = reply.json();
+        assert_valid("RagCitationDebuggerResult", &envelope);
+        found.push(supports(&envelope));
+    }
+    // Sentence 2 of the worked example: 0.425 by the formula, about 0.59 by the shipped model.
+    assert!((0.55..0.65).contains(&found[0][1]), "{:?}", found[0]);
+    assert_eq!(found[1][1], 0.425);
+    assert_eq!(found[2][..2], [0.9526, 0.9526]);
+    // MCP at /mcp checks with the same model.
+    let result = mcp_http(
+        &formula,
+        &call(1, "rag_citation_debugger", example(), true),
+        Some("2026-07-28"),
+    );
+    assert_eq!(supports(&result["result"]["structuredContent"]), found[1]);
+    for server in [default, formula, constant] {
+        assert_eq!(server.stop(), Some(0));
+    }
+}
+
+#[test]
+fn a_bad_model_file_stops_the_server_before_it_listens() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("model.json");
+    std::fs::write(&file, "{\"format\": \"something else\"}").expect("model");
+    let shown = file.to_str().expect("a UTF-8 path");
+    for args in [
+        vec!["serve", "--port", "0", "--model", shown],
+        vec!["mcp", "--model", shown],
+    ] {
+        let line = ragcite(args).input_error();
+        assert!(
+            line.starts_with(&format!(
+                "ragcite: error: {shown}: not a ragcite support model: "
+            )),
+            "{line}"
+        );
+    }
+    let line = ragcite(["serve", "--port", "0", "--model", "missing.json"]).input_error();
+    assert!(line.contains("missing.json"), "{line}");
+}
+
+#[test]
+fn mcp_over_stdio_checks_with_its_model() {
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "ragcite-tests", "version": "1"}}});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let messages = [
+        init,
+        initialized,
+        call(2, "rag_citation_debugger", example(), false),
+    ];
+    let shipped = mcp_stdio(&[], &messages);
+    let formula = mcp_stdio(&["--model", "formula"], &messages);
+    let of = |replies: &[Value]| supports(&replies[1]["result"]["structuredContent"]);
+    assert_eq!(of(&formula)[1], 0.425);
+    assert_ne!(of(&shipped)[1], 0.425);
+}
+
+#[test]
+fn the_serve_table_names_the_model() {
+    let tree = Tree::new();
+    tree.write(".ragcite.toml", "[serve]\nport = 0\nmodel = \"formula\"\n");
+    let server = Server::spawn(tree.ragcite(&tree.root, ["serve"]));
+    assert_eq!(server.get("/healthz").json()["model"], "formula");
+    let envelope = server.post_json("/api/v1/calculate", &example()).json();
+    assert_eq!(supports(&envelope)[1], 0.425);
+    assert_eq!(server.stop(), Some(0));
+    // A relative path is the configuration file's, not the working directory's.
+    tree.write("models/constant.json", CONSTANT_MODEL);
+    tree.write(
+        "project/.ragcite.toml",
+        "[serve]\nport = 0\nmodel = \"../models/constant.json\"\n",
+    );
+    let elsewhere = tree.dir("project/deeper");
+    let server = Server::spawn(tree.ragcite(&elsewhere, ["serve"]));
+    assert_eq!(server.get("/healthz").json()["model"], "file");
+    let envelope = server.post_json("/api/v1/calculate", &example()).json();
+    assert_eq!(supports(&envelope)[1], 0.9526);
+    assert_eq!(server.stop(), Some(0));
 }

@@ -56,6 +56,12 @@ pub const SCRUBBED: [&str; 12] = [
     "RUST_LIB_BACKTRACE",
 ];
 
+/// A support model file that gives every cited sentence the same support, sigmoid(3) =
+/// 0.9526: one tree of one leaf (the format of `src/support/model.rs`).
+pub const CONSTANT_MODEL: &str = r#"{"format": "ragcite-support-model", "version": 1,
+"kind": "trees", "features": [{"name": "recall"}], "base": 3.0,
+"trees": [{"feature": [-1], "threshold": [0], "left": [-1], "right": [-1], "value": [0.0]}]}"#;
+
 /// The table width of every run unless the test sets another.
 const COLUMNS: u16 = 120;
 

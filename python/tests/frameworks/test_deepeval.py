@@ -45,6 +45,10 @@ def test_it_is_a_deepeval_metric_with_deepevals_attributes() -> None:
         "answer format text)"
     )
     assert (metric.score, metric.reason, metric.success, metric.error) == (None, None, None, None)
+    # Another support model is another evaluation model for DeepEval's cache.
+    assert DeepEvalMetric(support_model="formula").evaluation_model.endswith(
+        "answer format text, support model formula)"
+    )
 
 
 def test_measure_the_worked_example() -> None:

@@ -171,6 +171,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ORIGIN")]
     pub cors: Option<String>,
 
+    /// What scores support in every request: `shipped` (the model built in), `formula` (the
+    /// hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`
+    #[arg(long, value_name = "PATH", default_value = "shipped")]
+    pub model: String,
+
     /// Read options from the [serve] table of this file instead of the configuration found above the working directory
     #[arg(long, value_name = "PATH", conflicts_with = "isolated")]
     pub config: Option<String>,
@@ -186,6 +191,11 @@ pub struct McpArgs {
     /// A folder whose files verify_citation can name by their path in it (document_id)
     #[arg(long, value_name = "DIR")]
     pub documents: Option<std::path::PathBuf>,
+
+    /// What scores support in every call: `shipped` (the model built in), `formula` (the
+    /// hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`
+    #[arg(long, value_name = "PATH", default_value = "shipped")]
+    pub model: String,
 }
 
 /// `100/s` or `100`: a positive whole number of requests per second.
@@ -242,6 +252,11 @@ pub struct CheckingArgs {
     /// score of ragcite 0.1), or a model file written by `ragcite train`
     #[arg(long, value_name = "PATH", default_value = "shipped")]
     pub model: String,
+
+    /// `--model` already loaded, for a caller that checks many answers with the same options
+    /// (the Python package's `check_many`); `None` loads it.
+    #[arg(skip)]
+    pub loaded: Option<std::sync::Arc<ragcite::Model>>,
 }
 
 /// The per-answer limits, for `check` and (per record) `batch`.
@@ -605,8 +620,20 @@ impl CheckingArgs {
         Ok(ragcite::Options {
             threshold: self.threshold,
             language: self.lang.0,
-            model: load_model(&self.model)?,
+            model: match &self.loaded {
+                Some(model) => std::sync::Arc::clone(model),
+                None => load_model(&self.model)?,
+            },
         })
+    }
+}
+
+/// What kind of model `--model` names: `shipped`, `formula` or `file`.
+pub fn model_kind(name: &str) -> &'static str {
+    match name {
+        "shipped" => "shipped",
+        "formula" => "formula",
+        _ => "file",
     }
 }
 

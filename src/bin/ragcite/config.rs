@@ -217,7 +217,7 @@ fn options_for(config: &Config, subcommand: &str, user: &[String]) -> Result<Vec
         } else if text == "false" && is_flag(subcommand, key) {
             // A false flag is the default.
         } else {
-            options.push(format!("--{key}={text}"));
+            options.push(format!("--{key}={}", relative_to(config, key, text)));
         }
     }
     Ok(options)
@@ -255,7 +255,7 @@ fn serve_options(config: &Config, user: &[String]) -> Result<Vec<String>> {
         if text == "true" && is_flag(SERVE, key) {
             options.push(format!("--{key}"));
         } else if text != "false" || !is_flag(SERVE, key) {
-            options.push(format!("--{key}={text}"));
+            options.push(format!("--{key}={}", relative_to(config, key, text)));
         }
     }
     Ok(options)
@@ -307,6 +307,25 @@ fn field_options(
         }
     }
     Ok(options)
+}
+
+/// Keys whose value may be a file's path, which a file gives relative to its own folder.
+const PATHS: [&str; 1] = ["model"];
+
+/// A relative model path as the configuration file means it: from the file's folder, not from
+/// the working directory. `shipped`, `formula`, absolute paths and other keys are unchanged.
+fn relative_to(config: &Config, key: &str, value: String) -> String {
+    if !PATHS.contains(&key) || ["shipped", "formula", "-"].contains(&value.as_str()) {
+        return value;
+    }
+    let path = Path::new(&value);
+    match config.path.parent() {
+        Some(folder) if path.is_relative() && !folder.as_os_str().is_empty() => folder
+            .join(path)
+            .to_str()
+            .map_or(value.clone(), str::to_string),
+        _ => value,
+    }
 }
 
 fn scalar(value: &toml::Value) -> Option<String> {

@@ -7,13 +7,15 @@ use anyhow::{Context, Result};
 use ragcite::api::verify::Documents;
 use tokio_util::sync::CancellationToken;
 
-use crate::app::cli::ServeArgs;
+use crate::app::cli::{ServeArgs, load_model, model_kind};
 use crate::app::exit::ExitStatus;
 use crate::app::service::Service;
 use crate::app::service::http::{Settings, serve};
 
 pub fn run(args: &ServeArgs) -> Result<ExitStatus> {
     let documents = open_documents(args.documents.as_deref())?;
+    // Loaded before the socket is bound: a bad model file stops the server from starting.
+    let model = load_model(&args.model)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let max_concurrent = args.max_concurrent.map_or(cores, usize::from);
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -36,7 +38,13 @@ pub fn run(args: &ServeArgs) -> Result<ExitStatus> {
                 args.host
             );
         }
-        let service = Service::new(base_url, documents, max_concurrent);
+        let service = Service::new(
+            base_url,
+            documents,
+            model_kind(&args.model),
+            model,
+            max_concurrent,
+        );
         let shutdown = CancellationToken::new();
         let signals = shutdown.clone();
         tokio::spawn(async move {

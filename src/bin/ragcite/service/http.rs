@@ -402,9 +402,15 @@ async fn openapi_document(State(app): State<Arc<App>>) -> Response {
     axum::Json(openapi(&app.service.base_url)).into_response()
 }
 
-async fn health() -> Response {
-    axum::Json(serde_json::json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")}))
-        .into_response()
+/// Alive, with the version and which support model the checks use (`shipped`, `formula` or
+/// `file`: the path of a model file stays on the server).
+async fn health(State(app): State<Arc<App>>) -> Response {
+    axum::Json(serde_json::json!({
+        "status": "ok",
+        "version": env!("CARGO_PKG_VERSION"),
+        "model": app.service.model_name,
+    }))
+    .into_response()
 }
 
 async fn methodology() -> Response {

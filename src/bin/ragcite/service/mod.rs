@@ -7,6 +7,7 @@ pub mod mcp;
 
 use std::sync::Arc;
 
+use ragcite::Model;
 use ragcite::api::request::{CalculateRequest, DocumentRef, VerifyRequest};
 use ragcite::api::verify::{DocumentError, Documents, Verification, verify};
 use ragcite::api::{calculate, computed_at};
@@ -18,15 +19,28 @@ pub struct Service {
     /// Where the server answers (`http://127.0.0.1:8080`), for the envelope's links.
     pub base_url: String,
     pub documents: Option<Documents>,
+    /// What scores support in every check, loaded once at start.
+    pub model: Arc<Model>,
+    /// Which model that is, as `GET /healthz` says it: `shipped`, `formula` or `file`.
+    pub model_name: &'static str,
     /// One permit per check running at once.
     work: Semaphore,
 }
 
 impl Service {
-    pub fn new(base_url: String, documents: Option<Documents>, max_concurrent: usize) -> Arc<Self> {
+    /// `model` is what `--model` named, loaded; `model_name` says which kind it is.
+    pub fn new(
+        base_url: String,
+        documents: Option<Documents>,
+        model_name: &'static str,
+        model: Arc<Model>,
+        max_concurrent: usize,
+    ) -> Arc<Self> {
         Arc::new(Service {
             base_url,
             documents,
+            model,
+            model_name,
             work: Semaphore::new(max_concurrent.max(1)),
         })
     }
@@ -43,8 +57,8 @@ impl Service {
 
     /// `calculate`: the envelope of a checked request.
     pub async fn calculate(self: &Arc<Self>, request: CalculateRequest) -> serde_json::Value {
-        let base_url = self.base_url.clone();
-        self.run(move || calculate(&request, &computed_at(), &base_url))
+        let service = Arc::clone(self);
+        self.run(move || calculate(&request, &service.model, &computed_at(), &service.base_url))
             .await
     }
 
