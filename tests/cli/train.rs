@@ -160,6 +160,23 @@ fn bad_input_is_one_line_exit_2_and_no_file() {
 }
 
 #[test]
+fn an_empty_file_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.jsonl");
+    std::fs::write(&empty, "\n").unwrap();
+    let out = dir.path().join("model.json");
+    let line = ragcite([
+        "train".as_ref(),
+        empty.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ])
+    .input_error();
+    assert!(line.contains("empty.jsonl: no records"), "{line}");
+    assert_eq!(names_in(dir.path()), ["empty.jsonl"]);
+}
+
+#[test]
 fn a_failed_train_leaves_an_earlier_file_alone() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("model.json");
