@@ -28,6 +28,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check an answer''s citations against the retrieved chunks')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold')
+            [CompletionResult]::new('train', 'train', [CompletionResultType]::ParameterValue, 'Fit your own support model on labelled transcripts (gradient-boosted trees)')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp')
@@ -99,6 +100,20 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ragcite;train' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Write the model file here (written whole or not at all)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the model file here (written whole or not at all)')
+            [CompletionResult]::new('--trees', '--trees', [CompletionResultType]::ParameterName, 'Boosting rounds: one tree each')
+            [CompletionResult]::new('--depth', '--depth', [CompletionResultType]::ParameterName, 'Depth of each tree')
+            [CompletionResult]::new('--learning-rate', '--learning-rate', [CompletionResultType]::ParameterName, 'Shrinkage of each tree''s values')
+            [CompletionResult]::new('--min-leaf', '--min-leaf', [CompletionResultType]::ParameterName, 'Fewest labelled units a leaf may hold')
+            [CompletionResult]::new('--lenient', '--lenient', [CompletionResultType]::ParameterName, 'Use `label_lenient` where a sentence has one')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'ragcite;quote' {
             [CompletionResult]::new('--quote-file', '--quote-file', [CompletionResultType]::ParameterName, 'Read the quotation from a file')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
@@ -150,6 +165,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check an answer''s citations against the retrieved chunks')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold')
+            [CompletionResult]::new('train', 'train', [CompletionResultType]::ParameterValue, 'Fit your own support model on labelled transcripts (gradient-boosted trees)')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp')
@@ -164,6 +180,9 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             break
         }
         'ragcite;help;eval' {
+            break
+        }
+        'ragcite;help;train' {
             break
         }
         'ragcite;help;quote' {

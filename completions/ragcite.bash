@@ -40,6 +40,9 @@ _ragcite() {
             ragcite,serve)
                 cmd="ragcite__subcmd__serve"
                 ;;
+            ragcite,train)
+                cmd="ragcite__subcmd__train"
+                ;;
             ragcite__subcmd__help,batch)
                 cmd="ragcite__subcmd__help__subcmd__batch"
                 ;;
@@ -64,6 +67,9 @@ _ragcite() {
             ragcite__subcmd__help,serve)
                 cmd="ragcite__subcmd__help__subcmd__serve"
                 ;;
+            ragcite__subcmd__help,train)
+                cmd="ragcite__subcmd__help__subcmd__train"
+                ;;
             *)
                 ;;
         esac
@@ -71,7 +77,7 @@ _ragcite() {
 
     case "${cmd}" in
         ragcite)
-            opts="-h -V --help --version check batch eval quote explain serve mcp help"
+            opts="-h -V --help --version check batch eval train quote explain serve mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -313,7 +319,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__help)
-            opts="check batch eval quote explain serve mcp help"
+            opts="check batch eval train quote explain serve mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -438,6 +444,20 @@ _ragcite() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ragcite__subcmd__help__subcmd__train)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ragcite__subcmd__mcp)
             opts="-h -V --documents --model --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -522,6 +542,44 @@ _ragcite() {
                     return 0
                     ;;
                 --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__train)
+            opts="-o -h -V --output --trees --depth --learning-rate --min-leaf --lenient --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trees)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --learning-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-leaf)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

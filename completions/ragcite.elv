@@ -25,6 +25,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand check 'Check an answer''s citations against the retrieved chunks'
             cand batch 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
             cand eval 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
+            cand train 'Fit your own support model on labelled transcripts (gradient-boosted trees)'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer'
             cand serve 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp'
@@ -92,6 +93,19 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ragcite;train'= {
+            cand -o 'Write the model file here (written whole or not at all)'
+            cand --output 'Write the model file here (written whole or not at all)'
+            cand --trees 'Boosting rounds: one tree each'
+            cand --depth 'Depth of each tree'
+            cand --learning-rate 'Shrinkage of each tree''s values'
+            cand --min-leaf 'Fewest labelled units a leaf may hold'
+            cand --lenient 'Use `label_lenient` where a sentence has one'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'ragcite;quote'= {
             cand --quote-file 'Read the quotation from a file'
             cand --format 'Output format'
@@ -139,6 +153,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand check 'Check an answer''s citations against the retrieved chunks'
             cand batch 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
             cand eval 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
+            cand train 'Fit your own support model on labelled transcripts (gradient-boosted trees)'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer'
             cand serve 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp'
@@ -150,6 +165,8 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;help;batch'= {
         }
         &'ragcite;help;eval'= {
+        }
+        &'ragcite;help;train'= {
         }
         &'ragcite;help;quote'= {
         }

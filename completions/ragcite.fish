@@ -29,6 +29,7 @@ complete -c ragcite -n "__fish_ragcite_needs_command" -s V -l version -d 'Print 
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "batch" -d 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "eval" -d 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
+complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "train" -d 'Fit your own support model on labelled transcripts (gradient-boosted trees)'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "quote" -d 'Verify that a quotation is word for word in a document, or show the closest passage'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "explain" -d 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "serve" -d 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp'
@@ -169,6 +170,14 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l features -d 'Al
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l lenient -d 'Use `label_lenient` where a sentence has one'
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -s V -l version -d 'Print version'
+complete -c ragcite -n "__fish_ragcite_using_subcommand train" -s o -l output -d 'Write the model file here (written whole or not at all)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l trees -d 'Boosting rounds: one tree each' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l depth -d 'Depth of each tree' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l learning-rate -d 'Shrinkage of each tree\'s values' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l min-leaf -d 'Fewest labelled units a leaf may hold' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l lenient -d 'Use `label_lenient` where a sentence has one'
+complete -c ragcite -n "__fish_ragcite_using_subcommand train" -s h -l help -d 'Print help'
+complete -c ragcite -n "__fish_ragcite_using_subcommand train" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -l quote-file -d 'Read the quotation from a file' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -l format -d 'Output format' -r -f -a "text\t'One line: found where, or the closest passage and how far it is'
 json\t'{"found", "offsets", "byteOffsets", "closest"}'"
@@ -230,11 +239,12 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -l documents -d 'A 
 complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -l model -d 'What scores support in every call: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -s h -l help -d 'Print help'
 complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -s V -l version -d 'Print version'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "batch" -d 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "eval" -d 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "quote" -d 'Verify that a quotation is word for word in a document, or show the closest passage'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "explain" -d 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "serve" -d 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "mcp" -d 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval quote explain serve mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain serve mcp help" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain serve mcp help" -f -a "batch" -d 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain serve mcp help" -f -a "eval" -d 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain serve mcp help" -f -a "train" -d 'Fit your own support model on labelled transcripts (gradient-boosted trees)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain serve mcp help" -f -a "quote" -d 'Verify that a quotation is word for word in a document, or show the closest passage'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain serve mcp help" -f -a "explain" -d 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain serve mcp help" -f -a "serve" -d 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain serve mcp help" -f -a "mcp" -d 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain serve mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

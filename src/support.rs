@@ -6,6 +6,7 @@ mod index;
 mod judge;
 pub mod model;
 pub mod score;
+pub mod train;
 
 use std::collections::HashSet;
 

@@ -31,4 +31,5 @@ mod service;
 mod snapshots;
 mod stacks;
 mod table;
+mod train;
 mod util;

@@ -45,6 +45,7 @@ fn run(cli: Cli) -> Result<ExitStatus> {
         Command::Batch(args) => commands::batch::run(&args),
         Command::Quote(args) => commands::quote::run(&args),
         Command::Eval(args) => commands::eval::run(&args),
+        Command::Train(args) => commands::train::run(&args),
         Command::Explain(args) => commands::explain::run(&args),
         #[cfg(feature = "service")]
         Command::Serve(args) => commands::serve::run(&args),

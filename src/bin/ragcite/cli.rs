@@ -82,6 +82,19 @@ gives the threshold that maximises macro-F1 on them.
 
 Exit codes: 0 measured; 2 usage or input error.";
 
+const TRAIN_AFTER_HELP: &str = "\
+Reads labelled records as `ragcite eval` does, computes the support features of each labelled \
+unit's deciding sentence and chunk (as the formula chooses it), fits gradient-boosted regression \
+trees to the labels, chooses the threshold with the best macro-F1 on the training units and \
+folds it in, so that the model's threshold is 0.5. The same files and options give the same \
+model file, byte for byte. Use it with --model PATH (or `model = \"PATH\"` in .ragcite.toml).
+
+Exit codes: 0 written; 2 usage or input error (nothing is written).
+
+Examples:
+  ragcite train labelled.jsonl -o model.json
+  ragcite eval held-out.jsonl --model model.json";
+
 const QUOTE_AFTER_HELP: &str = "\
 Matching is exact after normalising both sides: Unicode NFKC, <sup>/<sub> tags dropped, dashes \
 unified, curly quotes straightened, white space collapsed, case folded, soft hyphens removed, words \
@@ -117,6 +130,9 @@ pub enum Command {
     /// Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold
     #[command(after_help = EVAL_AFTER_HELP)]
     Eval(EvalArgs),
+    /// Fit your own support model on labelled transcripts (gradient-boosted trees)
+    #[command(after_help = TRAIN_AFTER_HELP)]
+    Train(TrainArgs),
     /// Verify that a quotation is word for word in a document, or show the closest passage
     #[command(after_help = QUOTE_AFTER_HELP)]
     Quote(QuoteArgs),
@@ -440,6 +456,51 @@ pub struct EvalArgs {
     /// Lines file, for fitting a model (scripts/fit-support.py)
     #[arg(long, value_name = "PATH")]
     pub features: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Labelled JSON Lines files, as `ragcite eval` reads them (`-` reads standard input)
+    #[arg(value_name = "LABELLED", required = true)]
+    pub files: Vec<String>,
+
+    /// Write the model file here (written whole or not at all)
+    #[arg(short, long, value_name = "PATH")]
+    pub output: String,
+
+    /// Boosting rounds: one tree each
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u16).range(1..=5000), value_name = "N")]
+    pub trees: u16,
+
+    /// Depth of each tree
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=8), value_name = "N")]
+    pub depth: u8,
+
+    /// Shrinkage of each tree's values
+    #[arg(long, default_value_t = 0.05, value_parser = parse_learning_rate, value_name = "0..1")]
+    pub learning_rate: f64,
+
+    /// Fewest labelled units a leaf may hold
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..), value_name = "N")]
+    pub min_leaf: u32,
+
+    /// Use `label_lenient` where a sentence has one
+    #[arg(long)]
+    pub lenient: bool,
+}
+
+fn parse_learning_rate(s: &str) -> Result<f64, String> {
+    let value: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number"))?;
+    if value > 0.0 && value <= 1.0 {
+        Ok(value)
+    } else {
+        Err(format!(
+            "{s} is not in (0, 1]: a learning rate is above 0 and at most 1"
+        ))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

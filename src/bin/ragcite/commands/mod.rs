@@ -10,6 +10,7 @@ pub mod mcp;
 pub mod quote;
 #[cfg(feature = "service")]
 pub mod serve;
+pub mod train;
 
 use std::io::{self, Write};
 
