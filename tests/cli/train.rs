@@ -85,7 +85,10 @@ fn the_model_is_one_line_of_json_that_check_and_eval_accept() {
     let eval = ragcite(["eval", HELD_OUT, "--format", "json", "--model"])
         .args([model.as_os_str()])
         .json(0);
-    let agreement = &eval["groups"][0]["agreement"];
+    // Shipped first, then the trained model beside it.
+    assert_eq!(eval["groups"][0]["model"], "shipped");
+    let agreement = &eval["groups"][1]["agreement"];
+    assert_eq!(eval["groups"][1]["model"], model.to_str().unwrap());
     assert_eq!(agreement["sentences"], 24);
     assert!(agreement["rocAuc"].as_f64().unwrap() > 0.9, "{agreement}");
 }
