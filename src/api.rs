@@ -34,6 +34,7 @@ pub fn calculate(
         threshold: request.threshold,
         language: request.language,
         model: Arc::clone(model),
+        keep_features: false,
     });
     let report = checker.check(&request.answer, &request.chunks);
     let gate = crate::gate::Limits::default().evaluate(&report.result.counts);

@@ -41,6 +41,9 @@ pub struct Options {
     pub language: Language,
     /// What scores support: the shipped model unless another is given.
     pub model: Arc<Model>,
+    /// Keep each sentence's features (for `eval --features` and `train`); the model's
+    /// explanations (`factors`) are kept either way.
+    pub keep_features: bool,
 }
 
 impl Default for Options {
@@ -49,6 +52,7 @@ impl Default for Options {
             threshold: DEFAULT_THRESHOLD,
             language: Language::English,
             model: Model::shipped(),
+            keep_features: false,
         }
     }
 }
@@ -154,8 +158,11 @@ impl Checker {
             &citations,
             &chunks.chunks,
             &index,
-            self.options.threshold,
-            &self.options.model,
+            support::Scoring {
+                threshold: self.options.threshold,
+                model: &self.options.model,
+                keep_features: self.options.keep_features,
+            },
             parallel,
         );
         for sentence in &mut result.sentences {

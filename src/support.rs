@@ -60,6 +60,15 @@ pub struct SentenceInput {
     pub native: Vec<usize>,
 }
 
+/// How sentences are scored: the threshold, the model, and whether each sentence's features
+/// are kept in its result.
+#[derive(Debug, Clone, Copy)]
+pub struct Scoring<'a> {
+    pub threshold: f64,
+    pub model: &'a model::Model,
+    pub keep_features: bool,
+}
+
 /// Sentences from which a check judges them on two threads: below it, starting a thread costs
 /// more than it saves.
 const PARALLEL_SENTENCES: usize = 64;
@@ -71,10 +80,14 @@ pub fn assess(
     citations: &[ResolvedCitation],
     chunks: &[Chunk],
     index: &ChunkIndex,
-    threshold: f64,
-    model: &model::Model,
+    scoring: Scoring,
     parallel: bool,
 ) -> CheckResult {
+    let Scoring {
+        threshold,
+        model,
+        keep_features,
+    } = scoring;
     // A provider citation's cited text is checked once, however many sentences it covers.
     let mut searches = QuoteSearches::new(chunks);
     let citation_quotes: Vec<Option<QuoteCheck>> = citations
@@ -89,7 +102,11 @@ pub fn assess(
         .collect();
     // The first judge keeps the chunks the citations' texts were searched in; a second starts
     // with none prepared.
-    let judge = |searches| Judge::new(index, chunks, threshold, model, &citation_quotes, searches);
+    let judge = |searches| {
+        let mut judge = Judge::new(index, chunks, threshold, model, &citation_quotes, searches);
+        judge.keep_features = keep_features;
+        judge
+    };
     let (results, tallies) = if parallel && sentences.len() >= PARALLEL_SENTENCES {
         let (first, second) = sentences.split_at(sentences.len() / 2);
         let ((mut results, mut tallies), (more, other_tallies)) = crate::parallel::on_two_threads(

@@ -101,6 +101,7 @@ impl<'a> Scores<'a> {
         shared: &'a mut Vec<u32>,
         held: &'a mut Vec<u64>,
         model: &'a Model,
+        keep_features: bool,
     ) -> Self {
         let mut touched = Vec::new();
         if sentence.words.is_empty() {
@@ -146,7 +147,9 @@ impl<'a> Scores<'a> {
                 Model::Learned(learned) if !sentence.words.is_empty() => Some(learned),
                 _ => None,
             },
-            words: (!sentence.words.is_empty()).then(|| SentenceWords::new(&sentence.words)),
+            words: (!sentence.words.is_empty()
+                && (keep_features || matches!(model, Model::Learned(_))))
+            .then(|| SentenceWords::new(&sentence.words)),
             held_bounds: std::cell::RefCell::new(Vec::new()),
         }
     }
@@ -451,6 +454,8 @@ pub(super) struct Judge<'a> {
     pub(super) chunks: &'a [Chunk],
     pub(super) threshold: f64,
     pub(super) model: &'a Model,
+    /// Keep each sentence's features in its result.
+    pub(super) keep_features: bool,
     pub(super) citation_quotes: &'a [Option<QuoteCheck>],
     searches: QuoteSearches<'a>,
     /// Scratch space for [`Scores`].
@@ -476,6 +481,7 @@ impl<'a> Judge<'a> {
             chunks,
             threshold,
             model,
+            keep_features: false,
             citation_quotes,
             searches,
             shared: vec![0; index.len],
@@ -507,6 +513,7 @@ impl<'a> Judge<'a> {
             &mut self.shared,
             &mut self.held,
             self.model,
+            self.keep_features,
         );
         for &c in &sentence.cited {
             self.is_cited[c] = true;
@@ -629,7 +636,14 @@ impl<'a> Judge<'a> {
                 }
             }
         }
-        let missing_numbers_count = missing_numbers.len();
+        // The deciding chunk's features, computed once: the explanation, and what eval exports.
+        let features = deciding
+            .filter(|_| self.keep_features || matches!(self.model, Model::Learned(_)))
+            .map(|c| scores.features(c, true, missing_numbers.len()));
+        let factors = match (self.model, &features) {
+            (Model::Learned(learned), Some(f)) => learned.factors(f, FACTORS),
+            _ => Vec::new(),
+        };
         let result = SentenceResult {
             index: k + 1,
             sentence: sentence.text.clone(),
@@ -659,13 +673,8 @@ impl<'a> Judge<'a> {
             },
             start: sentence.position.start,
             end: sentence.position.end,
-            features: deciding.map(|c| scores.features(c, true, missing_numbers_count)),
-            factors: match (self.model, deciding) {
-                (Model::Learned(learned), Some(c)) => {
-                    learned.factors(&scores.features(c, true, missing_numbers_count), FACTORS)
-                }
-                _ => Vec::new(),
-            },
+            features: features.filter(|_| self.keep_features),
+            factors,
         };
         scores.clear();
         for &c in &sentence.cited {

@@ -685,6 +685,7 @@ impl CheckingArgs {
                 Some(model) => std::sync::Arc::clone(model),
                 None => load_model(&self.model)?,
             },
+            keep_features: false,
         })
     }
 }

@@ -43,6 +43,7 @@ pub fn run(args: &EvalArgs) -> Result<ExitStatus> {
     for (k, (name, model)) in models.into_iter().enumerate() {
         let checker = Checker::new(Options {
             model,
+            keep_features: args.features.is_some(),
             ..options.clone()
         });
         let mut judging = Judging::default();

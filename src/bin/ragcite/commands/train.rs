@@ -26,6 +26,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitStatus> {
     // The features of the pair the formula decides on, as `eval --model formula --features`.
     let checker = Checker::new(Options {
         model: Model::formula(),
+        keep_features: true,
         ..Options::default()
     });
     let mut samples = Vec::new();
