@@ -89,9 +89,9 @@ struct Scores<'a> {
     learned: Option<&'a Learned>,
     /// The sentence's words as the features read them; `None` without content words.
     words: Option<SentenceWords<'a>>,
-    /// For each count of held words, the highest score a chunk the sentence does not cite can
-    /// reach with that many (NaN until needed).
-    held_bounds: std::cell::RefCell<Vec<f64>>,
+    /// The most of the sentence's words a chunk it does not cite can hold and still be sure
+    /// to stay below the threshold (`Some(None)`: not even none); computed when first needed.
+    held_floor: std::cell::Cell<Option<Option<usize>>>,
 }
 
 impl<'a> Scores<'a> {
@@ -150,7 +150,7 @@ impl<'a> Scores<'a> {
             words: (!sentence.words.is_empty()
                 && (keep_features || matches!(model, Model::Learned(_))))
             .then(|| SentenceWords::new(&sentence.words)),
-            held_bounds: std::cell::RefCell::new(Vec::new()),
+            held_floor: std::cell::Cell::new(None),
         }
     }
 
@@ -277,19 +277,17 @@ impl<'a> Scores<'a> {
             && n <= 64
             && let Some(words) = &self.words
         {
-            // One comparison for most chunks: the bound for their count of shared words.
+            // One comparison for most chunks: those holding few of the sentence's words.
+            let floor = match self.held_floor.get() {
+                Some(floor) => floor,
+                None => {
+                    let floor = self.held_floor(learned, words, limit);
+                    self.held_floor.set(Some(floor));
+                    floor
+                }
+            };
             let held = self.held[chunk].count_ones() as usize;
-            let mut bounds = self.held_bounds.borrow_mut();
-            if bounds.is_empty() {
-                bounds.resize(n + 1, f64::NAN);
-            }
-            if bounds[held].is_nan() {
-                let distinct: FxHashSet<_> =
-                    self.sentence.numbers.iter().map(|n| &n.value).collect();
-                let (low, high) = words.held_range(held, distinct.len(), self.index.length_range);
-                bounds[held] = learned.highest(&low, &high);
-            }
-            if bounds[held] < limit {
+            if floor.is_some_and(|floor| held <= floor) {
                 return false;
             }
         }
@@ -304,6 +302,41 @@ impl<'a> Scores<'a> {
             return false;
         }
         learned.score(&self.features(chunk, cited, 0)) >= limit
+    }
+
+    /// The largest count of held words up to which no chunk the sentence does not cite can
+    /// reach `limit`: the highest score over every feature's range for the counts 0 to `h`
+    /// grows with `h` (the ranges nest), so a binary search finds it in a few evaluations.
+    fn held_floor(&self, learned: &Learned, words: &SentenceWords, limit: f64) -> Option<usize> {
+        let distinct: FxHashSet<_> = self.sentence.numbers.iter().map(|n| &n.value).collect();
+        let n = self.sentence.words.len();
+        let ranges: Vec<(Features, Features)> = (0..=n)
+            .map(|h| words.held_range(h, distinct.len(), self.index.length_range))
+            .collect();
+        // Whether every count from 0 to `h` stays below the limit.
+        let below = |h: usize| {
+            let (mut low, mut high) = ranges[0];
+            for (l, u) in &ranges[1..=h] {
+                for k in 0..features::COUNT {
+                    low.0[k] = low.0[k].min(l.0[k]);
+                    high.0[k] = high.0[k].max(u.0[k]);
+                }
+            }
+            learned.highest(&low, &high) < limit
+        };
+        if !below(0) {
+            return None;
+        }
+        let (mut good, mut bad) = (0, n + 1);
+        while bad - good > 1 {
+            let middle = good + (bad - good) / 2;
+            if below(middle) {
+                good = middle;
+            } else {
+                bad = middle;
+            }
+        }
+        Some(good)
     }
 
     /// A pair for the features, names counting as found when this chunk holds them.

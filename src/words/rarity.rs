@@ -10,9 +10,10 @@ static TABLE: &str = include_str!("rarity.txt");
 /// Rarity of a word missing from the table: rarer than every word in it.
 pub const UNLISTED_RARITY: f64 = 8.0;
 
-/// The table's lines, after its header.
+/// The table's lines, after its header (found once).
 fn body() -> &'static str {
-    TABLE.find("\n\n").map_or(TABLE, |at| &TABLE[at + 2..])
+    static BODY: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
+    BODY.get_or_init(|| TABLE.find("\n\n").map_or(TABLE, |at| &TABLE[at + 2..]))
 }
 
 /// The Zipf frequency of a lower-case word times ten (77 for `the`), when it is among the
@@ -49,8 +50,26 @@ pub fn zipf10(word: &str) -> Option<u8> {
 /// How rare a lower-case word is: 9 − its Zipf frequency (1.3 for `the`, 4.2 for `paris`, 6
 /// for `photosynthesis`), [`UNLISTED_RARITY`] for a word the table lacks.
 pub fn rarity(word: &str) -> f64 {
-    zipf10(word).map_or(UNLISTED_RARITY, |z| {
-        (9.0 - f64::from(z) / 10.0).clamp(0.5, UNLISTED_RARITY)
+    thread_local! {
+        /// Each thread's words looked up so far: the same words recur in every sentence.
+        static SEEN: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, f64>> =
+            std::cell::RefCell::new(rustc_hash::FxHashMap::default());
+    }
+    /// Most words remembered per thread before the memory is cleared.
+    const SEEN_LIMIT: usize = 1 << 16;
+    SEEN.with(|seen| {
+        let mut seen = seen.borrow_mut();
+        if let Some(&r) = seen.get(word) {
+            return r;
+        }
+        let r = zipf10(word).map_or(UNLISTED_RARITY, |z| {
+            (9.0 - f64::from(z) / 10.0).clamp(0.5, UNLISTED_RARITY)
+        });
+        if seen.len() >= SEEN_LIMIT {
+            seen.clear();
+        }
+        seen.insert(word.into(), r);
+        r
     })
 }
 
