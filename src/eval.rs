@@ -411,19 +411,8 @@ pub struct ReadError {
 impl Judging {
     /// Reads every JSON line of `reader` (named `file` in messages) and checks its labelled
     /// units (see [`judge_record`]), a window of lines at a time in parallel, so that memory
-    /// stays flat. Blank lines are skipped; a line that is no record is listed in `bad`.
-    pub fn read(
-        &mut self,
-        reader: impl io::BufRead,
-        file: &str,
-        checker: &crate::Checker,
-        lenient: bool,
-        group_by: &str,
-    ) -> Result<(), ReadError> {
-        self.read_each(reader, file, checker, lenient, group_by, |_| ())
-    }
-
-    /// [`Judging::read`], showing each record read to `each`, in the order of the file.
+    /// stays flat; shows each record read to `each`, in the order of the file. Blank lines are
+    /// skipped; a line that is no record is listed in `bad`.
     pub fn read_each(
         &mut self,
         reader: impl io::BufRead,

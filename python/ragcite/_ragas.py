@@ -79,15 +79,7 @@ class RagasMetric(BaseMetric):
         self, response: str, retrieved_contexts: t.List[str]
     ) -> MetricResult:
         """Scores one response against its retrieved contexts."""
-        result = _score(
-            response,
-            retrieved_contexts,
-            self.support_threshold,
-            self.lang,
-            self.answer_format,
-            self.support_model,
-        )
-        return MetricResult(value=result.score, reason=result.reason)
+        return self.score(response, retrieved_contexts)
 
     def score(  # type: ignore[override]
         self, response: str, retrieved_contexts: t.List[str]
