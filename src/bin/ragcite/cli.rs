@@ -691,6 +691,7 @@ impl CheckingArgs {
 }
 
 /// What kind of model `--model` names: `shipped`, `formula` or `file`.
+#[cfg(feature = "service")]
 pub fn model_kind(name: &str) -> &'static str {
     match name {
         "shipped" => "shipped",
