@@ -7,7 +7,7 @@ Usage: python3 scripts/load-serve.py [BIN] [--requests 3000] [--levels 1,4,16]
                                      [--phase-time 60] [--short]
   BIN defaults to target/release/ragcite (build it with `cargo build --release`; a debug build
   measures the debug build, and the script says so). --short is the CI size: 300 requests a
-  level, memory after 200 and 2,000 requests, 4 requests at the size limits a level.
+  level, memory after 200 and 2,000 requests, 2 requests at the size limits a level.
 
 What it does, against servers it starts on 127.0.0.1 (`serve --port 0 --isolated`, rate limit
 1000000/s so that the limiter never answers, default --max-concurrent):
@@ -324,10 +324,10 @@ def main():
     parser.add_argument("--memory", default="1000,20000", help="request counts after which to read the memory (default 1000,20000)")
     parser.add_argument("--large-requests", type=int, default=20, help="requests at the size limits by 1, then by 4 clients (default 20)")
     parser.add_argument("--phase-time", type=float, default=60, help="seconds after which a phase starts no more requests (default 60)")
-    parser.add_argument("--short", action="store_true", help="the CI size: 300 requests a level, memory after 200 and 2,000, 4 large a level")
+    parser.add_argument("--short", action="store_true", help="the CI size: 300 requests a level, memory after 200 and 2,000, 2 large a level")
     args = parser.parse_args()
     if args.short:
-        args.requests, args.memory, args.large_requests = 300, "200,2000", 4
+        args.requests, args.memory, args.large_requests = 300, "200,2000", 2
     levels = [int(n) for n in args.levels.split(",")]
     memory_after = [int(n) for n in args.memory.split(",")]
     binary = os.path.abspath(args.bin)

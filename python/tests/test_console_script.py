@@ -11,13 +11,15 @@ import pytest
 
 from conftest import REPO, TESTDATA
 
-# What the runs see of the environment: no colour or CI variables, a fixed width.
+# What the runs see of the environment: no colour or CI variables, a fixed width, and a fixed
+# clock for `--format api`'s computedAt (two runs a second apart would differ otherwise).
 ENV = {
     key: value
     for key, value in os.environ.items()
     if key not in {"NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "CI", "GITHUB_ACTIONS"}
 }
 ENV["COLUMNS"] = "100"
+ENV["SOURCE_DATE_EPOCH"] = "1767225600"
 
 EIFFEL = ["testdata/eiffel/answer.md", "testdata/eiffel/chunks.json"]
 
