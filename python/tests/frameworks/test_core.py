@@ -85,9 +85,12 @@ def test_an_answer_whose_claims_are_all_supported_scores_one() -> None:
 
 
 def test_weak_support_is_below_the_threshold_and_fails() -> None:
+    # The formula's scores, which the expected details were worked out with.
     chunks = ["The Eiffel Tower is a wrought-iron lattice tower in Paris. It is 330 metres tall."]
     result = metrics.score_answer(
-        "The wrought-iron tower in Paris attracts huge crowds of tourists [1].", chunks
+        "The wrought-iron tower in Paris attracts huge crowds of tourists [1].",
+        chunks,
+        support_model="formula",
     )
     assert result.score == 0.0
     assert [f.verdict for f in result.failing] == ["weak-support"]
@@ -100,8 +103,11 @@ def test_weak_support_is_below_the_threshold_and_fails() -> None:
 def test_support_threshold_is_ragcites_threshold() -> None:
     chunks = ["The Eiffel Tower is a wrought-iron lattice tower in Paris. It is 330 metres tall."]
     answer = "The lattice tower in Paris is admired by many visitors [1]."
-    assert metrics.score_answer(answer, chunks).score == 1.0
-    strict = metrics.score_answer(answer, chunks, support_threshold=0.9)
+    # The formula's scores, which the expected details were worked out with.
+    assert metrics.score_answer(answer, chunks, support_model="formula").score == 1.0
+    strict = metrics.score_answer(
+        answer, chunks, support_threshold=0.9, support_model="formula"
+    )
     assert strict.score == 0.0
     assert strict.failing[0].verdict == "weak-support"
     assert strict.failing[0].details[0] == "support 0.50 < threshold 0.9"
