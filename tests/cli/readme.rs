@@ -106,24 +106,28 @@ fn the_usage_block_lists_every_subcommand_as_clap_prints_it() {
     );
 }
 
-/// The methodology's verdict section is what `ragcite explain` prints: one source for both.
-#[test]
-fn the_methodology_quotes_ragcite_explain() {
+/// The ```text block that docs/methodology.md holds between `<!-- NAME:begin -->` and
+/// `<!-- NAME:end -->`.
+fn methodology_block(name: &str) -> String {
     let methodology =
         std::fs::read_to_string(std::path::Path::new(ROOT).join("docs/methodology.md"))
             .expect("docs/methodology.md");
-    let section = methodology
-        .split_once("<!-- verdicts:begin -->")
-        .and_then(|(_, rest)| rest.split_once("<!-- verdicts:end -->"))
+    methodology
+        .split_once(&format!("<!-- {name}:begin -->"))
+        .and_then(|(_, rest)| rest.split_once(&format!("<!-- {name}:end -->")))
         .map(|(inside, _)| inside.trim())
-        .expect("docs/methodology.md marks the verdict section");
-    let block = section
-        .strip_prefix("```text\n")
+        .and_then(|b| b.strip_prefix("```text\n"))
         .and_then(|b| b.strip_suffix("```"))
-        .expect("the verdict section is one ```text block");
+        .unwrap_or_else(|| panic!("docs/methodology.md marks the {name} as one ```text block"))
+        .to_string()
+}
+
+/// The methodology's verdict section is what `ragcite explain` prints: one source for both.
+#[test]
+fn the_methodology_quotes_ragcite_explain() {
     let explain = ragcite(["explain"]).stdout(0);
     assert!(
-        block == explain,
+        methodology_block("verdicts") == explain,
         "docs/methodology.md's verdict section is stale: paste the output of `ragcite explain` between the verdicts comments"
     );
 }
@@ -132,19 +136,9 @@ fn the_methodology_quotes_ragcite_explain() {
 /// prints.
 #[test]
 fn the_methodology_quotes_the_features() {
-    let methodology =
-        std::fs::read_to_string(std::path::Path::new(ROOT).join("docs/methodology.md"))
-            .expect("docs/methodology.md");
-    let block = methodology
-        .split_once("<!-- features:begin -->")
-        .and_then(|(_, rest)| rest.split_once("<!-- features:end -->"))
-        .map(|(inside, _)| inside.trim())
-        .and_then(|b| b.strip_prefix("```text\n"))
-        .and_then(|b| b.strip_suffix("```"))
-        .expect("docs/methodology.md marks the features as one ```text block");
     let explain = ragcite(["explain", "--features"]).stdout(0);
     assert!(
-        block == explain,
+        methodology_block("features") == explain,
         "docs/methodology.md's feature list is stale: paste the output of `ragcite explain --features` between the features comments"
     );
 }
