@@ -135,6 +135,95 @@ fn adversarial(bencher: Bencher, case: &str) {
     });
 }
 
+/// Chunks that resemble each other: every chunk shares two words with every sentence (1,400
+/// sentences of eight content words against 2,000 chunks of 36, and a quarter of each), so
+/// that a search visiting every sentence-chunk pair that shares a word grows with their
+/// product (16x for 4x the input) while a linear one grows 4x. `repeated` is the service's
+/// size-limit test: 15 words, every sentence a rewording of 15 others, every chunk holding
+/// all of them, so that each sentence is supported by every chunk.
+#[divan::bench(args = ["all-match/1", "all-match/4", "repeated"], sample_count = 10)]
+fn resembling(bencher: Bencher, case: &str) {
+    let (answer, chunks) = match case.split_once('/') {
+        Some((_, scale)) => all_match(scale.parse().expect("a scale")),
+        None => repeated_claims(),
+    };
+    let checker = Checker::new(Options::default());
+    bencher
+        .counter(BytesCount::new(answer.len() + chunks.len()))
+        .bench(|| {
+            let answer = input::read_answer(answer.as_bytes(), None).expect("answer");
+            let chunks = input::read_chunks(chunks.as_bytes(), true).expect("chunks");
+            black_box(checker.check(&answer, &chunks))
+        });
+}
+
+/// `350 × scale` sentences and `500 × scale` chunks, each chunk holding six common words and
+/// thirty of 3,000 others, each sentence two of the common words and six of the others.
+fn all_match(scale: usize) -> (String, String) {
+    let mut rng = Rng::new();
+    let common = ["tower", "river", "museum", "bridge", "garden", "station"];
+    let words: Vec<String> = (0..3000).map(|k| format!("w{k:04}")).collect();
+    let (sentences, chunks) = (350 * scale, 500 * scale);
+    let mut own = |n: usize| {
+        (0..n)
+            .map(|_| words[rng.below(words.len())].as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let answer: Vec<String> = (0..sentences)
+        .map(|k| {
+            format!(
+                "The {} and the {} near {} [{}].",
+                common[k % 6],
+                common[(k + 1) % 6],
+                own(6),
+                k % chunks + 1
+            )
+        })
+        .collect();
+    let chunks: Vec<serde_json::Value> = (0..chunks)
+        .map(|k| serde_json::json!({"id": (k + 1).to_string(), "text": format!("{} {}.", common.join(" "), own(30))}))
+        .collect();
+    (
+        answer.join(" "),
+        serde_json::Value::Array(chunks).to_string(),
+    )
+}
+
+/// The service's size-limit input: a 100,000-character answer and 200 chunks of 2,400
+/// characters, all made of the same 15 words.
+fn repeated_claims() -> (String, String) {
+    let words = [
+        "tower", "river", "bridge", "station", "market", "built", "city", "north", "museum",
+        "garden", "railway", "harbour", "1889", "330", "metres",
+    ];
+    let sentence = |k: usize| {
+        let picked: Vec<&str> = (0..12)
+            .map(|j| words[(k * 7 + j * 3) % words.len()])
+            .collect();
+        format!("The {} [{}]. ", picked.join(" "), k % 200 + 1)
+    };
+    let mut answer = String::new();
+    for k in 0.. {
+        if answer.len() + 120 >= ANSWER_CHARS {
+            break;
+        }
+        answer.push_str(&sentence(k));
+    }
+    let chunks: Vec<serde_json::Value> = (0..200)
+        .map(|c| {
+            let mut text = String::new();
+            let mut j = c;
+            while text.len() < 2_400 {
+                text.push_str(&sentence(j));
+                j += 13;
+            }
+            serde_json::json!({"id": (c + 1).to_string(), "text": text})
+        })
+        .collect();
+    (answer, serde_json::Value::Array(chunks).to_string())
+}
+
 /// Preparing a 5 MB document for quote search (normalising it once).
 #[divan::bench(sample_count = 10)]
 fn quote_prepare(bencher: Bencher) {

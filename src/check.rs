@@ -336,6 +336,92 @@ mod tests {
         assert_eq!(json(false), streamed);
     }
 
+    /// Chunks that resemble each other and claims written more than once: a 40-word
+    /// vocabulary whose first words most chunks hold (frequent words), sentences drawn from
+    /// 60 templates, some cited, some uncited, with numbers.
+    fn resembling_inputs(seed: u64) -> (Answer, Chunks) {
+        let mut seed = seed | 1;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let words: Vec<String> = (0..40)
+            .map(|k| match k {
+                0..6 => ["tower", "river", "Paris", "bridge", "museum", "station"][k].to_string(),
+                6..9 => ["1889", "330", "12"][k - 6].to_string(),
+                _ => format!("w{k}"),
+            })
+            .collect();
+        // Low word numbers are far more frequent than high ones.
+        let word = |next: &mut dyn FnMut(usize) -> usize| {
+            let bound = next(40) + 1;
+            words[next(bound)].as_str()
+        };
+        let templates: Vec<String> = (0..60)
+            .map(|k| {
+                let text: Vec<&str> = (0..3 + k % 9).map(|_| word(&mut next)).collect();
+                text.join(" ")
+            })
+            .collect();
+        // Chunk k holds template k % 60, among other words.
+        let chunks: Vec<serde_json::Value> = (0..120)
+            .map(|k| {
+                let text: Vec<&str> = (0..4 + k % 17).map(|_| word(&mut next)).collect();
+                let text = format!("The {}. {}.", text.join(" "), templates[k % 60]);
+                serde_json::json!({"id": format!("c{k}"), "text": text})
+            })
+            .collect();
+        let mut answer = String::new();
+        for _ in 0..200 {
+            let t = next(templates.len());
+            // A chunk that holds the claim, one of the two, or any chunk.
+            let holder = |j: usize| format!("c{}", t + 60 * j);
+            let marker = match next(5) {
+                0 => String::new(),
+                1 => format!(" [{}][c{}]", holder(next(2)), next(120)),
+                2 => format!(" [{}]", holder(next(2))),
+                _ => format!(" [c{}]", next(120)),
+            };
+            answer.push_str(&format!("The {}{marker}. ", templates[t]));
+        }
+        let chunks = serde_json::Value::Array(chunks).to_string();
+        (
+            input::read_answer(answer.as_bytes(), None).expect("answer"),
+            input::read_chunks(chunks.as_bytes(), true).expect("chunks"),
+        )
+    }
+
+    #[test]
+    fn shortcuts_change_no_result() {
+        let mut left_out = 0;
+        for seed in 1..=4 {
+            let (answer, chunks) = resembling_inputs(seed * 7919);
+            for model in [Model::shipped(), Model::formula()] {
+                for threshold in [0.3, 0.7] {
+                    let checker = Checker::new(Options {
+                        threshold,
+                        model: model.clone(),
+                        ..Options::default()
+                    });
+                    let json = |shortcuts: bool| {
+                        crate::support::SHORTCUTS.with(|s| s.set(shortcuts));
+                        let report = checker.check_split(&answer, &chunks, false, seed % 2 == 0);
+                        crate::support::SHORTCUTS.with(|s| s.set(true));
+                        serde_json::to_string(&report.result).expect("json")
+                    };
+                    let (with, without) = (json(true), json(false));
+                    assert_eq!(with, without, "seed {seed}, threshold {threshold}");
+                    left_out += usize::from(with.contains("\"relevant-but-uncited\""));
+                }
+            }
+        }
+        // The inputs reach the paths compared: chunks supporting sentences they are not
+        // cited by.
+        assert!(left_out > 0);
+    }
+
     #[test]
     fn a_source_named_in_words_is_no_number_of_the_sentence() {
         let chunks = r#"[{"id": "1", "text": "China posted a trade surplus in 2019."},

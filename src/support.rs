@@ -20,6 +20,8 @@ use crate::sentence::SentenceSpan;
 use crate::words::{Number, Word};
 
 pub use index::{ChunkIndex, ChunkTexts, ChunkWords};
+#[cfg(test)]
+pub(crate) use judge::SHORTCUTS;
 use judge::*;
 
 /// Allowance for floating-point error when a score is compared with the threshold.
@@ -102,25 +104,33 @@ pub fn assess(
         .collect();
     // The first judge keeps the chunks the citations' texts were searched in; a second starts
     // with none prepared.
+    let shortcuts = judge::shortcuts();
     let judge = |searches| {
         let mut judge = Judge::new(index, chunks, threshold, model, &citation_quotes, searches);
         judge.keep_features = keep_features;
+        judge.shortcuts = shortcuts;
         judge
     };
-    let (results, tallies) = if parallel && sentences.len() >= PARALLEL_SENTENCES {
+    let Judged {
+        results,
+        mut tallies,
+        deferred,
+    } = if parallel && sentences.len() >= PARALLEL_SENTENCES {
         let (first, second) = sentences.split_at(sentences.len() / 2);
-        let ((mut results, mut tallies), (more, other_tallies)) = crate::parallel::on_two_threads(
+        let (mut judged, other) = crate::parallel::on_two_threads(
             || judge(searches).judge_all(0, first),
             || judge(QuoteSearches::new(chunks)).judge_all(first.len(), second),
         );
-        results.extend(more);
-        for (tally, other) in tallies.iter_mut().zip(&other_tallies) {
+        judged.results.extend(other.results);
+        for (tally, other) in judged.tallies.iter_mut().zip(&other.tallies) {
             tally.merge(other);
         }
-        (results, tallies)
+        judged.deferred.extend(other.deferred);
+        judged
     } else {
         judge(searches).judge_all(0, &sentences)
     };
+    add_deferred(index, &mut tallies, &deferred);
     let mut citation_sentences: Vec<Vec<usize>> = vec![Vec::new(); citations.len()];
     let mut unknown_markers: Vec<String> = Vec::new();
     let mut seen_unknown: HashSet<String> = HashSet::new();

@@ -118,6 +118,11 @@ fn chunk_values(
     values
 }
 
+/// A stem is frequent when more than this share of the chunks hold it ...
+const FREQUENT_SHARE: usize = 16;
+/// ... and more than this many.
+const FREQUENT_FEWEST: usize = 32;
+
 /// The chunks' content words and numbers, indexed once: for each stem and each number value,
 /// the chunks (positions, ascending) that hold it. Scoring a sentence walks the lists of its
 /// own words only, never every chunk's words.
@@ -133,6 +138,29 @@ pub struct ChunkIndex {
     /// The fewest and the most tokens of a chunk.
     pub(super) length_range: (u32, u32),
     pub(super) len: usize,
+    /// The frequent stems (held by more chunks than [`ChunkIndex::frequent_above`]) and
+    /// which chunks hold each, as bits: a sentence's search walks the lists of its other words
+    /// only, and tests these bits for the chunks it found (see the judge).
+    pub(super) frequent: Frequent,
+}
+
+/// Stems held by many chunks, with a bit set of their chunks each.
+#[derive(Debug, Default)]
+pub(super) struct Frequent {
+    /// Stem id → its place in `bits`.
+    pub(super) places: FxHashMap<u32, u32>,
+    /// The stem of each place.
+    pub(super) stems: Vec<u32>,
+    /// `words` 64-bit words per stem: bit `c` for chunk `c`.
+    bits: Vec<u64>,
+    words: usize,
+}
+
+impl Frequent {
+    /// Whether the stem at `place` is held by `chunk`.
+    pub(super) fn holds(&self, place: u32, chunk: usize) -> bool {
+        self.bits[place as usize * self.words + chunk / 64] & (1 << (chunk % 64)) != 0
+    }
 }
 
 impl ChunkIndex {
@@ -188,7 +216,41 @@ impl ChunkIndex {
             index.lengths.iter().copied().min().unwrap_or(0),
             index.lengths.iter().copied().max().unwrap_or(0),
         );
+        index.frequent = index.frequent_stems();
         index
+    }
+
+    /// How many chunks a stem may be held by and still not count as frequent: a share of the
+    /// chunks, so that the bits of all frequent stems take no more room than their lists.
+    pub(super) fn frequent_above(&self) -> usize {
+        (self.len / FREQUENT_SHARE).max(FREQUENT_FEWEST)
+    }
+
+    fn frequent_stems(&self) -> Frequent {
+        let above = self.frequent_above();
+        let mut stems: Vec<u32> = self
+            .postings
+            .iter()
+            .filter(|(_, list)| list.len() > above)
+            .map(|(&id, _)| id)
+            .collect();
+        stems.sort_unstable();
+        let words = self.len.div_ceil(64);
+        let mut bits = vec![0u64; stems.len() * words];
+        for (place, id) in stems.iter().enumerate() {
+            for &chunk in &self.postings[id] {
+                bits[place * words + chunk as usize / 64] |= 1 << (chunk % 64);
+            }
+        }
+        Frequent {
+            places: (0u32..)
+                .zip(&stems)
+                .map(|(place, &id)| (id, place))
+                .collect(),
+            stems,
+            bits,
+            words,
+        }
     }
 
     /// Adds the next chunk: its wanted words with their positions, its negations' positions

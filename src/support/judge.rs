@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::input::Chunk;
 use crate::quote::{QuoteMatch, QuoteSearch};
@@ -85,6 +85,10 @@ struct Scores<'a> {
     /// The sentence's words as bit masks, for sentences of up to 64 content words.
     masks: Option<score::WordMasks>,
     touched: Vec<u32>,
+    /// The sentence's frequent words whose lists were not walked, as (word, place in the
+    /// index's frequent stems): `touched` then holds only the chunks found through the other
+    /// words and the cited ones.
+    frequent: Vec<(usize, u32)>,
     /// The fitted model; `None` for the formula or a sentence without content words.
     learned: Option<&'a Learned>,
     /// The sentence's words as the features read them; `None` without content words.
@@ -95,6 +99,8 @@ struct Scores<'a> {
 }
 
 impl<'a> Scores<'a> {
+    /// With `prune`, the lists of the sentence's frequent words are not walked (see
+    /// [`Scores::settled`]).
     pub(super) fn new(
         index: &'a ChunkIndex,
         sentence: &'a SentenceInput,
@@ -102,8 +108,11 @@ impl<'a> Scores<'a> {
         held: &'a mut Vec<u64>,
         model: &'a Model,
         keep_features: bool,
+        prune: bool,
     ) -> Self {
         let mut touched = Vec::new();
+        let mut frequent = Vec::new();
+        let prune = prune && sentence.words.len() <= 64;
         if sentence.words.is_empty() {
             // Numbers alone decide: a chunk scores 1 when it holds every number, else 0.
             if let Some(first) = sentence.numbers.first()
@@ -125,6 +134,10 @@ impl<'a> Scores<'a> {
                 let Some(list) = index.postings.get(&word.id) else {
                     continue;
                 };
+                if prune && let Some(&place) = index.frequent.places.get(&word.id) {
+                    frequent.push((k, place));
+                    continue;
+                }
                 let bit = if k < 64 { 1u64 << k } else { 0 };
                 for &chunk in list {
                     let slot = &mut shared[chunk as usize];
@@ -135,6 +148,29 @@ impl<'a> Scores<'a> {
                     held[chunk as usize] |= bit;
                 }
             }
+            if !frequent.is_empty() {
+                // The chunks found, and those the sentence cites, are scored in full: their
+                // frequent words are read off the bits.
+                let add = |chunk: usize, shared: &mut [u32], held: &mut [u64]| {
+                    for &(k, place) in &frequent {
+                        if index.frequent.holds(place, chunk) {
+                            shared[chunk] += 1;
+                            held[chunk] |= 1 << k;
+                        }
+                    }
+                };
+                for &chunk in &touched {
+                    add(chunk as usize, shared, held);
+                }
+                for &chunk in &sentence.cited {
+                    if shared[chunk] == 0 {
+                        add(chunk, shared, held);
+                        if shared[chunk] > 0 {
+                            touched.push(chunk as u32);
+                        }
+                    }
+                }
+            }
         }
         Scores {
             index,
@@ -143,6 +179,7 @@ impl<'a> Scores<'a> {
             held,
             masks: score::WordMasks::new(&sentence.words),
             touched,
+            frequent,
             learned: match model {
                 Model::Learned(learned) if !sentence.words.is_empty() => Some(learned),
                 _ => None,
@@ -278,14 +315,7 @@ impl<'a> Scores<'a> {
             && let Some(words) = &self.words
         {
             // One comparison for most chunks: those holding few of the sentence's words.
-            let floor = match self.held_floor.get() {
-                Some(floor) => floor,
-                None => {
-                    let floor = self.held_floor(learned, words, limit);
-                    self.held_floor.set(Some(floor));
-                    floor
-                }
-            };
+            let floor = self.floor(learned, words, limit);
             let held = self.held[chunk].count_ones() as usize;
             if floor.is_some_and(|floor| held <= floor) {
                 return false;
@@ -410,6 +440,55 @@ impl<'a> Scores<'a> {
             .collect()
     }
 
+    /// Whether the chunks left out by not walking the frequent words' lists change nothing
+    /// but chunks' best coverage (which the judge defers): each of them holds at most as many
+    /// of the sentence's words as it has frequent ones, so it is not the best chunk when a
+    /// chunk found holds more, and supports the sentence in no chunk status when that count
+    /// cannot reach the threshold (none of them is cited).
+    pub(super) fn settled(&self, threshold: f64) -> bool {
+        let most = self.frequent.len();
+        if most == 0 {
+            return true;
+        }
+        let top = self
+            .touched
+            .iter()
+            .map(|&c| self.shared[c as usize] as usize)
+            .max()
+            .unwrap_or(0);
+        if top <= most {
+            return false;
+        }
+        let limit = threshold - EPSILON;
+        match (self.learned, &self.words, &self.masks) {
+            (Some(learned), Some(words), _) => self
+                .floor(learned, words, limit)
+                .is_some_and(|floor| most <= floor),
+            (None, _, Some(masks)) => masks.most_with(&self.sentence.words, most) < limit,
+            _ => false,
+        }
+    }
+
+    /// The chunks left out, for [`Deferred`]: the places of the frequent words.
+    pub(super) fn left_out(&self) -> Option<Deferred> {
+        (!self.frequent.is_empty()).then(|| Deferred {
+            words: self.sentence.words.len(),
+            places: self.frequent.iter().map(|&(_, place)| place).collect(),
+        })
+    }
+
+    /// [`Scores::held_floor`], computed once per sentence.
+    fn floor(&self, learned: &Learned, words: &SentenceWords, limit: f64) -> Option<usize> {
+        match self.held_floor.get() {
+            Some(floor) => floor,
+            None => {
+                let floor = self.held_floor(learned, words, limit);
+                self.held_floor.set(Some(floor));
+                floor
+            }
+        }
+    }
+
     fn clear(self) {
         for chunk in self.touched {
             self.shared[chunk as usize] = 0;
@@ -461,6 +540,82 @@ impl<'a> Scores<'a> {
     }
 }
 
+/// What judging sentences gives: their results, the chunk tallies, and the claims whose best
+/// coverage of some chunks is still to be added.
+pub(super) struct Judged {
+    pub(super) results: Vec<SentenceResult>,
+    pub(super) tallies: Vec<ChunkTally>,
+    pub(super) deferred: Vec<Deferred>,
+}
+
+/// A claim whose frequent words' lists were not walked: the chunks that share only those
+/// words with it are left out of its search, and their best coverage is settled at the end
+/// by [`add_deferred`], for all such claims at once.
+#[derive(Debug)]
+pub(super) struct Deferred {
+    /// The claim's content words.
+    words: usize,
+    /// Its frequent words, as places in the index's frequent stems.
+    places: Vec<u32>,
+}
+
+/// Adds to the chunks' best coverage what the deferred claims give them: a chunk that holds
+/// `h` of a claim's frequent words is covered `h / words`. A frequent word bounds what every
+/// claim holding it can give (its share of frequent words); a chunk whose best coverage is
+/// already that high for each of its frequent words is not looked at again, and the others
+/// look at the claims of their frequent words, best bound first, until none can do better.
+pub(super) fn add_deferred(index: &ChunkIndex, tallies: &mut [ChunkTally], deferred: &[Deferred]) {
+    if deferred.is_empty() {
+        return;
+    }
+    let frequent = &index.frequent;
+    let most = |d: &Deferred| f64::from(d.places.len() as u32) / d.words as f64;
+    let mut bounds = vec![0.0f64; frequent.stems.len()];
+    let mut claims: Vec<Vec<u32>> = vec![Vec::new(); frequent.stems.len()];
+    for (k, d) in (0u32..).zip(deferred) {
+        for &place in &d.places {
+            bounds[place as usize] = bounds[place as usize].max(most(d));
+            claims[place as usize].push(k);
+        }
+    }
+    for list in &mut claims {
+        list.sort_by(|&a, &b| most(&deferred[b as usize]).total_cmp(&most(&deferred[a as usize])));
+    }
+    let mut chunk_bounds = vec![0.0f64; tallies.len()];
+    for (place, stem) in frequent.stems.iter().enumerate() {
+        if bounds[place] > 0.0 {
+            for &chunk in &index.postings[stem] {
+                let bound = &mut chunk_bounds[chunk as usize];
+                *bound = bound.max(bounds[place]);
+            }
+        }
+    }
+    for (chunk, tally) in tallies.iter_mut().enumerate() {
+        if chunk_bounds[chunk] <= tally.best_coverage {
+            continue;
+        }
+        let mut best = tally.best_coverage;
+        for (place, list) in claims.iter().enumerate() {
+            if bounds[place] <= best || !frequent.holds(place as u32, chunk) {
+                continue;
+            }
+            for &k in list {
+                let d = &deferred[k as usize];
+                if most(d) <= best {
+                    break;
+                }
+                let held = d
+                    .places
+                    .iter()
+                    .filter(|&&p| frequent.holds(p, chunk))
+                    .count();
+                best = best.max(f64::from(held as u32) / d.words as f64);
+            }
+        }
+        tally.best_coverage = best;
+    }
+}
+
 /// Per-chunk tallies gathered while sentences are judged.
 #[derive(Debug, Clone, Default)]
 pub(super) struct ChunkTally {
@@ -497,6 +652,125 @@ pub(super) struct Judge<'a> {
     /// Which chunks the current sentence cites; set and cleared per sentence.
     is_cited: Vec<bool>,
     tallies: Vec<ChunkTally>,
+    /// The claims whose frequent words' lists were not walked.
+    deferred: Vec<Deferred>,
+    /// The claims judged so far, for their repeats.
+    claims: Claims,
+    /// Whether frequent words' lists are left unwalked and repeated claims tallied as their
+    /// first time: off only in tests, which compare the results both ways.
+    pub(super) shortcuts: bool,
+}
+
+/// Whether judges take their shortcuts (see [`Judge::shortcuts`]): always, except in a test
+/// that turns them off on its thread.
+pub(super) fn shortcuts() -> bool {
+    #[cfg(test)]
+    {
+        SHORTCUTS.with(std::cell::Cell::get)
+    }
+    #[cfg(not(test))]
+    {
+        true
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    pub(crate) static SHORTCUTS: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Adds a claim judged before (`earlier`) to the chunk tallies again: the chunks it does
+/// not cite that supported it, and the chunks either of them cites judged as the verdict
+/// judges them. A chunk that shares no word with the claim, or that its search left out,
+/// supports it in no case.
+fn tally_again(
+    tallies: &mut [ChunkTally],
+    is_cited: &[bool],
+    threshold: f64,
+    scores: &Scores,
+    earlier: &Claim,
+) {
+    for &chunk in &earlier.reached {
+        if !is_cited[chunk as usize] {
+            tallies[chunk as usize].supported_sentences += 1;
+        }
+    }
+    let again = earlier.cited.iter().map(|&c| (c, false));
+    for (chunk, cited) in again.chain(scores.sentence.cited.iter().map(|&c| (c, true))) {
+        if is_cited[chunk] != cited || scores.shared[chunk] == 0 {
+            continue;
+        }
+        if scores.support_reaches(chunk, threshold, cited) {
+            let tally = &mut tallies[chunk];
+            tally.supported_sentences += 1;
+            tally.supports_a_citing_sentence |= cited;
+        }
+    }
+}
+
+/// Claims judged so far, each distinct one once, with the chunks it does not cite that support
+/// it. A claim written again (the same words and numbers, whatever it cites) gives every chunk
+/// the same coverage, so the chunks' best coverage stays as it is, and it is supported by the
+/// same chunks it does not cite: its tally is the earlier one's, and only the chunks either of
+/// them cites are judged again.
+#[derive(Default)]
+struct Claims {
+    /// Each claim's place in `seen`, by a hash of its words and numbers.
+    places: FxHashMap<u64, Vec<usize>>,
+    seen: Vec<Claim>,
+}
+
+struct Claim {
+    words: Vec<crate::words::Word>,
+    numbers: Vec<crate::words::NumberValue>,
+    cited: Vec<usize>,
+    /// The chunks it does not cite that support it.
+    reached: Vec<u32>,
+}
+
+impl Claims {
+    fn key(sentence: &SentenceInput) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = rustc_hash::FxHasher::default();
+        for w in &sentence.words {
+            (w.id, w.position, w.general, w.name, w.negated).hash(&mut hasher);
+        }
+        for n in &sentence.numbers {
+            n.value.hash(&mut hasher);
+        }
+        hasher.finish()
+    }
+
+    /// The place of an earlier claim with the same words and numbers.
+    fn seen(&self, sentence: &SentenceInput) -> Option<usize> {
+        self.places
+            .get(&Claims::key(sentence))?
+            .iter()
+            .copied()
+            .find(|&k| {
+                let claim = &self.seen[k];
+                claim.words == sentence.words
+                    && claim.numbers.len() == sentence.numbers.len()
+                    && claim
+                        .numbers
+                        .iter()
+                        .zip(&sentence.numbers)
+                        .all(|(a, b)| *a == b.value)
+            })
+    }
+
+    fn remember(&mut self, sentence: &SentenceInput, reached: Vec<u32>) {
+        self.places
+            .entry(Claims::key(sentence))
+            .or_default()
+            .push(self.seen.len());
+        self.seen.push(Claim {
+            words: sentence.words.clone(),
+            numbers: sentence.numbers.iter().map(|n| n.value.clone()).collect(),
+            cited: sentence.cited.clone(),
+            reached,
+        });
+    }
 }
 
 impl<'a> Judge<'a> {
@@ -521,33 +795,49 @@ impl<'a> Judge<'a> {
             held: vec![0; index.len],
             is_cited: vec![false; chunks.len()],
             tallies: vec![ChunkTally::default(); chunks.len()],
+            deferred: Vec::new(),
+            claims: Claims::default(),
+            shortcuts: true,
         }
     }
 
     /// Judges the sentences, the first of which is sentence `first` (0-based) of the answer.
-    pub(super) fn judge_all(
-        mut self,
-        first: usize,
-        sentences: &[SentenceInput],
-    ) -> (Vec<SentenceResult>, Vec<ChunkTally>) {
+    pub(super) fn judge_all(mut self, first: usize, sentences: &[SentenceInput]) -> Judged {
         let results = (first..)
             .zip(sentences)
             .map(|(k, sentence)| self.judge(k, sentence))
             .collect();
-        (results, self.tallies)
+        Judged {
+            results,
+            tallies: self.tallies,
+            deferred: self.deferred,
+        }
     }
 
     /// Judges sentence `k` (0-based) and adds it to the chunk tallies.
     pub(super) fn judge(&mut self, k: usize, sentence: &SentenceInput) -> SentenceResult {
         let reaches = |score: f64, limit: f64| score >= limit - EPSILON;
-        let scores = Scores::new(
+        let mut scores = Scores::new(
             self.index,
             sentence,
             &mut self.shared,
             &mut self.held,
             self.model,
             self.keep_features,
+            self.shortcuts,
         );
+        if !scores.settled(self.threshold) {
+            scores.clear();
+            scores = Scores::new(
+                self.index,
+                sentence,
+                &mut self.shared,
+                &mut self.held,
+                self.model,
+                self.keep_features,
+                false,
+            );
+        }
         for &c in &sentence.cited {
             self.is_cited[c] = true;
         }
@@ -656,16 +946,34 @@ impl<'a> Judge<'a> {
             self.tallies[c].times_cited += 1;
         }
         if verdict.is_claim() {
-            for &chunk in &scores.touched {
-                let chunk = chunk as usize;
-                let tally = &mut self.tallies[chunk];
-                tally.best_coverage = tally.best_coverage.max(scores.against(chunk));
-                // A cited chunk is judged as the verdict judged it (names from any cited chunk).
-                if scores.support_reaches(chunk, self.threshold, self.is_cited[chunk]) {
-                    tally.supported_sentences += 1;
-                    if self.is_cited[chunk] {
-                        tally.supports_a_citing_sentence = true;
+            let earlier = self.claims.seen(sentence).filter(|_| self.shortcuts);
+            match earlier {
+                Some(earlier) => tally_again(
+                    &mut self.tallies,
+                    &self.is_cited,
+                    self.threshold,
+                    &scores,
+                    &self.claims.seen[earlier],
+                ),
+                None => {
+                    self.deferred.extend(scores.left_out());
+                    let mut reached = Vec::new();
+                    for &chunk in &scores.touched {
+                        let chunk = chunk as usize;
+                        let tally = &mut self.tallies[chunk];
+                        tally.best_coverage = tally.best_coverage.max(scores.against(chunk));
+                        // A cited chunk is judged as the verdict judged it (names from any
+                        // cited chunk).
+                        if scores.support_reaches(chunk, self.threshold, self.is_cited[chunk]) {
+                            tally.supported_sentences += 1;
+                            if self.is_cited[chunk] {
+                                tally.supports_a_citing_sentence = true;
+                            } else {
+                                reached.push(chunk as u32);
+                            }
+                        }
                     }
+                    self.claims.remember(sentence, reached);
                 }
             }
         }

@@ -48,8 +48,88 @@ pub struct Learned {
 
 #[derive(Debug, Clone, PartialEq)]
 enum Kind {
-    Logistic { intercept: f64, terms: Vec<Term> },
-    Trees { base: f64, trees: Vec<Tree> },
+    Logistic {
+        intercept: f64,
+        terms: Vec<Term>,
+    },
+    Trees {
+        base: f64,
+        trees: Vec<Tree>,
+        /// The same trees in a flat form when none is deeper than two: scored and bounded
+        /// without a branch per node.
+        shallow: Option<Vec<Shallow>>,
+    },
+}
+
+/// A tree of depth at most two as three splits (the root, then its left and right child) and
+/// four leaves. A leaf child is a split that sends every value left, to two equal leaves.
+#[derive(Debug, Clone, PartialEq)]
+struct Shallow {
+    features: [usize; 3],
+    below: [f32; 3],
+    leaves: [f64; 4],
+}
+
+/// Whether `x` goes right of a split at `below`: when it is not at most `below` (a NaN
+/// too, as [`Tree::walk`] sends it).
+#[allow(clippy::neg_cmp_op_on_partial_ord)]
+fn right(x: f32, below: f32) -> bool {
+    !(x <= below)
+}
+
+impl Shallow {
+    fn new(tree: &Tree) -> Option<Shallow> {
+        // A node as a split: (feature, below, left value or node, right value or node).
+        let split = |k: usize| -> (usize, f32, usize, usize) {
+            let node = &tree.nodes[k];
+            match node.feature {
+                Some(f) => (f, node.below, node.left, node.right),
+                None => (0, f32::INFINITY, k, k),
+            }
+        };
+        let leaf = |k: usize| {
+            let node = &tree.nodes[k];
+            node.feature.is_none().then_some(node.value)
+        };
+        let (f0, b0, left, right) = split(0);
+        let (f1, b1, ll, lr) = split(left);
+        let (f2, b2, rl, rr) = split(right);
+        Some(Shallow {
+            features: [f0, f1, f2],
+            below: [b0, b1, b2],
+            leaves: [leaf(ll)?, leaf(lr)?, leaf(rl)?, leaf(rr)?],
+        })
+    }
+
+    fn walk(&self, x: &Inputs) -> f64 {
+        let [f0, f1, f2] = self.features;
+        let [b0, b1, b2] = self.below;
+        let k = if x[f0] <= b0 {
+            usize::from(right(x[f1], b1))
+        } else {
+            2 + usize::from(right(x[f2], b2))
+        };
+        self.leaves[k]
+    }
+
+    /// As [`Tree::highest`].
+    fn highest(&self, low: &Inputs, high: &Inputs) -> f64 {
+        let go = |k: usize| {
+            let (f, b) = (self.features[k], self.below[k]);
+            (low[f] <= b, right(high[f], b))
+        };
+        let ((l0, r0), (l1, r1), (l2, r2)) = (go(0), go(1), go(2));
+        let mut best = f64::NEG_INFINITY;
+        for (reached, value) in [l0 && l1, l0 && r1, r0 && l2, r0 && r2]
+            .into_iter()
+            .zip(self.leaves)
+        {
+            if reached {
+                best = best.max(value);
+            }
+        }
+        best
+    }
 }
 
 /// One input of a logistic model: `weight × (transform(x) − mean) / scale`.
@@ -74,6 +154,9 @@ struct Node {
     feature: Option<usize>,
     /// Values at most this go left. Compared in `f32`, as the trees were fitted.
     threshold: f64,
+    /// The largest `f32` not above `threshold`: an `f32` feature goes left when it is at most
+    /// this, exactly when it is at most `threshold`.
+    below: f32,
     left: usize,
     right: usize,
     /// The leaf's value; at an inner node, the mean of its leaves, for explanations.
@@ -225,14 +308,19 @@ impl Model {
                         entries.len()
                     ));
                 }
-                let trees = entries
+                let trees: Vec<Tree> = entries
                     .iter()
                     .enumerate()
                     .map(|(t, entry)| {
                         read_tree(entry, &features).map_err(|e| format!("tree {t}: {e}"))
                     })
                     .collect::<Result<_, String>>()?;
-                Kind::Trees { base, trees }
+                let shallow = trees.iter().map(Shallow::new).collect();
+                Kind::Trees {
+                    base,
+                    trees,
+                    shallow,
+                }
             }
             other => return Err(format!("unknown model kind {other:?} (logistic or trees)")),
         };
@@ -249,6 +337,23 @@ impl Model {
             Model::Learned(learned) => learned.description.clone(),
         }
     }
+}
+
+/// The largest `f32` not above `x` (finite).
+fn f32_at_most(x: f64) -> f32 {
+    let near = x as f32;
+    if f64::from(near) > x {
+        near.next_down()
+    } else {
+        near
+    }
+}
+
+/// Features as the trees compare them: in `f32`, as scikit-learn fits them.
+type Inputs = [f32; COUNT];
+
+fn inputs(features: &Features) -> Inputs {
+    features.0.map(|x| x as f32)
 }
 
 fn read_tree(entry: &TreeEntry, features: &[usize]) -> Result<Tree, String> {
@@ -277,6 +382,7 @@ fn read_tree(entry: &TreeEntry, features: &[usize]) -> Result<Tree, String> {
             Node {
                 feature: None,
                 threshold: 0.0,
+                below: 0.0,
                 left: 0,
                 right: 0,
                 value,
@@ -300,6 +406,7 @@ fn read_tree(entry: &TreeEntry, features: &[usize]) -> Result<Tree, String> {
             Node {
                 feature: Some(feature),
                 threshold,
+                below: f32_at_most(threshold),
                 left: child(entry.left[k])?,
                 right: child(entry.right[k])?,
                 value,
@@ -318,16 +425,15 @@ impl Term {
 }
 
 impl Tree {
-    fn goes_left(node: &Node, x: f64) -> bool {
-        // Fitted on `f32` features, as scikit-learn's trees are.
-        f64::from(x as f32) <= node.threshold
+    fn goes_left(node: &Node, x: f32) -> bool {
+        x <= node.below
     }
 
     /// The leaf `features` reach, with each step's change of value noted in `factors`.
-    fn walk(&self, features: &Features, mut factors: Option<&mut [f64; COUNT]>) -> f64 {
+    fn walk(&self, features: &Inputs, mut factors: Option<&mut [f64; COUNT]>) -> f64 {
         let mut node = &self.nodes[0];
         while let Some(f) = node.feature {
-            let next = if Tree::goes_left(node, features.0[f]) {
+            let next = if Tree::goes_left(node, features[f]) {
                 &self.nodes[node.left]
             } else {
                 &self.nodes[node.right]
@@ -341,13 +447,13 @@ impl Tree {
     }
 
     /// The highest leaf that features within `low..=high` can reach.
-    fn highest(&self, node: usize, low: &Features, high: &Features) -> f64 {
+    fn highest(&self, node: usize, low: &Inputs, high: &Inputs) -> f64 {
         let n = &self.nodes[node];
         match n.feature {
             None => n.value,
             Some(f) => {
-                let left = Tree::goes_left(n, low.0[f]);
-                let right = !Tree::goes_left(n, high.0[f]);
+                let left = Tree::goes_left(n, low[f]);
+                let right = !Tree::goes_left(n, high[f]);
                 match (left, right) {
                     (true, true) => self
                         .highest(n.left, low, high)
@@ -367,9 +473,18 @@ impl Learned {
             Kind::Logistic { intercept, terms } => terms.iter().fold(*intercept, |z, t| {
                 z + t.weight * t.input(features.0[t.feature])
             }),
-            Kind::Trees { base, trees } => trees
-                .iter()
-                .fold(*base, |z, tree| z + tree.walk(features, None)),
+            Kind::Trees {
+                base,
+                trees,
+                shallow,
+                ..
+            } => {
+                let x = inputs(features);
+                match shallow {
+                    Some(shallow) => shallow.iter().fold(*base, |z, tree| z + tree.walk(&x)),
+                    None => trees.iter().fold(*base, |z, tree| z + tree.walk(&x, None)),
+                }
+            }
         }
     }
 
@@ -388,9 +503,22 @@ impl Learned {
                 );
                 z + a.max(b)
             }),
-            Kind::Trees { base, trees } => trees
-                .iter()
-                .fold(*base, |z, tree| z + tree.highest(0, low, high)),
+            Kind::Trees {
+                base,
+                trees,
+                shallow,
+                ..
+            } => {
+                let (low, high) = (inputs(low), inputs(high));
+                match shallow {
+                    Some(shallow) => shallow
+                        .iter()
+                        .fold(*base, |z, tree| z + tree.highest(&low, &high)),
+                    None => trees
+                        .iter()
+                        .fold(*base, |z, tree| z + tree.highest(0, &low, &high)),
+                }
+            }
         };
         sigmoid(z)
     }
@@ -407,8 +535,9 @@ impl Learned {
                 }
             }
             Kind::Trees { trees, .. } => {
+                let x = inputs(features);
                 for tree in trees {
-                    tree.walk(features, Some(&mut effects));
+                    tree.walk(&x, Some(&mut effects));
                 }
             }
         }
@@ -493,6 +622,51 @@ mod tests {
     }
 
     #[test]
+    fn the_flat_trees_score_and_bound_as_the_trees() {
+        let Model::Learned(model) = Model::from_json(SHIPPED_JSON).unwrap() else {
+            panic!("a learned model");
+        };
+        let Kind::Trees {
+            trees,
+            shallow: Some(shallow),
+            ..
+        } = &model.kind
+        else {
+            panic!("shallow trees");
+        };
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Values on and near the thresholds too: features are counts and ratios.
+            (seed % 41) as f64 / 40.0 * if seed.is_multiple_of(3) { 30.0 } else { 1.0 }
+        };
+        for _ in 0..2_000 {
+            let (a, b): (Vec<f64>, Vec<f64>) = (0..COUNT).map(|_| (next(), next())).unzip();
+            let low = Features(std::array::from_fn(|k| a[k].min(b[k])));
+            let high = Features(std::array::from_fn(|k| a[k].max(b[k])));
+            let (x, y) = (inputs(&low), inputs(&high));
+            for (tree, flat) in trees.iter().zip(shallow) {
+                assert_eq!(tree.walk(&x, None), flat.walk(&x));
+                assert_eq!(tree.highest(0, &x, &y), flat.highest(&x, &y));
+            }
+        }
+        // And on the thresholds themselves, where `f32` rounding decides.
+        for tree in trees {
+            for node in tree.nodes.iter().filter(|n| n.feature.is_some()) {
+                let mut x = Features([0.0; COUNT]);
+                x.0[node.feature.unwrap()] = node.threshold;
+                let goes_left = f64::from(x.0[node.feature.unwrap()] as f32) <= node.threshold;
+                assert_eq!(
+                    Tree::goes_left(node, inputs(&x)[node.feature.unwrap()]),
+                    goes_left
+                );
+            }
+        }
+    }
+
+    #[test]
     fn factors_add_up_to_the_score() {
         let Model::Learned(model) = Model::from_json(SHIPPED_JSON).unwrap() else {
             panic!("a learned model");
@@ -502,7 +676,7 @@ mod tests {
             *v = (k as f64 * 0.37) % 1.0;
         }
         let all = model.factors(&x, COUNT);
-        let Kind::Trees { base, trees } = &model.kind else {
+        let Kind::Trees { base, trees, .. } = &model.kind else {
             panic!("trees");
         };
         let roots: f64 = trees.iter().map(|t| t.nodes[0].value).sum();

@@ -252,6 +252,17 @@ impl WordMasks {
     /// Whether the support of a chunk holding the words of `held` (its own words counting for
     /// names) reaches `limit`: the same value as [`support`], decided pair by pair only while
     /// the bound leaves it open.
+    /// The most support a chunk holding at most `held` of the sentence's words can have: each
+    /// word weighs at most 1, and `held` words make at most `held - 1` neighbouring pairs.
+    pub(crate) fn most_with(&self, words: &[Word], held: usize) -> f64 {
+        let recall = if self.total > 0.0 {
+            (held as f64 / self.total).min(1.0)
+        } else {
+            0.0
+        };
+        mix(words, recall, held.saturating_sub(1))
+    }
+
     pub(crate) fn reaches(
         &self,
         words: &[Word],
