@@ -2,12 +2,17 @@
 """Times `ragcite batch` on a RAGAS-style JSON Lines file built from labelled eval data.
 
 Usage: scripts/bench-batch.py EVAL_DIR [--bin target/release/ragcite] [--scale 10] [--runs 3]
+       scripts/bench-batch.py EVAL_DIR --sizes 10,50 [--formats jsonl,json,table,...]
 
 EVAL_DIR holds *.jsonl files whose records have `answer` and `chunks[].text` (the labelled
 data of docs/evaluation.md). The script writes, in a temporary directory, `ragas.jsonl` (one record per
 source record: user_input, response, retrieved_contexts) and a copy repeated SCALE times, runs
 `ragcite batch --format jsonl` on each (output discarded), and reports records per second, MB per
 second and the peak resident memory of the ragcite process (from wait4), for both sizes.
+
+With --sizes, it writes files of those many MB instead (the records in order, repeated as
+needed) and runs every format of --formats on each: whether memory stays flat as the file
+grows, in each output format.
 """
 import argparse
 import glob
@@ -37,11 +42,11 @@ def build(eval_dir, path):
     return records
 
 
-def run(binary, path):
+def run(binary, path, fmt="jsonl"):
     """Wall seconds and peak RSS (KiB) of one `ragcite batch` run."""
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [binary, "batch", path, "--format", "jsonl", "--isolated"],
+        [binary, "batch", path, "--format", fmt, "--isolated"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )
     _, status, usage = os.wait4(proc.pid, 0)
@@ -58,9 +63,13 @@ def main():
     parser.add_argument("--bin", default="target/release/ragcite")
     parser.add_argument("--scale", type=int, default=10)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--sizes", help="file sizes in MB, comma-separated (e.g. 10,50)")
+    parser.add_argument("--formats", default="jsonl,json,table,sarif,github,gitlab,junit,html")
     args = parser.parse_args()
     if not os.path.exists(args.bin):
         sys.exit(f"{args.bin} not found: run `cargo build --release` first")
+    if args.sizes:
+        return by_size(args)
     with tempfile.TemporaryDirectory() as tmp:
         small = os.path.join(tmp, "ragas.jsonl")
         records = build(args.eval_dir, small)
@@ -81,6 +90,34 @@ def main():
         print(json.dumps({"records": rows[0][1], "mb": round(rows[0][2], 1), "records_per_s": round(rows[0][4]),
                           "mb_per_s": round(rows[0][5], 1), "peak_mib": round(rows[0][6], 1),
                           "peak_mib_scaled": round(rows[1][6], 1), "scale": args.scale}))
+
+
+def by_size(args):
+    sizes = [int(mb) for mb in args.sizes.split(",")]
+    with tempfile.TemporaryDirectory() as tmp:
+        source = os.path.join(tmp, "ragas.jsonl")
+        build(args.eval_dir, source)
+        with open(source, "rb") as f:
+            lines = f.read().splitlines(keepends=True)
+        files = []
+        for mb in sizes:
+            path = os.path.join(tmp, f"ragas-{mb}mb.jsonl")
+            written = 0
+            with open(path, "wb") as out:
+                for k in range(10**9):
+                    line = lines[k % len(lines)]
+                    if written + len(line) > mb * 1e6:
+                        break
+                    out.write(line)
+                    written += len(line)
+            files.append((mb, path, written / 1e6))
+        print(f"{'format':>7} " + " ".join(f"{f'{mb} MB: MB/s':>12} {'peak MiB':>9}" for mb, _, _ in files))
+        for fmt in args.formats.split(","):
+            cells = []
+            for _, path, size in files:
+                seconds, rss = min((run(args.bin, path, fmt) for _ in range(args.runs)), key=lambda r: r[0])
+                cells.append(f"{size / seconds:>12.1f} {rss / 1024:>9.1f}")
+            print(f"{fmt:>7} " + " ".join(cells))
 
 
 if __name__ == "__main__":
