@@ -326,14 +326,22 @@ pub fn run(
     let mut next = index.to_owned();
     let mut window = read_window(&mut scanner, &mut next);
     loop {
-        let (records, stop) = window;
-        let done = records.len() < WINDOW || stop.is_some();
+        let Window {
+            records,
+            stop,
+            last,
+        } = window;
+        let done = last || stop.is_some();
         // The next window is read while this one is checked, so that reading the file never
         // leaves the cores idle.
         let (following, outcomes) = rayon::join(
             || {
                 if done {
-                    (Vec::new(), None)
+                    Window {
+                        records: Vec::new(),
+                        stop: None,
+                        last: true,
+                    }
                 } else {
                     read_window(&mut scanner, &mut next)
                 }
@@ -362,22 +370,54 @@ pub fn run(
     }
 }
 
-/// Up to [`WINDOW`] records, numbered on from `index`, and the error that stopped the scan.
-fn read_window(
-    scanner: &mut Records<'_>,
-    index: &mut usize,
-) -> (Vec<(usize, Scanned)>, Option<ScanError>) {
-    let mut window = Vec::with_capacity(WINDOW);
-    for item in scanner.by_ref().take(WINDOW) {
-        match item {
-            Ok(scanned) => {
+/// Most bytes of records read ahead at a time, with at most [`WINDOW`] records: two windows
+/// are in memory at once (one read while the other is checked), with the reports of one, so
+/// that memory stays flat however long the records get.
+const WINDOW_BYTES: usize = 4 << 20;
+
+/// Records read ahead: numbered on from the index before them, the error that stopped the
+/// scan, and whether the file has no more.
+struct Window {
+    records: Vec<(usize, Scanned)>,
+    stop: Option<ScanError>,
+    last: bool,
+}
+
+/// Up to [`WINDOW`] records or [`WINDOW_BYTES`] of them (at least one), numbered on from
+/// `index`.
+fn read_window(scanner: &mut Records<'_>, index: &mut usize) -> Window {
+    let mut records = Vec::with_capacity(WINDOW);
+    let mut bytes = 0;
+    while records.len() < WINDOW && bytes < WINDOW_BYTES {
+        match scanner.next() {
+            Some(Ok(scanned)) => {
+                if let Scanned::Record(record) = &scanned {
+                    bytes += record.bytes.len();
+                }
                 *index += 1;
-                window.push((*index, scanned));
+                records.push((*index, scanned));
             }
-            Err(e) => return (window, Some(e)),
+            Some(Err(e)) => {
+                return Window {
+                    records,
+                    stop: Some(e),
+                    last: true,
+                };
+            }
+            None => {
+                return Window {
+                    records,
+                    stop: None,
+                    last: true,
+                };
+            }
         }
     }
-    (window, None)
+    Window {
+        records,
+        stop: None,
+        last: false,
+    }
 }
 
 fn check_one(
@@ -432,6 +472,46 @@ fn check_one(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn windows_cut_by_size_keep_every_record_in_order() {
+        // 60 records of about 200 kB: windows of about 4 MiB, none of 512 records.
+        let chunk = "The tower stands by the river. ".repeat(6_500);
+        let records = || {
+            let file: String = (0..60)
+                .map(|k| {
+                    let record = json!({"id": format!("r{k}"),
+                        "response": format!("The tower {k} stands [1]."),
+                        "retrieved_contexts": [chunk]});
+                    format!("{record}\n")
+                })
+                .collect();
+            Records::new(scan::RecordScanner::new(
+                std::io::Cursor::new(file.into_bytes()),
+                true,
+            ))
+        };
+        let first = read_window(&mut records(), &mut 0);
+        assert!(!first.last && first.records.len() > 1 && first.records.len() < 60);
+        let checker = Checker::new(crate::Options::default());
+        let (mut index, mut aggregate, mut seen) = (0, Aggregate::default(), Vec::new());
+        run(
+            records(),
+            &Arc::from("file.jsonl"),
+            &Fields::default(),
+            &checker,
+            &Limits::default(),
+            &mut index,
+            &mut aggregate,
+            |outcome| {
+                seen.push(outcome.index);
+                Ok(())
+            },
+        )
+        .expect("run");
+        assert_eq!(seen, (1..=60).collect::<Vec<_>>());
+        assert_eq!(aggregate.checked, 60);
+    }
 
     #[test]
     fn lookup_descends_and_maps_over_arrays() {

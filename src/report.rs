@@ -495,8 +495,21 @@ pub(crate) fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
 
 /// The start of a chunk's text, white space collapsed, cut at `max` characters with `…`.
 pub fn preview(text: &str, max: usize) -> String {
-    let collapsed = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if collapsed.chars().count() <= max {
+    // Only as many words as the preview can show are collapsed: chunks can be whole pages.
+    let mut collapsed = String::new();
+    let mut chars = 0;
+    for word in text.split_whitespace() {
+        if !collapsed.is_empty() {
+            collapsed.push(' ');
+            chars += 1;
+        }
+        collapsed.push_str(word);
+        chars += word.chars().count();
+        if chars > max {
+            break;
+        }
+    }
+    if chars <= max {
         return collapsed;
     }
     // The first `max - 1` characters and the ellipsis: never longer than `max`, and never an
