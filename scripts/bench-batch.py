@@ -10,14 +10,15 @@ source record: user_input, response, retrieved_contexts) and a copy repeated SCA
 `ragcite batch --format jsonl` on each (output discarded), and reports records per second, MB per
 second and the peak resident memory of the ragcite process (from wait4), for both sizes.
 
-With --sizes, it writes files of those many MB instead (the records in order, repeated as
-needed) and runs every format of --formats on each: whether memory stays flat as the file
+With --sizes, it writes files of those many MB instead (the records shuffled once with a fixed
+seed, so that every size has the same mix, and repeated as needed) and runs every format of --formats on each: whether memory stays flat as the file
 grows, in each output format.
 """
 import argparse
 import glob
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -99,6 +100,8 @@ def by_size(args):
         build(args.eval_dir, source)
         with open(source, "rb") as f:
             lines = f.read().splitlines(keepends=True)
+        # The same mix of records (short claims, long web pages) at every size.
+        random.Random(7).shuffle(lines)
         files = []
         for mb in sizes:
             path = os.path.join(tmp, f"ragas-{mb}mb.jsonl")

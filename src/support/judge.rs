@@ -817,27 +817,25 @@ impl<'a> Judge<'a> {
     /// Judges sentence `k` (0-based) and adds it to the chunk tallies.
     pub(super) fn judge(&mut self, k: usize, sentence: &SentenceInput) -> SentenceResult {
         let reaches = |score: f64, limit: f64| score >= limit - EPSILON;
-        let mut scores = Scores::new(
-            self.index,
-            sentence,
-            &mut self.shared,
-            &mut self.held,
-            self.model,
-            self.keep_features,
-            self.shortcuts,
-        );
-        if !scores.settled(self.threshold) {
-            scores.clear();
-            scores = Scores::new(
+        // The search without the frequent words' lists first; when it does not stand, the
+        // full one.
+        let mut prune = self.shortcuts;
+        let scores = loop {
+            let scores = Scores::new(
                 self.index,
                 sentence,
                 &mut self.shared,
                 &mut self.held,
                 self.model,
                 self.keep_features,
-                false,
+                prune,
             );
-        }
+            if !prune || scores.settled(self.threshold) {
+                break scores;
+            }
+            scores.clear();
+            prune = false;
+        };
         for &c in &sentence.cited {
             self.is_cited[c] = true;
         }
