@@ -320,53 +320,88 @@ pub fn run(
     limits: &Limits,
     index: &mut usize,
     partial: &mut Aggregate,
-    mut each: impl FnMut(&RecordOutcome) -> io::Result<()>,
+    each: impl FnMut(&RecordOutcome) -> io::Result<()>,
 ) -> Result<(), BatchError> {
-    let mut scanner = records;
-    let mut next = index.to_owned();
-    let mut window = read_window(&mut scanner, &mut next);
-    loop {
-        let Window {
-            records,
-            stop,
-            last,
-        } = window;
-        let done = last || stop.is_some();
-        // The next window is read while this one is checked, so that reading the file never
-        // leaves the cores idle.
-        let (following, outcomes) = rayon::join(
-            || {
-                if done {
-                    Window {
-                        records: Vec::new(),
-                        stop: None,
-                        last: true,
+    let window = Checking {
+        file,
+        fields,
+        checker,
+        limits,
+        window_bytes: WINDOW_BYTES,
+    };
+    window.run(records, index, partial, each)
+}
+
+/// What checks each record of a batch, and the most bytes of records read ahead at a time.
+struct Checking<'a> {
+    file: &'a Arc<str>,
+    fields: &'a Fields,
+    checker: &'a Checker,
+    limits: &'a Limits,
+    window_bytes: usize,
+}
+
+impl Checking<'_> {
+    fn run(
+        &self,
+        records: Records<'_>,
+        index: &mut usize,
+        partial: &mut Aggregate,
+        mut each: impl FnMut(&RecordOutcome) -> io::Result<()>,
+    ) -> Result<(), BatchError> {
+        let Checking {
+            file,
+            fields,
+            checker,
+            limits,
+            window_bytes,
+        } = *self;
+        let mut scanner = records;
+        let mut next = index.to_owned();
+        let mut window = read_window(&mut scanner, &mut next, window_bytes);
+        loop {
+            let Window {
+                records,
+                stop,
+                last,
+            } = window;
+            let done = last || stop.is_some();
+            // The next window is read while this one is checked, so that reading the file never
+            // leaves the cores idle.
+            let (following, outcomes) = rayon::join(
+                || {
+                    if done {
+                        Window {
+                            records: Vec::new(),
+                            stop: None,
+                            last: true,
+                        }
+                    } else {
+                        read_window(&mut scanner, &mut next, window_bytes)
                     }
-                } else {
-                    read_window(&mut scanner, &mut next)
-                }
-            },
-            || {
-                records
-                    .into_par_iter()
-                    .map(|(index, scanned)| {
-                        check_one(index, file, scanned, fields, checker, limits)
-                    })
-                    .collect::<Vec<RecordOutcome>>()
-            },
-        );
-        for outcome in &outcomes {
-            *index = outcome.index;
-            partial.add(outcome);
-            each(outcome).map_err(BatchError::Output)?;
+                },
+                || {
+                    records
+                        .into_par_iter()
+                        .map(|(index, scanned)| {
+                            check_one(index, file, scanned, fields, checker, limits)
+                        })
+                        .collect::<Vec<RecordOutcome>>()
+                },
+            );
+            for outcome in &outcomes {
+                *index = outcome.index;
+                partial.add(outcome);
+                each(outcome).map_err(BatchError::Output)?;
+            }
+            if let Some(e) = stop {
+                return Err(BatchError::Scan(e));
+            }
+            if done {
+                return Ok(());
+            }
+            window = following;
         }
-        if let Some(e) = stop {
-            return Err(BatchError::Scan(e));
-        }
-        if done {
-            return Ok(());
-        }
-        window = following;
     }
 }
 
@@ -383,12 +418,11 @@ struct Window {
     last: bool,
 }
 
-/// Up to [`WINDOW`] records or [`WINDOW_BYTES`] of them (at least one), numbered on from
-/// `index`.
-fn read_window(scanner: &mut Records<'_>, index: &mut usize) -> Window {
+/// Up to [`WINDOW`] records or `most` bytes of them (at least one), numbered on from `index`.
+fn read_window(scanner: &mut Records<'_>, index: &mut usize, most: usize) -> Window {
     let mut records = Vec::with_capacity(WINDOW);
     let mut bytes = 0;
-    while records.len() < WINDOW && bytes < WINDOW_BYTES {
+    while records.len() < WINDOW && bytes < most {
         match scanner.next() {
             Some(Ok(scanned)) => {
                 if let Scanned::Record(record) = &scanned {
@@ -475,14 +509,13 @@ mod tests {
 
     #[test]
     fn windows_cut_by_size_keep_every_record_in_order() {
-        // 60 records of about 200 kB: windows of about 4 MiB, none of 512 records.
-        let chunk = "The tower stands by the river. ".repeat(6_500);
+        // 60 records of about 500 bytes, read 4 kB at a time: windows of 8 or 9 records.
         let records = || {
             let file: String = (0..60)
                 .map(|k| {
                     let record = json!({"id": format!("r{k}"),
                         "response": format!("The tower {k} stands [1]."),
-                        "retrieved_contexts": [chunk]});
+                        "retrieved_contexts": ["The tower stands by the river. ".repeat(14)]});
                     format!("{record}\n")
                 })
                 .collect();
@@ -491,24 +524,23 @@ mod tests {
                 true,
             ))
         };
-        let first = read_window(&mut records(), &mut 0);
-        assert!(!first.last && first.records.len() > 1 && first.records.len() < 60);
+        let first = read_window(&mut records(), &mut 0, 4_000);
+        assert!(!first.last && (2..20).contains(&first.records.len()));
         let checker = Checker::new(crate::Options::default());
         let (mut index, mut aggregate, mut seen) = (0, Aggregate::default(), Vec::new());
-        run(
-            records(),
-            &Arc::from("file.jsonl"),
-            &Fields::default(),
-            &checker,
-            &Limits::default(),
-            &mut index,
-            &mut aggregate,
-            |outcome| {
+        let checking = Checking {
+            file: &Arc::from("file.jsonl"),
+            fields: &Fields::default(),
+            checker: &checker,
+            limits: &Limits::default(),
+            window_bytes: 4_000,
+        };
+        checking
+            .run(records(), &mut index, &mut aggregate, |outcome| {
                 seen.push(outcome.index);
                 Ok(())
-            },
-        )
-        .expect("run");
+            })
+            .expect("run");
         assert_eq!(seen, (1..=60).collect::<Vec<_>>());
         assert_eq!(aggregate.checked, 60);
     }
