@@ -3,7 +3,7 @@
 
     python3 scripts/bench-peer.py DEV_DIR [--runs 21] [--bin target/release/ragcite]
 
-- real text, at the seed API's limits (an answer of up to 100,000 characters, chunks of up to
+- real text, at the service's size limits (an answer of up to 100,000 characters, chunks of up to
   500,000): one sentence per AttributionBench claim that cites one passage, citing it, and
   WiCE's web pages as extra chunks, at 1/4, 1/2 and all of the limits;
 - all-match: chunks that each share words with every sentence of the answer (1,400 sentences
