@@ -475,6 +475,26 @@ impl<'a> Scores<'a> {
         }
     }
 
+    /// Walks the lists of the frequent words left out, so that every chunk that shares a
+    /// word with the sentence is found; the chunks found before hold those words already.
+    fn walk_frequent(&mut self) {
+        for (k, place) in std::mem::take(&mut self.frequent) {
+            let stem = self.index.frequent.stems[place as usize];
+            let bit = 1u64 << k;
+            for &chunk in &self.index.postings[&stem] {
+                let chunk = chunk as usize;
+                if self.held[chunk] & bit != 0 {
+                    continue;
+                }
+                if self.shared[chunk] == 0 {
+                    self.touched.push(chunk as u32);
+                }
+                self.shared[chunk] += 1;
+                self.held[chunk] |= bit;
+            }
+        }
+    }
+
     /// The chunks left out, for [`Deferred`]: the places of the frequent words.
     pub(super) fn left_out(&self) -> Option<Deferred> {
         (!self.frequent.is_empty()).then(|| Deferred {
@@ -643,25 +663,20 @@ impl<'a> Judge<'a> {
     /// Judges sentence `k` (0-based) and adds it to the chunk tallies.
     pub(super) fn judge(&mut self, k: usize, sentence: &SentenceInput) -> SentenceResult {
         let reaches = |score: f64, limit: f64| score >= limit - EPSILON;
-        // The search without the frequent words' lists first; when it does not stand, the
-        // full one.
-        let mut prune = self.shortcuts;
-        let scores = loop {
-            let scores = Scores::new(
-                self.index,
-                sentence,
-                &mut self.shared,
-                &mut self.held,
-                self.model,
-                self.keep_features,
-                prune,
-            );
-            if !prune || scores.settled(self.threshold) {
-                break scores;
-            }
-            scores.clear();
-            prune = false;
-        };
+        // The search without the frequent words' lists first; when it does not stand, those
+        // lists are walked too.
+        let mut scores = Scores::new(
+            self.index,
+            sentence,
+            &mut self.shared,
+            &mut self.held,
+            self.model,
+            self.keep_features,
+            self.shortcuts,
+        );
+        if !scores.settled(self.threshold) {
+            scores.walk_frequent();
+        }
         for &c in &sentence.cited {
             self.is_cited[c] = true;
         }
