@@ -6,6 +6,7 @@
 
 pub mod contract;
 pub mod envelope;
+pub mod json;
 pub mod request;
 pub mod verify;
 
@@ -68,6 +69,10 @@ pub struct Problem {
     pub code: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<FieldError>,
+    /// An extension member: how many problems were found beyond the `errors` listed (at most
+    /// [`request::MAX_LISTED_ERRORS`]); absent when every one is listed.
+    #[serde(rename = "moreErrors", skip_serializing_if = "Option::is_none")]
+    pub more_errors: Option<usize>,
 }
 
 impl Problem {
@@ -81,6 +86,7 @@ impl Problem {
             detail: detail.into(),
             code: Some(code.to_string()),
             errors: Vec::new(),
+            more_errors: None,
         }
     }
 
@@ -91,18 +97,19 @@ impl Problem {
                 Problem::new(400, "Malformed JSON body", "malformed-json", detail)
             }
             request::RequestError::Invalid(errors) => {
+                let mut fields: Vec<&str> =
+                    errors.listed.iter().map(|e| e.field.as_str()).collect();
+                let more = errors.and_more();
+                fields.extend(more.as_deref());
                 let detail = format!(
                     "{} invalid {}: {}",
-                    errors.len(),
+                    request::thousands(errors.len()),
                     if errors.len() == 1 { "field" } else { "fields" },
-                    errors
-                        .iter()
-                        .map(|e| e.field.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    fields.join(", ")
                 );
                 Problem {
-                    errors,
+                    more_errors: (errors.more > 0).then_some(errors.more),
+                    errors: errors.listed,
                     ..Problem::new(422, "Invalid input", "invalid-input", detail)
                 }
             }

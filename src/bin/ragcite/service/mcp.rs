@@ -97,15 +97,20 @@ impl Tools {
     }
 }
 
-/// A tool error that lists every invalid argument, one per line.
+/// A tool error that lists the invalid arguments, one per line (the first hundred, then how
+/// many more).
 fn invalid(error: RequestError) -> CallToolResult {
     let text = match error {
         RequestError::Malformed(message) => format!("invalid arguments: {message}"),
-        RequestError::Invalid(errors) => errors
-            .iter()
-            .map(|e| format!("{}: {}", e.field, e.message))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        RequestError::Invalid(errors) => {
+            let mut lines: Vec<String> = errors
+                .listed
+                .iter()
+                .map(|e| format!("{}: {}", e.field, e.message))
+                .collect();
+            lines.extend(errors.and_more());
+            lines.join("\n")
+        }
     };
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
