@@ -374,7 +374,7 @@ mod tests {
         std::fs::remove_file(folder.join("fifo.txt")).expect("remove");
         rustix::fs::mknodat(
             rustix::fs::CWD,
-            &folder.join("fifo.txt"),
+            folder.join("fifo.txt"),
             rustix::fs::FileType::Fifo,
             rustix::fs::Mode::RUSR | rustix::fs::Mode::WUSR,
             0,
