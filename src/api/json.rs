@@ -40,6 +40,44 @@ pub fn shown(text: &str) -> String {
     }
 }
 
+/// `text` as a JSON string on one line that shows every character it holds: quotes,
+/// backslashes, control characters, line and paragraph separators, and the invisible or
+/// direction-changing ones (bidi controls, zero-width characters, variation selectors, tag
+/// characters) escaped as `\uXXXX`, so that a name read by a person or a model cannot pass for
+/// something else.
+pub fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() || is_invisible(c) => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Characters that show nothing, or change how the text around them shows.
+fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{2028}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+        | '\u{FFA0}' | '\u{FFF0}'..='\u{FFFB}' | '\u{1D173}'..='\u{1D17A}'
+        | '\u{E0000}'..='\u{E0FFF}')
+}
+
 /// Parses `bytes` as one JSON value, refusing a key given twice in any object.
 pub fn parse_unique(bytes: &[u8]) -> Result<Value, JsonError> {
     let duplicate = RefCell::new(None);
@@ -54,6 +92,40 @@ pub fn parse_unique(bytes: &[u8]) -> Result<Value, JsonError> {
         (Ok(value), None) => Ok(value),
         (Err(e), None) => Err(JsonError::Syntax(e.to_string())),
     }
+}
+
+/// The value of `key` in an object of which only the start is known (a message cut at a size
+/// limit), if the start holds the key before it is cut; keys before it are skipped unbuilt.
+pub fn key_in_start(start: &[u8], key: &str) -> Option<Value> {
+    struct Find<'a> {
+        key: &'a str,
+        found: &'a mut Option<Value>,
+    }
+    impl<'de> Visitor<'de> for Find<'_> {
+        type Value = ();
+        fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+            formatter.write_str("a JSON object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<String>()? {
+                if key == self.key {
+                    *self.found = Some(map.next_value::<Value>()?);
+                    return Ok(());
+                }
+                map.next_value::<de::IgnoredAny>()?;
+            }
+            Ok(())
+        }
+    }
+    let mut found = None;
+    let _ = de::Deserializer::deserialize_map(
+        &mut serde_json::Deserializer::from_slice(start),
+        Find {
+            key,
+            found: &mut found,
+        },
+    );
+    found
 }
 
 /// Builds a value as serde_json's own does, and stops at the first duplicate key, noting it
@@ -213,5 +285,36 @@ mod tests {
         let shown = shown(&key);
         assert_eq!(shown.chars().count(), MAX_SHOWN_CHARS + 1);
         assert!(shown.ends_with('…'));
+    }
+
+    #[test]
+    fn a_key_is_found_in_the_start_of_a_cut_object() {
+        let found = |text: &str| key_in_start(text.as_bytes(), "id");
+        assert_eq!(
+            found(r#"{"jsonrpc": "2.0", "id": 3, "params": {"a": "xx"#),
+            Some(3.into())
+        );
+        assert_eq!(
+            found(r#"{"x": [1, {"id": 2}], "id": "a-1", "params""#),
+            Some("a-1".into())
+        );
+        assert_eq!(found(r#"{"params": {"a": "xxxxxxx"#), None);
+        assert_eq!(found("\u{ff}"), None);
+    }
+
+    #[test]
+    fn quoted_names_show_every_character_on_one_line() {
+        assert_eq!(quoted("a.md"), "\"a.md\"");
+        assert_eq!(quoted("é 2024/q3.md"), "\"é 2024/q3.md\"");
+        assert_eq!(
+            quoted("a\"b\\c\nd\u{7}\u{85}\u{2028}\u{202E}\u{200B}\u{E0041}"),
+            "\"a\\\"b\\\\c\\nd\\u0007\\u0085\\u2028\\u202e\\u200b\\udb40\\udc41\""
+        );
+        // What it gives is a JSON string of the same text.
+        let text = "x\u{202E}\n\u{E0041}\"";
+        assert_eq!(
+            serde_json::from_str::<String>(&quoted(text)).expect("JSON"),
+            text
+        );
     }
 }
