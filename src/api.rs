@@ -90,6 +90,22 @@ impl Problem {
         }
     }
 
+    /// The problem of a body that is not strict JSON, for a transport that reads a body
+    /// itself (such as `/mcp`): 400, naming the key given twice.
+    pub fn from_json_error(error: json::JsonError) -> Self {
+        match error {
+            json::JsonError::Syntax(detail) => {
+                Problem::new(400, "Malformed JSON body", "malformed-json", detail)
+            }
+            duplicate @ json::JsonError::Duplicate { .. } => Problem::new(
+                400,
+                "Duplicate key",
+                "duplicate-key",
+                format!("{duplicate} (JSON keys must be unique)"),
+            ),
+        }
+    }
+
     /// The problem a request error is: 400 for a malformed body, 422 with every field.
     pub fn from_request(error: request::RequestError) -> Self {
         match error {
@@ -157,6 +173,17 @@ fn rfc3339(seconds: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_duplicate_key_is_a_400_naming_it() {
+        let error = json::parse_unique(br#"{"params": {"a": 1, "a": 2}}"#).expect_err("duplicate");
+        let problem = Problem::from_json_error(error);
+        assert_eq!(problem.status, 400);
+        assert_eq!(
+            problem.detail,
+            "the key `a` is given more than once in `params` (JSON keys must be unique)"
+        );
+    }
 
     #[test]
     fn rfc3339_dates_are_civil_dates() {
