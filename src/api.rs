@@ -6,6 +6,7 @@
 
 pub mod contract;
 pub mod envelope;
+pub mod json;
 pub mod request;
 pub mod verify;
 
@@ -68,6 +69,10 @@ pub struct Problem {
     pub code: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<FieldError>,
+    /// An extension member: how many problems were found beyond the `errors` listed (at most
+    /// [`request::MAX_LISTED_ERRORS`]); absent when every one is listed.
+    #[serde(rename = "moreErrors", skip_serializing_if = "Option::is_none")]
+    pub more_errors: Option<usize>,
 }
 
 impl Problem {
@@ -81,6 +86,23 @@ impl Problem {
             detail: detail.into(),
             code: Some(code.to_string()),
             errors: Vec::new(),
+            more_errors: None,
+        }
+    }
+
+    /// The problem of a body that is not strict JSON, for a transport that reads a body
+    /// itself (such as `/mcp`): 400, naming the key given twice.
+    pub fn from_json_error(error: json::JsonError) -> Self {
+        match error {
+            json::JsonError::Syntax(detail) => {
+                Problem::new(400, "Malformed JSON body", "malformed-json", detail)
+            }
+            duplicate @ json::JsonError::Duplicate { .. } => Problem::new(
+                400,
+                "Duplicate key",
+                "duplicate-key",
+                format!("{duplicate} (JSON keys must be unique)"),
+            ),
         }
     }
 
@@ -91,18 +113,19 @@ impl Problem {
                 Problem::new(400, "Malformed JSON body", "malformed-json", detail)
             }
             request::RequestError::Invalid(errors) => {
+                let mut fields: Vec<&str> =
+                    errors.listed.iter().map(|e| e.field.as_str()).collect();
+                let more = errors.and_more();
+                fields.extend(more.as_deref());
                 let detail = format!(
                     "{} invalid {}: {}",
-                    errors.len(),
+                    request::thousands(errors.len()),
                     if errors.len() == 1 { "field" } else { "fields" },
-                    errors
-                        .iter()
-                        .map(|e| e.field.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    fields.join(", ")
                 );
                 Problem {
-                    errors,
+                    more_errors: (errors.more > 0).then_some(errors.more),
+                    errors: errors.listed,
                     ..Problem::new(422, "Invalid input", "invalid-input", detail)
                 }
             }
@@ -150,6 +173,17 @@ fn rfc3339(seconds: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_duplicate_key_is_a_400_naming_it() {
+        let error = json::parse_unique(br#"{"params": {"a": 1, "a": 2}}"#).expect_err("duplicate");
+        let problem = Problem::from_json_error(error);
+        assert_eq!(problem.status, 400);
+        assert_eq!(
+            problem.detail,
+            "the key `a` is given more than once in `params` (JSON keys must be unique)"
+        );
+    }
 
     #[test]
     fn rfc3339_dates_are_civil_dates() {

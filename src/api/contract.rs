@@ -69,7 +69,7 @@ pub fn debugger_description() -> String {
 /// The `verify_citation` tool's description.
 pub fn verify_description(documents: bool) -> String {
     let source = if documents {
-        "`document_id` names a document of the server's folder (the list is in this description's last line); \
+        "`document_id` names a document of the server's folder (listed at the end of this description, one per line); \
          with `chunk_id`, the search is limited to that chunk of a chunks file. Or give the text as `document`."
     } else {
         "Give the document's text as `document` (this server has no documents folder, so `document_id` is refused)."

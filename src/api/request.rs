@@ -3,9 +3,13 @@
 //! then every field is checked (each problem listed, 422), and only then are the answer and the
 //! chunks read. Lengths count characters (code points), not bytes.
 
+use std::fmt;
+
 use serde::Serialize;
+use serde::de::{self, Deserializer as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use super::json::shown;
 use crate::check::{DEFAULT_THRESHOLD, THRESHOLD_RANGE};
 use crate::input::{self, Answer, Chunks, json_kind};
 
@@ -17,6 +21,8 @@ pub const MAX_CHUNKS_CHARS: usize = 500_000;
 pub const MAX_DOCUMENT_CHARS: usize = 1_000_000;
 /// The longest quotation, in characters.
 pub const MAX_QUOTE_CHARS: usize = 100_000;
+/// The most problems a request error lists; the others are counted.
+pub const MAX_LISTED_ERRORS: usize = 100;
 
 /// One invalid field and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -28,11 +34,53 @@ pub struct FieldError {
 }
 
 impl FieldError {
+    /// A problem with `field` (a name from the request is cut to its beginning when long).
     fn new(field: &str, message: impl Into<String>) -> Self {
         FieldError {
-            field: field.to_string(),
+            field: shown(field),
             message: message.into(),
         }
+    }
+}
+
+/// The problems of a request: the first [`MAX_LISTED_ERRORS`], and how many more there are,
+/// so that neither the error nor the gathering of it grows with the request.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FieldErrors {
+    pub listed: Vec<FieldError>,
+    /// The problems found beyond those listed.
+    pub more: usize,
+}
+
+impl FieldErrors {
+    fn one(error: FieldError) -> Self {
+        FieldErrors {
+            listed: vec![error],
+            more: 0,
+        }
+    }
+
+    /// Adds a problem: listed if there is room, else counted.
+    fn push(&mut self, error: impl FnOnce() -> FieldError) {
+        if self.listed.len() < MAX_LISTED_ERRORS {
+            self.listed.push(error());
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// Every problem found, listed or not.
+    pub fn len(&self) -> usize {
+        self.listed.len() + self.more
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// `and 4,902 more` when problems go unlisted.
+    pub fn and_more(&self) -> Option<String> {
+        (self.more > 0).then(|| format!("and {} more", thousands(self.more)))
     }
 }
 
@@ -45,14 +93,16 @@ pub enum RequestError {
     /// The body is JSON, but fields are missing, of the wrong type, too long or unreadable:
     /// 422, with each problem.
     #[error("{}", describe(.0))]
-    Invalid(Vec<FieldError>),
+    Invalid(FieldErrors),
 }
 
-fn describe(errors: &[FieldError]) -> String {
-    let listed: Vec<String> = errors
+fn describe(errors: &FieldErrors) -> String {
+    let mut listed: Vec<String> = errors
+        .listed
         .iter()
         .map(|e| format!("{}: {}", e.field, e.message))
         .collect();
+    listed.extend(errors.and_more());
     format!("invalid input: {}", listed.join("; "))
 }
 
@@ -73,12 +123,17 @@ pub struct CalculateRequest {
 impl CalculateRequest {
     /// Reads a request body.
     pub fn from_body(body: &[u8]) -> Result<Self, RequestError> {
-        Self::from_value(parse(body)?)
+        Self::from_fields(Fields::parse(body, Self::FIELDS)?)
     }
 
     /// Reads a request already parsed to JSON (as MCP tool arguments are).
     pub fn from_value(value: Value) -> Result<Self, RequestError> {
-        let mut fields = Fields::new(value, &["answer", "chunks", "supportThreshold", "lang"])?;
+        Self::from_fields(Fields::new(value, Self::FIELDS)?)
+    }
+
+    const FIELDS: &[&str] = &["answer", "chunks", "supportThreshold", "lang"];
+
+    fn from_fields(mut fields: Fields) -> Result<Self, RequestError> {
         let answer = fields.string("answer", MAX_ANSWER_CHARS, false);
         let chunks = fields.string("chunks", MAX_CHUNKS_CHARS, false);
         let threshold = fields.threshold("supportThreshold");
@@ -140,7 +195,10 @@ impl CalculateRequest {
                 answer,
                 chunks,
             }),
-            _ => Err(RequestError::Invalid(errors)),
+            _ => Err(RequestError::Invalid(FieldErrors {
+                listed: errors,
+                more: 0,
+            })),
         }
     }
 }
@@ -154,7 +212,7 @@ pub struct QuoteRequest {
 
 impl QuoteRequest {
     pub fn from_body(body: &[u8]) -> Result<Self, RequestError> {
-        let mut fields = Fields::new(parse(body)?, &["document", "quote"])?;
+        let mut fields = Fields::parse(body, &["document", "quote"])?;
         let document = fields.string("document", MAX_DOCUMENT_CHARS, true);
         let quote = fields.quote();
         fields.finish()?;
@@ -222,49 +280,61 @@ impl VerifyRequest {
     }
 }
 
-/// The body as JSON, or why it is malformed.
-fn parse(body: &[u8]) -> Result<Value, RequestError> {
-    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(RequestError::Malformed("the body is empty".to_string()));
-    }
-    serde_json::from_slice(body).map_err(|e| RequestError::Malformed(e.to_string()))
+/// A key of the request that is not one of its fields.
+fn unknown(key: &str, known: &[&str]) -> FieldError {
+    FieldError::new(
+        key,
+        format!(
+            "is not a field of this request (expected {})",
+            known.join(", ")
+        ),
+    )
 }
 
 /// The fields of a request object, checked one by one, gathering every problem.
 struct Fields {
     object: Map<String, Value>,
-    errors: Vec<FieldError>,
+    errors: FieldErrors,
 }
 
 impl Fields {
     /// The request's object; a field not in `known` is a problem.
     fn new(value: Value, known: &[&str]) -> Result<Self, RequestError> {
         let Value::Object(object) = value else {
-            return Err(RequestError::Invalid(vec![FieldError::new(
-                "(body)",
-                format!("must be a JSON object, not {}", json_kind(&value)),
-            )]));
+            return Err(not_an_object(json_kind(&value)));
         };
-        let mut errors = Vec::new();
+        let mut errors = FieldErrors::default();
         for key in object.keys().filter(|k| !known.contains(&k.as_str())) {
-            errors.push(FieldError::new(
-                key,
-                format!(
-                    "is not a field of this request (expected {})",
-                    known.join(", ")
-                ),
-            ));
+            errors.push(|| unknown(key, known));
         }
         Ok(Fields { object, errors })
     }
 
+    /// A request body: malformed unless JSON; then its object's fields, a field not in
+    /// `known` or given twice being a problem. Only the known fields' values are kept, so
+    /// that the work and the memory follow the fields, not the keys a body may pile up.
+    fn parse(body: &[u8], known: &[&str]) -> Result<Self, RequestError> {
+        let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+        if body.iter().all(u8::is_ascii_whitespace) {
+            return Err(RequestError::Malformed("the body is empty".to_string()));
+        }
+        let mut deserializer = serde_json::Deserializer::from_slice(body);
+        let read = (&mut deserializer)
+            .deserialize_any(BodyVisitor { known })
+            .and_then(|read| deserializer.end().map(|()| read))
+            .map_err(|e| RequestError::Malformed(e.to_string()))?;
+        match read {
+            Body::Object(fields) => Ok(fields),
+            Body::Other(kind) => Err(not_an_object(kind)),
+        }
+    }
+
     fn error(&mut self, field: &str, message: impl Into<String>) {
-        self.errors.push(FieldError::new(field, message));
+        self.errors.push(|| FieldError::new(field, message));
     }
 
     fn has_error(&self, field: &str) -> bool {
-        self.errors.iter().any(|e| e.field == field)
+        self.errors.listed.iter().any(|e| e.field == field)
     }
 
     /// A required string of at most `max` characters (and not blank when `not_blank`).
@@ -359,8 +429,83 @@ impl Fields {
     }
 }
 
+fn not_an_object(kind: &str) -> RequestError {
+    RequestError::Invalid(FieldErrors::one(FieldError::new(
+        "(body)",
+        format!("must be a JSON object, not {kind}"),
+    )))
+}
+
+/// What the top of a body holds.
+enum Body {
+    Object(Fields),
+    Other(&'static str),
+}
+
+/// Reads a body's top level: an object's known fields as values, the others named and skipped.
+struct BodyVisitor<'a> {
+    known: &'a [&'a str],
+}
+
+impl<'de> Visitor<'de> for BodyVisitor<'_> {
+    type Value = Body;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Body, A::Error> {
+        let mut object = Map::new();
+        let mut errors = FieldErrors::default();
+        while let Some(key) = map.next_key::<String>()? {
+            if !self.known.contains(&key.as_str()) {
+                errors.push(|| unknown(&key, self.known));
+                map.next_value::<IgnoredAny>()?;
+            } else if object.contains_key(&key) {
+                errors.push(|| {
+                    FieldError::new(&key, "is given more than once (JSON keys must be unique)")
+                });
+                map.next_value::<IgnoredAny>()?;
+            } else {
+                let value = map.next_value::<Value>()?;
+                object.insert(key, value);
+            }
+        }
+        Ok(Body::Object(Fields { object, errors }))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Body, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Body::Other("an array"))
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Body, E> {
+        Ok(Body::Other("a boolean"))
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Body, E> {
+        Ok(Body::Other("a number"))
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Body, E> {
+        Ok(Body::Other("a number"))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Body, E> {
+        Ok(Body::Other("a number"))
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Body, E> {
+        Ok(Body::Other("a string"))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Body, E> {
+        Ok(Body::Other("null"))
+    }
+}
+
 /// `100000` as `100,000`.
-fn thousands(n: usize) -> String {
+pub(crate) fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (k, c) in digits.chars().enumerate() {
@@ -380,7 +525,7 @@ mod tests {
 
     fn invalid(body: &str) -> Vec<FieldError> {
         match CalculateRequest::from_body(body.as_bytes()) {
-            Err(RequestError::Invalid(errors)) => errors,
+            Err(RequestError::Invalid(errors)) => errors.listed,
             other => panic!("expected a 422 for {body}, got {other:?}"),
         }
     }
@@ -456,7 +601,7 @@ mod tests {
     #[test]
     fn verify_needs_exactly_one_document() {
         let err = |value: Value| match VerifyRequest::from_value(value) {
-            Err(RequestError::Invalid(errors)) => errors,
+            Err(RequestError::Invalid(errors)) => errors.listed,
             other => panic!("{other:?}"),
         };
         let errors = err(serde_json::json!({"quote": "a b c"}));
@@ -473,5 +618,74 @@ mod tests {
             ok.expect("valid").document,
             DocumentRef::Id("d.txt".to_string())
         );
+    }
+
+    #[test]
+    fn a_field_given_twice_is_a_problem_named_by_the_field() {
+        let errors = invalid(r#"{"answer": "a", "chunks": "", "answer": "b"}"#);
+        assert_eq!(errors.len(), 1);
+        assert_eq!(errors[0].field, "answer");
+        assert_eq!(
+            errors[0].message,
+            "is given more than once (JSON keys must be unique)"
+        );
+        let quote = QuoteRequest::from_body(br#"{"quote": "a", "document": "a", "quote": "b"}"#);
+        assert!(
+            matches!(quote, Err(RequestError::Invalid(ref e)) if e.listed[0].field == "quote"),
+            "{quote:?}"
+        );
+    }
+
+    #[test]
+    fn the_problems_listed_stop_at_a_hundred_and_the_rest_are_counted() {
+        let keys: Vec<String> = (0..5_000).map(|k| format!("\"k{k}\": [1]")).collect();
+        let body = format!("{{{}}}", keys.join(", "));
+        for error in [
+            CalculateRequest::from_body(body.as_bytes()).expect_err("invalid"),
+            CalculateRequest::from_value(serde_json::from_str(&body).expect("JSON"))
+                .expect_err("invalid"),
+        ] {
+            let RequestError::Invalid(errors) = &error else {
+                panic!("{error:?}")
+            };
+            assert_eq!(errors.listed.len(), MAX_LISTED_ERRORS);
+            // 5,000 unknown keys, the answer and the chunks missing.
+            assert_eq!(errors.len(), 5_002);
+            assert!(error.to_string().ends_with("; and 4,902 more"));
+        }
+        // A long key is named by its beginning.
+        let body = format!("{{\"{}\": 1}}", "k".repeat(10_000));
+        let errors = invalid(&body);
+        assert_eq!(errors[0].field.chars().count(), 201);
+    }
+
+    #[test]
+    fn bodies_that_are_not_objects_are_named_by_their_kind() {
+        for (body, kind) in [
+            ("[1, {}]", "an array"),
+            ("\"x\"", "a string"),
+            ("null", "null"),
+            ("2.5", "a number"),
+        ] {
+            let errors = invalid(body);
+            assert_eq!(
+                errors[0].message,
+                format!("must be a JSON object, not {kind}"),
+                "{body}"
+            );
+        }
+        assert!(matches!(
+            CalculateRequest::from_body(b"{} {}"),
+            Err(RequestError::Malformed(_))
+        ));
+        // Deep nesting is skipped without recursion where it is not kept, and stops at
+        // serde_json's recursion limit where it is.
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(invalid(&deep)[0].field, "(body)");
+        assert_eq!(invalid(&format!("{{\"x\": {deep}}}"))[0].field, "x");
+        assert!(matches!(
+            CalculateRequest::from_body(format!("{{\"answer\": {deep}}}").as_bytes()),
+            Err(RequestError::Malformed(_))
+        ));
     }
 }

@@ -28,6 +28,8 @@ mod readme;
 mod responses;
 #[cfg(feature = "service")]
 mod service;
+#[cfg(feature = "service")]
+mod service_hostile;
 mod snapshots;
 mod stacks;
 mod table;

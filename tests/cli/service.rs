@@ -90,7 +90,7 @@ impl Server {
     }
 
     /// The status, headers and body of a POST of `body` (raw bytes).
-    fn post(&self, route: &str, body: &[u8]) -> Reply {
+    pub(crate) fn post(&self, route: &str, body: &[u8]) -> Reply {
         let agent = agent();
         let response = agent
             .post(&self.at(route))
@@ -148,7 +148,7 @@ fn terminate(child: &Child) {
     assert!(status.success());
 }
 
-fn wait(child: &mut Child, limit: Duration) -> Option<i32> {
+pub(crate) fn wait(child: &mut Child, limit: Duration) -> Option<i32> {
     let started = Instant::now();
     loop {
         if let Some(status) = child.try_wait().expect("wait") {
@@ -173,7 +173,7 @@ pub(crate) struct Reply {
     content_type: String,
     retry_after: Option<String>,
     allow: Option<String>,
-    body: String,
+    pub(crate) body: String,
 }
 
 impl Reply {
@@ -590,7 +590,7 @@ fn a_non_loopback_bind_warns() {
 }
 
 /// MCP over Streamable HTTP, raw: the JSON-RPC reply to `message`.
-fn mcp_http(server: &Server, message: &Value, version: Option<&str>) -> Value {
+pub(crate) fn mcp_http(server: &Server, message: &Value, version: Option<&str>) -> Value {
     let mut request = agent()
         .post(&server.at("/mcp"))
         .header("content-type", "application/json")
@@ -609,7 +609,7 @@ fn mcp_http(server: &Server, message: &Value, version: Option<&str>) -> Value {
 }
 
 /// Per-request `_meta` of protocol 2026-07-28.
-fn meta() -> Value {
+pub(crate) fn meta() -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {},
@@ -617,7 +617,7 @@ fn meta() -> Value {
     })
 }
 
-fn call(id: u64, name: &str, arguments: Value, with_meta: bool) -> Value {
+pub(crate) fn call(id: u64, name: &str, arguments: Value, with_meta: bool) -> Value {
     let mut params = json!({"name": name, "arguments": arguments});
     if with_meta {
         params["_meta"] = meta();

@@ -14,6 +14,7 @@ use ragcite::api::contract::{
     verify_output_schema,
 };
 use ragcite::api::envelope::TOOL_ID;
+use ragcite::api::json::quoted;
 use ragcite::api::request::{CalculateRequest, RequestError, VerifyRequest};
 use rmcp::ErrorData;
 use rmcp::handler::server::ServerHandler;
@@ -26,6 +27,9 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
 use super::Service;
+
+/// The most document ids `verify_citation`'s description lists.
+const MAX_LISTED_DOCUMENTS: usize = 200;
 
 /// The tools of one server.
 #[derive(Debug, Clone)]
@@ -50,18 +54,21 @@ impl Tools {
         let documents = self.service.documents.as_ref();
         let mut description = verify_description(documents.is_some());
         if let Some(documents) = documents {
-            let ids: Vec<&str> = documents.ids().take(200).collect();
-            let more = documents.len().saturating_sub(ids.len());
+            // Names are the folder's, not the server's words: each one a JSON string on a
+            // line of its own, so that none can pass for an instruction or another name.
             description.push_str(&format!(
-                "\n\nDocuments ({}): {}{}",
-                documents.len(),
-                ids.join(", "),
-                if more > 0 {
-                    format!(", and {more} more")
-                } else {
-                    String::new()
-                }
+                "\n\nDocuments ({}), one document_id per line as a JSON string:",
+                documents.len()
             ));
+            let ids: Vec<&str> = documents.ids().take(MAX_LISTED_DOCUMENTS).collect();
+            for id in &ids {
+                description.push('\n');
+                description.push_str(&quoted(id));
+            }
+            let more = documents.len().saturating_sub(ids.len());
+            if more > 0 {
+                description.push_str(&format!("\n(and {more} more)"));
+            }
         }
         let mut verify = Tool::new(VERIFY_TOOL, description, object(verify_input_schema()));
         verify.title = Some("Verify a citation".to_string());
@@ -97,15 +104,20 @@ impl Tools {
     }
 }
 
-/// A tool error that lists every invalid argument, one per line.
+/// A tool error that lists the invalid arguments, one per line (the first hundred, then how
+/// many more).
 fn invalid(error: RequestError) -> CallToolResult {
     let text = match error {
         RequestError::Malformed(message) => format!("invalid arguments: {message}"),
-        RequestError::Invalid(errors) => errors
-            .iter()
-            .map(|e| format!("{}: {}", e.field, e.message))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        RequestError::Invalid(errors) => {
+            let mut lines: Vec<String> = errors
+                .listed
+                .iter()
+                .map(|e| format!("{}: {}", e.field, e.message))
+                .collect();
+            lines.extend(errors.and_more());
+            lines.join("\n")
+        }
     };
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
