@@ -175,3 +175,219 @@ fn an_output_in_a_missing_folder_is_a_clear_error() {
     );
     assert!(!dir.path().join("missing").exists());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Input size limits
+
+const ANSWER: &str = "testdata/eiffel/answer.md";
+const CHUNKS: &str = "testdata/eiffel/chunks.json";
+
+/// Asserts exit 2 with exactly one error line on stderr naming `name` and `limit`; gives the
+/// line.
+#[track_caller]
+fn one_error_line(out: Output, name: &str, limit: &str) -> String {
+    let out = out.exits(2).no_panic();
+    let line = out.stderr.strip_suffix('\n').unwrap_or(&out.stderr);
+    assert!(
+        !line.contains('\n') && line.starts_with("ragcite: error: "),
+        "one error line: {:?}",
+        out.stderr
+    );
+    assert!(line.contains(name) && line.contains(limit), "{line}");
+    line.to_string()
+}
+
+#[test]
+fn check_stops_reading_an_endless_answer_or_chunks_at_the_limit() {
+    let line = ragcite(["check", "/dev/zero", CHUNKS, "--max-input-size", "1KiB"])
+        .timeout(std::time::Duration::from_secs(60))
+        .input_error();
+    assert!(
+        line.contains("/dev/zero") && line.contains("1 KiB") && line.contains("--max-input-size"),
+        "{line}"
+    );
+    let line = ragcite(["check", ANSWER, "/dev/zero", "--max-input-size", "4096"])
+        .timeout(std::time::Duration::from_secs(60))
+        .input_error();
+    assert!(
+        line.contains("/dev/zero") && line.contains("4 KiB"),
+        "{line}"
+    );
+    // Standard input the same.
+    let line = ragcite(["check", "-", CHUNKS, "--max-input-size", "1KiB"])
+        .stdin(vec![b'a'; 4096])
+        .input_error();
+    assert!(line.contains("<stdin>") && line.contains("1 KiB"), "{line}");
+    // A file within the limit is read as before.
+    let out = ragcite([
+        "check",
+        ANSWER,
+        CHUNKS,
+        "--max-input-size",
+        "1MiB",
+        "--format",
+        "json",
+    ])
+    .output()
+    .no_panic();
+    assert!(matches!(out.code, Some(0 | 1)), "{}", out.stderr);
+    out.json();
+}
+
+#[test]
+fn quote_stops_reading_an_endless_document_at_the_limit() {
+    let line = ragcite(["quote", "/dev/zero", "a quote", "--max-input-size", "1KiB"])
+        .timeout(std::time::Duration::from_secs(60))
+        .input_error();
+    assert!(
+        line.contains("/dev/zero") && line.contains("1 KiB"),
+        "{line}"
+    );
+    let line = ragcite([
+        "quote",
+        ANSWER,
+        "--quote-file",
+        "/dev/zero",
+        "--max-input-size",
+        "2k",
+    ])
+    .timeout(std::time::Duration::from_secs(60))
+    .input_error();
+    assert!(
+        line.contains("/dev/zero") && line.contains("2 KiB"),
+        "{line}"
+    );
+}
+
+#[test]
+fn batch_stops_at_a_record_over_the_limit() {
+    let out = ragcite([
+        "batch",
+        "/dev/zero",
+        "--max-record-size",
+        "1KiB",
+        "--format",
+        "jsonl",
+    ])
+    .timeout(std::time::Duration::from_secs(60))
+    .output();
+    let line = one_error_line(out.clone(), "/dev/zero", "1 KiB");
+    assert!(line.contains("a record longer than"), "{line}");
+    let summary: serde_json::Value =
+        serde_json::from_str(out.stdout.lines().last().expect("a summary line")).expect("JSON");
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["complete"], false);
+    // Standard input, as JSON Lines, and a record of an array.
+    let mut long = br#"{"answer": "x", "contexts": ["x"]}"#.to_vec();
+    long.extend(b"\n{\"answer\": \"");
+    long.extend(vec![b'y'; 8192]);
+    let out = ragcite(["batch", "-", "--max-record-size", "4KiB"])
+        .stdin(long)
+        .output();
+    one_error_line(out, "<stdin>", "4 KiB");
+    let mut array = b"[{\"answer\": \"".to_vec();
+    array.extend(vec![b'y'; 8192]);
+    array.extend(b"\", \"contexts\": [\"y\"]}]");
+    let out = ragcite(["batch", "-", "--max-record-size", "4KiB"])
+        .stdin(array)
+        .output();
+    one_error_line(out, "<stdin>", "4 KiB");
+    // CSV: a row without end.
+    let mut csv = b"answer,contexts\n\"".to_vec();
+    csv.extend(vec![b'z'; 100_000]);
+    let out = ragcite([
+        "batch",
+        "-",
+        "--stdin-filename",
+        "rows.csv",
+        "--max-record-size",
+        "4KiB",
+    ])
+    .stdin(csv)
+    .output();
+    one_error_line(out, "rows.csv", "4 KiB");
+}
+
+#[test]
+fn batch_on_dev_zero_ends_with_the_default_limit() {
+    let out = ragcite(["batch", "/dev/zero"])
+        .timeout(std::time::Duration::from_secs(120))
+        .output();
+    let line = one_error_line(out, "/dev/zero", "64 MiB");
+    assert!(line.contains("--max-record-size"), "{line}");
+}
+
+#[test]
+fn eval_and_train_stop_at_a_line_over_the_limit() {
+    let line = one_error_line(
+        ragcite(["eval", "/dev/zero", "--max-record-size", "1KiB"])
+            .timeout(std::time::Duration::from_secs(60))
+            .output(),
+        "/dev/zero",
+        "1 KiB",
+    );
+    assert!(line.contains("longer than"), "{line}");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let out = dir.path().join("model.json");
+    one_error_line(
+        ragcite(["train", "/dev/zero", "--max-record-size", "1KiB", "-o"])
+            .args([out.as_os_str()])
+            .timeout(std::time::Duration::from_secs(60))
+            .output(),
+        "/dev/zero",
+        "1 KiB",
+    );
+    assert!(!out.exists());
+    // Standard input kept for two models is bounded by --max-input-size.
+    let line = one_error_line(
+        ragcite([
+            "eval",
+            "-",
+            "--model",
+            "formula",
+            "--max-input-size",
+            "1KiB",
+        ])
+        .stdin(vec![b'\n'; 4096])
+        .output(),
+        "<stdin>",
+        "1 KiB",
+    );
+    assert!(line.contains("--max-input-size"), "{line}");
+}
+
+#[test]
+fn sizes_are_read_with_their_units() {
+    for bad in ["", "1.5MiB", "-1", "12XB", "99999999999999999999"] {
+        let err = ragcite(["check", ANSWER, CHUNKS])
+            .args([format!("--max-input-size={bad}")])
+            .usage_error();
+        assert!(err.contains("--max-input-size"), "{bad}: {err}");
+    }
+    for good in [
+        "100000", "64KiB", "64k", "64K", "1M", "1mib", "1GiB", "1g", "10B",
+    ] {
+        ragcite([
+            "quote",
+            ANSWER,
+            "tower",
+            "--max-input-size",
+            good,
+            "--format",
+            "json",
+        ])
+        .output()
+        .no_panic();
+    }
+}
+
+#[test]
+fn an_endless_configuration_file_is_an_error() {
+    let line = ragcite(["check", ANSWER, CHUNKS, "--config", "/dev/zero"])
+        .timeout(std::time::Duration::from_secs(60))
+        .input_error();
+    assert!(
+        line.contains("/dev/zero") && line.contains("1 MiB"),
+        "{line}"
+    );
+}

@@ -12,22 +12,49 @@ use crate::app::terminal::progress_bar;
 /// How standard input is named in messages and reports.
 pub const STDIN_NAME: &str = "<stdin>";
 
-/// Reads a path, or standard input for `-`, with the name to give it.
-pub fn read_input(path: &str) -> Result<(Vec<u8>, String)> {
+/// The largest file read whole (`--max-input-size`) unless the command line says otherwise: an
+/// answer, a chunks file, a document, a quote file, a model file.
+pub const DEFAULT_MAX_INPUT: u64 = 256 << 20;
+
+/// Reads a path, or standard input for `-`, with the name to give it: at most `limit` bytes,
+/// past which it is an error (an endless or huge input ends there, in bounded memory).
+pub fn read_input(path: &str, limit: u64) -> Result<(Vec<u8>, String)> {
     if path == "-" {
-        let mut bytes = Vec::new();
-        io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .with_context(|| format!("{STDIN_NAME}: cannot read"))?;
+        let bytes = read_bounded(io::stdin().lock(), STDIN_NAME, limit)?;
         return Ok((bytes, STDIN_NAME.to_string()));
     }
     let metadata = std::fs::metadata(path).with_context(|| format!("{path}: cannot read"))?;
     if metadata.is_dir() {
         bail!("{path}: is a directory, not a file");
     }
-    let bytes = std::fs::read(path).with_context(|| format!("{path}: cannot read"))?;
+    // A regular file says its size: too large fails before a byte is read. A device or a FIFO
+    // says 0, and is bounded by the bytes read.
+    if metadata.is_file() && metadata.len() > limit {
+        return Err(too_large(path, limit));
+    }
+    let file = std::fs::File::open(path).with_context(|| format!("{path}: cannot read"))?;
+    let bytes = read_bounded(file, path, limit)?;
     Ok((bytes, path.to_string()))
+}
+
+/// All of `reader` (named `name`), or an error once more than `limit` bytes came.
+pub fn read_bounded(reader: impl Read, name: &str, limit: u64) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("{name}: cannot read"))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large(name, limit));
+    }
+    Ok(bytes)
+}
+
+fn too_large(name: &str, limit: u64) -> anyhow::Error {
+    anyhow::anyhow!(
+        "{name}: larger than the input size limit of {} (--max-input-size raises it)",
+        ragcite::batch::scan::size_name(limit)
+    )
 }
 
 /// Fails when a path does not name a readable file, before anything is written.

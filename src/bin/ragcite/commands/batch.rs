@@ -67,7 +67,8 @@ pub fn write(
             };
             emitter.file(name);
             // A `.jsonl` or `.csv` name, given or for standard input, says the layout.
-            let scanner = batch::scan::RecordScanner::named(reader, name);
+            let scanner = batch::scan::RecordScanner::named(reader, name)
+                .with_max_record(super::record_limit(args.max_record_size));
             let records = batch::traces::Records::new(scanner);
             let name: Arc<str> = name.as_str().into();
             let outcome = batch::run(
