@@ -137,6 +137,8 @@ pub struct RecordScanner<'a> {
     csv_allowed: std::sync::Arc<std::sync::atomic::AtomicU64>,
     /// Largest record, in bytes.
     max_record: usize,
+    /// Whether the last line read ended with a line break.
+    last_line_ended: bool,
 }
 
 impl<'a> RecordScanner<'a> {
@@ -156,6 +158,7 @@ impl<'a> RecordScanner<'a> {
             csv: None,
             csv_allowed: std::sync::Arc::default(),
             max_record: MAX_RECORD_BYTES,
+            last_line_ended: true,
         }
     }
 
@@ -337,7 +340,8 @@ impl<'a> RecordScanner<'a> {
         if !self.read_line_within(&mut bytes)? {
             return Ok(None);
         }
-        if bytes.last() == Some(&b'\n') {
+        self.last_line_ended = bytes.last() == Some(&b'\n');
+        if self.last_line_ended {
             bytes.pop();
             self.line += 1;
         }
@@ -606,6 +610,19 @@ impl<'a> RecordScanner<'a> {
                     continue;
                 }
                 self.seen_line = true;
+                // The last line of a file cut off part way has no line break: when it is not
+                // JSON either, the file was truncated, not merely holding a bad record.
+                if self.pending.is_empty()
+                    && !self.last_line_ended
+                    && self.peek()?.is_none()
+                    && serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_err()
+                {
+                    self.mode = Mode::Done;
+                    return Err(ScanError::Structure {
+                        line,
+                        message: "the file ends inside a record: its last line has no line break and is not valid JSON (a cut-off file)".to_string(),
+                    });
+                }
                 return Ok(Some(Scanned::Record(RawRecord { line, bytes })));
             },
             Mode::Array => self.array_element(),

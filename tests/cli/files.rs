@@ -391,3 +391,166 @@ fn an_endless_configuration_file_is_an_error() {
         "{line}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Interrupted and truncated batches
+
+/// Writes `count` JSON Lines records to `path`.
+fn write_records(path: &Path, count: usize) {
+    let mut text = String::new();
+    for k in 0..count {
+        let record = serde_json::json!({
+            "id": format!("r{k}"),
+            "answer": format!("The tower is {} metres tall and was built in 1889 [1]. It is made of iron [2].", 300 + k % 50),
+            "contexts": ["The tower is 330 metres tall and was built in 1889.", "It is made of wrought iron."],
+        });
+        text.push_str(&record.to_string());
+        text.push('\n');
+    }
+    std::fs::write(path, text).expect("records written");
+}
+
+/// Runs `batch FILE --format jsonl`, sends `signal` once the first line is out, and gives the
+/// exit code, the lines written and stderr. The run is killed if it takes over a minute.
+fn interrupted_batch(signal: &str) -> (Option<i32>, Vec<serde_json::Value>, String) {
+    use std::io::{BufRead, Read};
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("records.jsonl");
+    let total = 20_000;
+    write_records(&file, total);
+    let mut child = ragcite(["batch"])
+        .args([file.as_os_str()])
+        .args(["--format", "jsonl"])
+        .command()
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ragcite starts");
+    let mut stdout = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("a first line");
+    assert!(first.ends_with('\n'), "a first record line: {first:?}");
+    let sent = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let mut rest = String::new();
+    stdout
+        .read_to_string(&mut rest)
+        .expect("the rest of stdout");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("batch did not stop within 60 s of SIG{signal}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr");
+    let lines: Vec<serde_json::Value> = first
+        .lines()
+        .chain(rest.lines())
+        .map(|line| serde_json::from_str(line).expect("every line is JSON"))
+        .collect();
+    let records = lines.iter().filter(|l| l["type"] == "record").count();
+    assert!(
+        records < total,
+        "the run was not interrupted: {records} records"
+    );
+    (status.code(), lines, stderr)
+}
+
+#[test]
+fn an_interrupted_batch_ends_with_an_incomplete_summary_and_130() {
+    let (code, lines, stderr) = interrupted_batch("INT");
+    let last = lines.last().expect("a last line");
+    assert_eq!(
+        last["type"], "summary",
+        "the last line is the summary: {last}"
+    );
+    assert_eq!(last["complete"], false);
+    let error = last["error"].as_str().expect("an error");
+    assert!(error.contains("interrupted by SIGINT"), "{error}");
+    // Every record before the summary was written whole, and the aggregate counts them.
+    let records = lines.iter().filter(|l| l["type"] == "record").count();
+    assert_eq!(last["aggregate"]["records"], records);
+    assert_eq!(code, Some(130), "stderr: {stderr}");
+    let line = stderr.strip_suffix('\n').expect("one line");
+    assert!(
+        !line.contains('\n')
+            && line.starts_with("ragcite: error: ")
+            && line.contains("interrupted by SIGINT: the output is incomplete"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_terminated_batch_ends_with_an_incomplete_summary_and_143() {
+    let (code, lines, stderr) = interrupted_batch("TERM");
+    let last = lines.last().expect("a last line");
+    assert_eq!(last["type"], "summary", "{last}");
+    assert_eq!(last["complete"], false);
+    assert!(
+        last["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("SIGTERM"))
+    );
+    assert_eq!(code, Some(143), "stderr: {stderr}");
+}
+
+#[test]
+fn a_json_lines_file_cut_inside_its_last_line_is_incomplete() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("cut.jsonl");
+    write_records(&file, 3);
+    let text = std::fs::read_to_string(&file).expect("records");
+    // Cut inside the third record.
+    std::fs::write(&file, &text[..text.len() - 20]).expect("cut");
+    let out = ragcite(["batch"])
+        .args([file.as_os_str()])
+        .args(["--format", "jsonl", "--max-failing-records", "9"])
+        .output()
+        .exits(2)
+        .no_panic();
+    let lines: Vec<serde_json::Value> = out
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let last = lines.last().expect("a summary");
+    assert_eq!(last["type"], "summary");
+    assert_eq!(last["complete"], false);
+    assert_eq!(last["aggregate"]["records"], 2);
+    assert_eq!(last["aggregate"]["badRecords"], 0);
+    let error = last["error"].as_str().expect("an error");
+    assert!(
+        error.starts_with("line 3: ") && error.contains("cut-off"),
+        "{error}"
+    );
+    assert!(
+        out.stderr.contains("the output is incomplete"),
+        "{}",
+        out.stderr
+    );
+    // A last line without a line break that is a whole record is read as one.
+    std::fs::write(&file, text.trim_end()).expect("no final line break");
+    let summary = ragcite(["batch"])
+        .args([file.as_os_str()])
+        .args(["--format", "json", "--max-failing-records", "9"])
+        .json(0);
+    assert_eq!(summary["complete"], true);
+    assert_eq!(summary["aggregate"]["records"], 3);
+}

@@ -275,3 +275,31 @@ fn a_csv_row_longer_than_the_record_limit_stops_the_scan() {
         ]
     );
 }
+
+#[test]
+fn a_json_lines_file_cut_inside_its_last_line_is_truncated() {
+    let found = scan("{\"a\": 1}\n{\"a\": 2}\n{\"a\": \"cut", true);
+    assert_eq!(
+        found,
+        [
+            ok(1, "{\"a\": 1}"),
+            ok(2, "{\"a\": 2}"),
+            Err("fatal: line 3: the file ends inside a record: its last line has no line break and is not valid JSON (a cut-off file)".into())
+        ]
+    );
+    // A last line without a line break that is JSON is a record; a broken line with its line
+    // break is a bad record, handed out to be reported.
+    let found = scan("{\"a\": 1}\n{\"a\": 2}", true);
+    assert_eq!(found, [ok(1, "{\"a\": 1}"), ok(2, "{\"a\": 2}")]);
+    let found = scan("{\"a\": 1}\n{\"a\": \n", true);
+    assert_eq!(found, [ok(1, "{\"a\": 1}"), ok(2, "{\"a\": ")]);
+    // Recognised from the content too.
+    let found = scan("{\"a\": 1}\n{\"a\": 2}\n{\"a", false);
+    assert_eq!(found.len(), 3);
+    assert!(
+        found[2]
+            .as_ref()
+            .is_err_and(|e| e.contains("a cut-off file")),
+        "{found:?}"
+    );
+}

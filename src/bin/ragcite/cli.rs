@@ -62,7 +62,8 @@ Records are found through the field names of RAGAS, DeepEval, promptfoo and Lang
 points a field elsewhere.
 
 Exit codes: 0 every limit held; 1 a limit was exceeded; 2 usage or input error, or the file \
-broke off part way (the output then says it is incomplete).
+broke off part way (the output then says it is incomplete); 130 interrupted by SIGINT, 143 by \
+SIGTERM (the records read are written, then a summary that says the output is incomplete).
 
 Examples:
   ragcite batch evals.jsonl
