@@ -39,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
         'ragcite;check' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--answer-format', '--answer-format', [CompletionResultType]::ParameterName, 'Read the answer as this format instead of recognising it [default: auto]')
+            [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer and stop words')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`')
@@ -61,6 +62,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
         'ragcite;batch' {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--field', '--field', [CompletionResultType]::ParameterName, 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'Largest record (a JSON line, a CSV row, an element of the array of records), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer and stop words')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`')
@@ -93,6 +95,8 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--group-by', '--group-by', [CompletionResultType]::ParameterName, 'The record field whose value groups the results')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--features', '--features', [CompletionResultType]::ParameterName, 'Also write each labelled unit''s support features, label and source ids to this JSON Lines file, for fitting a model (scripts/fit-support.py)')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'Largest record (a labelled JSON line), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run')
+            [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'Largest standard input kept in memory when two models read it, in bytes or with a unit')
             [CompletionResult]::new('--lenient', '--lenient', [CompletionResultType]::ParameterName, 'Use `label_lenient` where a sentence has one')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -107,6 +111,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--depth', '--depth', [CompletionResultType]::ParameterName, 'Depth of each tree')
             [CompletionResult]::new('--learning-rate', '--learning-rate', [CompletionResultType]::ParameterName, 'Shrinkage of each tree''s values')
             [CompletionResult]::new('--min-leaf', '--min-leaf', [CompletionResultType]::ParameterName, 'Fewest labelled units a leaf may hold')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'Largest record (a labelled JSON line), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run')
             [CompletionResult]::new('--lenient', '--lenient', [CompletionResultType]::ParameterName, 'Use `label_lenient` where a sentence has one')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -117,6 +122,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
         'ragcite;quote' {
             [CompletionResult]::new('--quote-file', '--quote-file', [CompletionResultType]::ParameterName, 'Read the quotation from a file')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'Largest document or quote file read, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -125,6 +131,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
         }
         'ragcite;explain' {
             [CompletionResult]::new('--answer-format', '--answer-format', [CompletionResultType]::ParameterName, 'Read the answer as this format instead of recognising it [default: auto]')
+            [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer and stop words')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`')

@@ -91,7 +91,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__batch)
-            opts="-h -V --format --field --all --threshold --lang --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-failing-records --max-bad-records --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --field --all --max-record-size --threshold --lang --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-failing-records --max-bad-records --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -102,6 +102,10 @@ _ragcite() {
                     return 0
                     ;;
                 --field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -181,7 +185,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__check)
-            opts="-h -V --format --answer-format --threshold --lang --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --answer-format --max-input-size --threshold --lang --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -193,6 +197,10 @@ _ragcite() {
                     ;;
                 --answer-format)
                     COMPREPLY=($(compgen -W "auto text ollama openai openai-responses anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse langchain llamaindex haystack" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --threshold)
@@ -251,7 +259,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__eval)
-            opts="-h -V --threshold --lang --model --lenient --group-by --format --features --help --version"
+            opts="-h -V --threshold --lang --model --lenient --group-by --format --features --max-record-size --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -281,6 +289,14 @@ _ragcite() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -289,7 +305,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__explain)
-            opts="-h -V --features --answer-format --threshold --lang --model --help --version"
+            opts="-h -V --features --answer-format --max-input-size --threshold --lang --model --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -297,6 +313,10 @@ _ragcite() {
             case "${prev}" in
                 --answer-format)
                     COMPREPLY=($(compgen -W "auto text ollama openai openai-responses anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse langchain llamaindex haystack" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --threshold)
@@ -481,7 +501,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__quote)
-            opts="-h -V --quote-file --format --help --version"
+            opts="-h -V --quote-file --format --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -493,6 +513,10 @@ _ragcite() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -553,7 +577,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__train)
-            opts="-o -h -V --output --trees --depth --learning-rate --min-leaf --lenient --help --version"
+            opts="-o -h -V --output --trees --depth --learning-rate --min-leaf --lenient --max-record-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -580,6 +604,10 @@ _ragcite() {
                     return 0
                     ;;
                 --min-leaf)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-record-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

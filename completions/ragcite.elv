@@ -35,6 +35,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;check'= {
             cand --format 'Output format'
             cand --answer-format 'Read the answer as this format instead of recognising it [default: auto]'
+            cand --max-input-size 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error'
             cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)'
             cand --lang 'Language of the stemmer and stop words'
             cand --model 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'
@@ -56,6 +57,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;batch'= {
             cand --format 'Output format'
             cand --field 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable'
+            cand --max-record-size 'Largest record (a JSON line, a CSV row, an element of the array of records), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run'
             cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)'
             cand --lang 'Language of the stemmer and stop words'
             cand --model 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'
@@ -87,6 +89,8 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --group-by 'The record field whose value groups the results'
             cand --format 'Output format'
             cand --features 'Also write each labelled unit''s support features, label and source ids to this JSON Lines file, for fitting a model (scripts/fit-support.py)'
+            cand --max-record-size 'Largest record (a labelled JSON line), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run'
+            cand --max-input-size 'Largest standard input kept in memory when two models read it, in bytes or with a unit'
             cand --lenient 'Use `label_lenient` where a sentence has one'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -100,6 +104,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --depth 'Depth of each tree'
             cand --learning-rate 'Shrinkage of each tree''s values'
             cand --min-leaf 'Fewest labelled units a leaf may hold'
+            cand --max-record-size 'Largest record (a labelled JSON line), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run'
             cand --lenient 'Use `label_lenient` where a sentence has one'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -109,6 +114,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;quote'= {
             cand --quote-file 'Read the quotation from a file'
             cand --format 'Output format'
+            cand --max-input-size 'Largest document or quote file read, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -116,6 +122,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         }
         &'ragcite;explain'= {
             cand --answer-format 'Read the answer as this format instead of recognising it [default: auto]'
+            cand --max-input-size 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error'
             cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)'
             cand --lang 'Language of the stemmer and stop words'
             cand --model 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'

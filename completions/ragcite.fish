@@ -60,6 +60,7 @@ bedrock-converse\t'AWS Bedrock Converse, with document citations'
 langchain\t'LangChain retrieval chain output {answer, context}'
 llamaindex\t'LlamaIndex Response {response, source_nodes}'
 haystack\t'Haystack pipeline output with AnswerBuilder answers'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-input-size -d 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
 da\t'Danish'
@@ -103,6 +104,7 @@ gitlab\t'GitLab Code Quality report'
 junit\t'JUnit XML, one test case per record'
 html\t'One self-contained HTML page: a sortable, filterable table of records, each expandable'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l field -d 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-record-size -d 'Largest record (a JSON line, a CSV row, an element of the array of records), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
 da\t'Danish'
@@ -167,6 +169,8 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l group-by -d 'Th
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l format -d 'Output format' -r -f -a "table\t'A table per group and score histograms, for people'
 json\t'One JSON document, for machines'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l features -d 'Also write each labelled unit\'s support features, label and source ids to this JSON Lines file, for fitting a model (scripts/fit-support.py)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l max-record-size -d 'Largest record (a labelled JSON line), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l max-input-size -d 'Largest standard input kept in memory when two models read it, in bytes or with a unit' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l lenient -d 'Use `label_lenient` where a sentence has one'
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -s V -l version -d 'Print version'
@@ -175,12 +179,14 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l trees -d 'Boos
 complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l depth -d 'Depth of each tree' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l learning-rate -d 'Shrinkage of each tree\'s values' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l min-leaf -d 'Fewest labelled units a leaf may hold' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l max-record-size -d 'Largest record (a labelled JSON line), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l lenient -d 'Use `label_lenient` where a sentence has one'
 complete -c ragcite -n "__fish_ragcite_using_subcommand train" -s h -l help -d 'Print help'
 complete -c ragcite -n "__fish_ragcite_using_subcommand train" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -l quote-file -d 'Read the quotation from a file' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -l format -d 'Output format' -r -f -a "text\t'One line: found where, or the closest passage and how far it is'
 json\t'{"found", "offsets", "byteOffsets", "closest"}'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -l max-input-size -d 'Largest document or quote file read, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l answer-format -d 'Read the answer as this format instead of recognising it [default: auto]' -r -f -a "auto\t'Recognise the format from the content'
@@ -200,6 +206,7 @@ bedrock-converse\t'AWS Bedrock Converse, with document citations'
 langchain\t'LangChain retrieval chain output {answer, context}'
 llamaindex\t'LlamaIndex Response {response, source_nodes}'
 haystack\t'Haystack pipeline output with AnswerBuilder answers'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l max-input-size -d 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
 da\t'Danish'

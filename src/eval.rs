@@ -6,7 +6,7 @@
 //! and the score distributions.
 
 use std::collections::BTreeMap;
-use std::io;
+use std::io::{self, BufRead as _, Read as _};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -408,6 +408,18 @@ pub struct ReadError {
     pub error: io::Error,
 }
 
+/// How [`Judging::read_each`] reads labelled lines.
+#[derive(Debug, Clone, Copy)]
+pub struct Reading<'a> {
+    /// Use `label_lenient` where a sentence has one.
+    pub lenient: bool,
+    /// The record field whose value groups the results.
+    pub group_by: &'a str,
+    /// The longest line, in bytes; a longer one is a [`ReadError`] (after reading at most two
+    /// bytes more than this of it).
+    pub max_line: usize,
+}
+
 impl Judging {
     /// Reads every JSON line of `reader` (named `file` in messages) and checks its labelled
     /// units (see [`judge_record`]), a window of lines at a time in parallel, so that memory
@@ -415,27 +427,68 @@ impl Judging {
     /// skipped; a line that is no record is listed in `bad`.
     pub fn read_each(
         &mut self,
-        reader: impl io::BufRead,
+        mut reader: impl io::BufRead,
         file: &str,
         checker: &crate::Checker,
-        lenient: bool,
-        group_by: &str,
+        reading: Reading<'_>,
         mut each: impl FnMut(&JudgedRecord),
     ) -> Result<(), ReadError> {
-        let mut lines = reader.lines().enumerate();
+        let Reading {
+            lenient,
+            group_by,
+            max_line,
+        } = reading;
+        let mut number = 0usize;
+        let mut ended = false;
+        let broken = |line: usize, error: io::Error| ReadError {
+            file: file.to_string(),
+            line,
+            error,
+        };
         loop {
             let mut window = Vec::with_capacity(WINDOW);
-            for (k, line) in lines.by_ref() {
-                let line = line.map_err(|error| ReadError {
-                    file: file.to_string(),
-                    line: k + 1,
-                    error,
+            while !ended && window.len() < WINDOW {
+                // At most two bytes past the limit of a line are read: an endless line (a device,
+                // a file without line breaks) ends here, in bounded memory.
+                let mut bytes = Vec::new();
+                let read = (&mut reader)
+                    .take(max_line as u64 + 2)
+                    .read_until(b'\n', &mut bytes)
+                    .map_err(|e| broken(number + 1, e))?;
+                if read == 0 {
+                    ended = true;
+                    break;
+                }
+                number += 1;
+                if bytes.last() == Some(&b'\n') {
+                    bytes.pop();
+                    if bytes.last() == Some(&b'\r') {
+                        bytes.pop();
+                    }
+                }
+                if bytes.len() > max_line {
+                    return Err(broken(
+                        number,
+                        io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            format!(
+                                "a line longer than {} (--max-record-size raises it)",
+                                crate::batch::scan::size_name(max_line as u64)
+                            ),
+                        ),
+                    ));
+                }
+                let line = String::from_utf8(bytes).map_err(|_| {
+                    broken(
+                        number,
+                        io::Error::new(
+                            io::ErrorKind::InvalidData,
+                            "stream did not contain valid UTF-8",
+                        ),
+                    )
                 })?;
                 if !line.trim().is_empty() {
-                    window.push((k + 1, line));
-                }
-                if window.len() == WINDOW {
-                    break;
+                    window.push((number, line));
                 }
             }
             if window.is_empty() {

@@ -7,8 +7,23 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
 
-/// Largest record accepted, in bytes; a larger one is reported as a bad record and skipped.
-pub const MAX_RECORD_BYTES: usize = 256 * 1024 * 1024;
+/// Largest record accepted by default, in bytes (`--max-record-size`): a JSON line, a CSV row,
+/// an element of the array of records. A longer one stops the scan (its end may never come: an
+/// endless input), after reading at most this many bytes of it.
+pub const MAX_RECORD_BYTES: usize = 64 * 1024 * 1024;
+
+/// A size in bytes as people read it: `64 MiB`, `1 KiB`, `1000 bytes`.
+pub fn size_name(bytes: u64) -> String {
+    for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] {
+        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
+            return format!("{} {unit}", bytes >> shift);
+        }
+    }
+    match bytes {
+        1 => "1 byte".to_string(),
+        n => format!("{n} bytes"),
+    }
+}
 
 /// Keys under which an object holds the records.
 pub const RECORD_KEYS: &[&str] = &["results", "testCases", "samples", "goldens"];
@@ -37,9 +52,43 @@ pub enum Scanned {
 pub enum ScanError {
     #[error("line {line}: {message}")]
     Structure { line: usize, message: String },
+    /// A record longer than the limit: the scan cannot tell where it ends without reading it
+    /// all, and an endless input never ends.
+    #[error("line {line}: a record longer than {} (--max-record-size raises it)", size_name(*.limit as u64))]
+    TooLong { line: usize, limit: usize },
     #[error("{0}")]
     Io(#[from] io::Error),
 }
+
+/// The error a bounded CSV reader gives when a row runs past the record limit.
+#[derive(Debug, thiserror::Error)]
+#[error("a record longer than the limit")]
+struct RowTooLong;
+
+/// The reader under `csv`: it gives at most `allowed` bytes in all, an offset moved forward
+/// after each row, so that one row (or the header) cannot run past the record limit.
+struct BoundedRows<R> {
+    inner: R,
+    read: u64,
+    allowed: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl<R: Read> Read for BoundedRows<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let allowed = self.allowed.load(std::sync::atomic::Ordering::Relaxed);
+        let left = allowed.saturating_sub(self.read);
+        if left == 0 {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, RowTooLong));
+        }
+        let take = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        let n = self.inner.read(&mut buf[..take])?;
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
+/// How far past the start of a row the CSV reader may read ahead: its buffer.
+const CSV_READ_AHEAD: u64 = 1 << 16;
 
 /// How the file holds its records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,7 +109,7 @@ enum Mode {
 
 /// The rows of a CSV transcript: the reader, the header, and the line the CSV starts on.
 type CsvRows<'a> = (
-    csv::Reader<Box<dyn BufRead + Send + 'a>>,
+    csv::Reader<BoundedRows<Box<dyn BufRead + Send + 'a>>>,
     csv::StringRecord,
     usize,
 );
@@ -84,6 +133,12 @@ pub struct RecordScanner<'a> {
     force_csv: Option<bool>,
     /// CSV: the reader of the rows, their header, and the line the CSV starts on.
     csv: Option<CsvRows<'a>>,
+    /// CSV: the offset the reader may read up to (the current row's start plus the limit).
+    csv_allowed: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// Largest record, in bytes.
+    max_record: usize,
+    /// Whether the last line read ended with a line break.
+    last_line_ended: bool,
 }
 
 impl<'a> RecordScanner<'a> {
@@ -101,6 +156,23 @@ impl<'a> RecordScanner<'a> {
             elements: 0,
             force_csv: None,
             csv: None,
+            csv_allowed: std::sync::Arc::default(),
+            max_record: MAX_RECORD_BYTES,
+            last_line_ended: true,
+        }
+    }
+
+    /// The largest record, in bytes (at least 1); a longer one stops the scan with
+    /// [`ScanError::TooLong`].
+    pub fn with_max_record(mut self, bytes: usize) -> Self {
+        self.max_record = bytes.max(1);
+        self
+    }
+
+    fn too_long(&self, line: usize) -> ScanError {
+        ScanError::TooLong {
+            line,
+            limit: self.max_record,
         }
     }
 
@@ -154,33 +226,33 @@ impl<'a> RecordScanner<'a> {
         }
     }
 
-    /// Reads one complete JSON value, copying its bytes into `into` when given (up to
-    /// `MAX_RECORD_BYTES`; returns whether it fitted). Only the structure is followed
-    /// (strings, escapes, brackets); the value itself is parsed later.
-    fn value(&mut self, mut into: Option<&mut Vec<u8>>) -> Result<bool, ScanError> {
+    /// Reads one complete JSON value, copying its bytes into `into` when given (up to the
+    /// record limit, past which the scan stops: [`ScanError::TooLong`]; a value only skipped
+    /// streams through in bounded memory). Only the structure is followed (strings, escapes,
+    /// brackets); the value itself is parsed later.
+    fn value(&mut self, mut into: Option<&mut Vec<u8>>) -> Result<(), ScanError> {
+        let start = self.line;
         let mut depth = 0usize;
         let mut in_string = false;
         let mut escaped = false;
-        let mut fits = true;
         loop {
             let Some(b) = self.peek()? else {
                 return if depth == 0 && !in_string {
-                    Ok(fits)
+                    Ok(())
                 } else {
                     Err(self.structure("the file ends inside a record"))
                 };
             };
             let ends_scalar = matches!(b, b',' | b']' | b'}' | b' ' | b'\t' | b'\r' | b'\n');
             if !in_string && depth == 0 && ends_scalar {
-                return Ok(fits);
+                return Ok(());
             }
             self.bump()?;
             if let Some(buffer) = into.as_deref_mut() {
-                if buffer.len() < MAX_RECORD_BYTES {
-                    buffer.push(b);
-                } else {
-                    fits = false;
+                if buffer.len() >= self.max_record {
+                    return Err(self.too_long(start));
                 }
+                buffer.push(b);
             }
             if in_string {
                 match (escaped, b) {
@@ -189,7 +261,7 @@ impl<'a> RecordScanner<'a> {
                     (false, b'"') => {
                         in_string = false;
                         if depth == 0 {
-                            return Ok(fits);
+                            return Ok(());
                         }
                     }
                     _ => {}
@@ -202,7 +274,7 @@ impl<'a> RecordScanner<'a> {
                 b'}' | b']' => {
                     depth = depth.saturating_sub(1);
                     if depth == 0 {
-                        return Ok(fits);
+                        return Ok(());
                     }
                 }
                 _ => {}
@@ -260,21 +332,40 @@ impl<'a> RecordScanner<'a> {
         }
     }
 
-    /// Reads one line without its line break, or `None` at the end of the file.
+    /// Reads one line without its line break, or `None` at the end of the file; a line longer
+    /// than the record limit stops the scan, after reading no more than the limit of it.
     fn read_line(&mut self) -> Result<Option<(usize, Vec<u8>)>, ScanError> {
         let line = self.line;
         let mut bytes = Vec::new();
-        if self.reader.read_until(b'\n', &mut bytes)? == 0 {
+        if !self.read_line_within(&mut bytes)? {
             return Ok(None);
         }
-        if bytes.last() == Some(&b'\n') {
+        self.last_line_ended = bytes.last() == Some(&b'\n');
+        if self.last_line_ended {
             bytes.pop();
             self.line += 1;
         }
         if bytes.last() == Some(&b'\r') {
             bytes.pop();
         }
+        if bytes.len() > self.max_record {
+            return Err(self.too_long(line));
+        }
         Ok(Some((line, bytes)))
+    }
+
+    /// Reads a line, its line break included, into `bytes`, up to two bytes more than the record
+    /// limit (so that a line of the limit ending in `\r\n` is whole); false at the end of the
+    /// file.
+    fn read_line_within(&mut self, bytes: &mut Vec<u8>) -> Result<bool, ScanError> {
+        let limit = self.max_record as u64 + 2;
+        Ok((&mut self.reader).take(limit).read_until(b'\n', bytes)? > 0)
+    }
+
+    /// Puts `bytes` back in front of what is left to read.
+    fn put_back(&mut self, bytes: Vec<u8>) {
+        let rest = std::mem::replace(&mut self.reader, Box::new(io::empty()));
+        self.reader = Box::new(io::Cursor::new(bytes).chain(rest));
     }
 
     /// Decides how the file holds its records from its first bytes.
@@ -316,6 +407,22 @@ impl<'a> RecordScanner<'a> {
                 self.top_level_array = true;
             }
             Some(b'{') => {
+                // A first line longer than the record limit is an object written on one line
+                // (a minified promptfoo or DeepEval file): walk into it as it streams.
+                let line = self.line;
+                let mut head = Vec::new();
+                self.read_line_within(&mut head)?;
+                let one_long_line = head.last() != Some(&b'\n') && head.len() > self.max_record;
+                self.put_back(head);
+                if one_long_line {
+                    self.skip_space()?;
+                    self.bump()?;
+                    if !self.enter_container(true)? {
+                        return Err(self.too_long(line));
+                    }
+                    self.mode = Mode::Array;
+                    return Ok(());
+                }
                 let Some((line, bytes)) = self.read_line()? else {
                     self.mode = Mode::Done;
                     return Ok(());
@@ -367,8 +474,7 @@ impl<'a> RecordScanner<'a> {
                             again.extend_from_slice(bytes);
                             again.push(b'\n');
                         }
-                        let rest = std::mem::replace(&mut self.reader, Box::new(io::empty()));
-                        self.reader = Box::new(io::Cursor::new(again).chain(rest));
+                        self.put_back(again);
                         self.line = line;
                         self.skip_space()?;
                         self.bump()?;
@@ -414,14 +520,24 @@ impl<'a> RecordScanner<'a> {
             }
             None => rest,
         };
+        self.csv_allowed.store(
+            self.max_record as u64 + CSV_READ_AHEAD,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+        let reader = BoundedRows {
+            inner: reader,
+            read: 0,
+            allowed: std::sync::Arc::clone(&self.csv_allowed),
+        };
         let mut csv = csv::ReaderBuilder::new()
             .delimiter(if tabs { b'\t' } else { b',' })
             .flexible(false)
             .from_reader(reader);
-        let header = csv
-            .headers()
-            .map_err(|e| csv_error(&e, start_line))?
-            .clone();
+        let header = match csv.headers() {
+            Ok(header) => header.clone(),
+            Err(e) if is_row_too_long(&e) => return Err(self.too_long(start_line)),
+            Err(e) => return Err(csv_error(&e, start_line)),
+        };
         if header.iter().all(|name| name.trim().is_empty()) {
             return Err(self.structure("the CSV has no header"));
         }
@@ -436,9 +552,25 @@ impl<'a> RecordScanner<'a> {
             return Ok(None);
         };
         let mut row = csv::StringRecord::new();
-        let read = reader
-            .read_record(&mut row)
-            .map_err(|e| csv_error(&e, *start_line))?;
+        let read = match reader.read_record(&mut row) {
+            Ok(read) => read,
+            Err(e) if is_row_too_long(&e) => {
+                let line = *start_line + reader.position().line() as usize - 1;
+                return Err(ScanError::TooLong {
+                    line,
+                    limit: self.max_record,
+                });
+            }
+            Err(e) => return Err(csv_error(&e, *start_line)),
+        };
+        // The next row may read up to the limit past its start.
+        self.csv_allowed.store(
+            reader
+                .position()
+                .byte()
+                .saturating_add(self.max_record as u64 + CSV_READ_AHEAD),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         if !read {
             self.mode = Mode::Done;
             return Ok(None);
@@ -478,11 +610,18 @@ impl<'a> RecordScanner<'a> {
                     continue;
                 }
                 self.seen_line = true;
-                if bytes.len() > MAX_RECORD_BYTES {
-                    return Ok(Some(Scanned::Bad {
+                // The last line of a file cut off part way has no line break: when it is not
+                // JSON either, the file was truncated, not merely holding a bad record.
+                if self.pending.is_empty()
+                    && !self.last_line_ended
+                    && self.peek()?.is_none()
+                    && serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_err()
+                {
+                    self.mode = Mode::Done;
+                    return Err(ScanError::Structure {
                         line,
-                        message: "the record is larger than 256 MiB".to_string(),
-                    }));
+                        message: "the file ends inside a record: its last line has no line break and is not valid JSON (a cut-off file)".to_string(),
+                    });
                 }
                 return Ok(Some(Scanned::Record(RawRecord { line, bytes })));
             },
@@ -527,7 +666,7 @@ impl<'a> RecordScanner<'a> {
         self.elements += 1;
         let line = self.line;
         let mut bytes = Vec::new();
-        let fits = self.value(Some(&mut bytes)).map_err(|e| match e {
+        self.value(Some(&mut bytes)).map_err(|e| match e {
             // Name the line where the broken record starts, not where the file ended.
             ScanError::Structure { message, .. } => ScanError::Structure {
                 line,
@@ -542,14 +681,7 @@ impl<'a> RecordScanner<'a> {
                 found.escape_default()
             )));
         }
-        if fits {
-            Ok(Some(Scanned::Record(RawRecord { line, bytes })))
-        } else {
-            Ok(Some(Scanned::Bad {
-                line,
-                message: "the record is larger than 256 MiB".to_string(),
-            }))
-        }
+        Ok(Some(Scanned::Record(RawRecord { line, bytes })))
     }
 }
 
@@ -643,6 +775,11 @@ fn hex_char(chars: &mut impl Iterator<Item = char>, digits: usize) -> Option<cha
         return None;
     }
     char::from_u32(u32::from_str_radix(&hex, 16).ok()?)
+}
+
+/// Whether a CSV error is the bounded reader's: a row past the record limit.
+fn is_row_too_long(e: &csv::Error) -> bool {
+    matches!(e.kind(), csv::ErrorKind::Io(io) if io.get_ref().is_some_and(|inner| inner.is::<RowTooLong>()))
 }
 
 fn csv_error(e: &csv::Error, start_line: usize) -> ScanError {

@@ -169,7 +169,8 @@ pub struct BatchClosing<'a> {
     pub summary: String,
     pub aggregate: &'a Aggregate,
     pub gate: &'a BatchGate,
-    /// False when the batch stopped before the end of its file.
+    /// False when the batch stopped before the end of its files: a broken or cut-off file, a
+    /// record over the size limit, or a signal (SIGINT, SIGTERM).
     pub complete: bool,
     /// Why it stopped, when it did.
     pub error: Option<&'a str>,

@@ -17,6 +17,7 @@ mod ci_formats;
 mod config;
 mod consumers;
 mod eval;
+mod files;
 mod generated;
 mod html;
 mod msrv;

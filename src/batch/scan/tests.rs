@@ -201,3 +201,105 @@ fn forced_lines() {
     assert_eq!(found, [ok(1, "[1]"), ok(2, "[2]")]);
     assert!(matches!(&scan("\n \n", true)[..], [Err(e)] if e.contains("empty")));
 }
+
+fn scan_within(text: &str, lines: bool, limit: usize) -> Vec<Result<(usize, String), String>> {
+    RecordScanner::new(text.as_bytes(), lines)
+        .with_max_record(limit)
+        .map(|item| match item {
+            Ok(Scanned::Record(r)) => Ok((r.line, String::from_utf8_lossy(&r.bytes).into_owned())),
+            Ok(Scanned::Bad { line, message }) => Err(format!("bad {line}: {message}")),
+            Err(e) => Err(format!("fatal: {e}")),
+        })
+        .collect()
+}
+
+#[test]
+fn a_line_longer_than_the_record_limit_stops_the_scan() {
+    let found = scan_within("{\"a\": 1}\r\n{\"a\": 22}\n{\"a\": 3}\n", true, 8);
+    assert_eq!(
+        found,
+        [
+            ok(1, "{\"a\": 1}"),
+            Err("fatal: line 2: a record longer than 8 bytes (--max-record-size raises it)".into())
+        ]
+    );
+    // Not JSON Lines by name: the first line decides, and is bounded too.
+    let found = scan_within(&"\0".repeat(100), false, 10);
+    assert_eq!(
+        found,
+        [Err(
+            "fatal: line 1: a record longer than 10 bytes (--max-record-size raises it)".into()
+        )]
+    );
+}
+
+#[test]
+fn an_array_element_longer_than_the_record_limit_stops_the_scan() {
+    let found = scan_within("[{\"a\": 1},\n {\"a\": 123456}]", false, 8);
+    assert_eq!(
+        found,
+        [
+            ok(1, "{\"a\": 1}"),
+            Err("fatal: line 2: a record longer than 8 bytes (--max-record-size raises it)".into())
+        ]
+    );
+}
+
+#[test]
+fn a_container_on_one_line_longer_than_the_record_limit_is_streamed() {
+    let text = "{\"samples\": [{\"a\": 1}, {\"a\": 2}, {\"a\": 3}]}\n";
+    let found = scan_within(text, false, 10);
+    assert_eq!(
+        found,
+        [
+            ok(1, "{\"a\": 1}"),
+            ok(1, "{\"a\": 2}"),
+            ok(1, "{\"a\": 3}")
+        ]
+    );
+}
+
+#[test]
+fn a_csv_row_longer_than_the_record_limit_stops_the_scan() {
+    let long = "x".repeat(200_000);
+    let text = format!("answer,contexts\nshort,c\n\"{long}\",c\nnext,c\n");
+    let found: Vec<_> = RecordScanner::named(text.as_bytes(), "rows.csv")
+        .with_max_record(1024)
+        .map(|item| item.map(|_| ()).map_err(|e| e.to_string()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            Ok(()),
+            Err("line 3: a record longer than 1 KiB (--max-record-size raises it)".into())
+        ]
+    );
+}
+
+#[test]
+fn a_json_lines_file_cut_inside_its_last_line_is_truncated() {
+    let found = scan("{\"a\": 1}\n{\"a\": 2}\n{\"a\": \"cut", true);
+    assert_eq!(
+        found,
+        [
+            ok(1, "{\"a\": 1}"),
+            ok(2, "{\"a\": 2}"),
+            Err("fatal: line 3: the file ends inside a record: its last line has no line break and is not valid JSON (a cut-off file)".into())
+        ]
+    );
+    // A last line without a line break that is JSON is a record; a broken line with its line
+    // break is a bad record, handed out to be reported.
+    let found = scan("{\"a\": 1}\n{\"a\": 2}", true);
+    assert_eq!(found, [ok(1, "{\"a\": 1}"), ok(2, "{\"a\": 2}")]);
+    let found = scan("{\"a\": 1}\n{\"a\": \n", true);
+    assert_eq!(found, [ok(1, "{\"a\": 1}"), ok(2, "{\"a\": ")]);
+    // Recognised from the content too.
+    let found = scan("{\"a\": 1}\n{\"a\": 2}\n{\"a", false);
+    assert_eq!(found.len(), 3);
+    assert!(
+        found[2]
+            .as_ref()
+            .is_err_and(|e| e.contains("a cut-off file")),
+        "{found:?}"
+    );
+}

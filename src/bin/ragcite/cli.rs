@@ -62,7 +62,8 @@ Records are found through the field names of RAGAS, DeepEval, promptfoo and Lang
 points a field elsewhere.
 
 Exit codes: 0 every limit held; 1 a limit was exceeded; 2 usage or input error, or the file \
-broke off part way (the output then says it is incomplete).
+broke off part way (the output then says it is incomplete); 130 interrupted by SIGINT, 143 by \
+SIGTERM (the records read are written, then a summary that says the output is incomplete).
 
 Examples:
   ragcite batch evals.jsonl
@@ -242,6 +243,10 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = AnswerFormatArg(None), hide_default_value = true, value_name = "FORMAT")]
     pub answer_format: AnswerFormatArg,
 
+    /// Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error
+    #[arg(long, default_value = "256MiB", value_parser = parse_size, value_name = "SIZE")]
+    pub max_input_size: u64,
+
     #[command(flatten)]
     pub checking: CheckingArgs,
 
@@ -340,6 +345,10 @@ pub struct BatchArgs {
     /// List every record in the table, not only the worst failing ones
     #[arg(long)]
     pub all: bool,
+
+    /// Largest record (a JSON line, a CSV row, an element of the array of records), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run
+    #[arg(long, default_value = "64MiB", value_parser = parse_size, value_name = "SIZE")]
+    pub max_record_size: u64,
 
     #[command(flatten)]
     pub checking: CheckingArgs,
@@ -456,6 +465,14 @@ pub struct EvalArgs {
     /// Lines file, for fitting a model (scripts/fit-support.py)
     #[arg(long, value_name = "PATH")]
     pub features: Option<String>,
+
+    /// Largest record (a labelled JSON line), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run
+    #[arg(long, default_value = "64MiB", value_parser = parse_size, value_name = "SIZE")]
+    pub max_record_size: u64,
+
+    /// Largest standard input kept in memory when two models read it, in bytes or with a unit
+    #[arg(long, default_value = "256MiB", value_parser = parse_size, value_name = "SIZE")]
+    pub max_input_size: u64,
 }
 
 #[derive(Debug, Args)]
@@ -487,6 +504,10 @@ pub struct TrainArgs {
     /// Use `label_lenient` where a sentence has one
     #[arg(long)]
     pub lenient: bool,
+
+    /// Largest record (a labelled JSON line), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run
+    #[arg(long, default_value = "64MiB", value_parser = parse_size, value_name = "SIZE")]
+    pub max_record_size: u64,
 }
 
 fn parse_learning_rate(s: &str) -> Result<f64, String> {
@@ -528,6 +549,10 @@ pub struct QuoteArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = QuoteFormat::Text)]
     pub format: QuoteFormat,
+
+    /// Largest document or quote file read, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error
+    #[arg(long, default_value = "256MiB", value_parser = parse_size, value_name = "SIZE")]
+    pub max_input_size: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -553,6 +578,10 @@ pub struct ExplainArgs {
     /// Read the answer as this format instead of recognising it [default: auto]
     #[arg(long, value_enum, default_value_t = AnswerFormatArg(None), hide_default_value = true, value_name = "FORMAT")]
     pub answer_format: AnswerFormatArg,
+
+    /// Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error
+    #[arg(long, default_value = "256MiB", value_parser = parse_size, value_name = "SIZE")]
+    pub max_input_size: u64,
 
     #[command(flatten)]
     pub checking: CheckingArgs,
@@ -662,6 +691,35 @@ impl ValueEnum for VerdictArg {
     }
 }
 
+/// A size in bytes: a whole number, alone or with a unit of 1024: `K`/`KiB`, `M`/`MiB`,
+/// `G`/`GiB` (any case), or `B`. At least 1 byte.
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let text = s.trim();
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(digits);
+    let number: u64 = number.parse().map_err(|_| {
+        format!("`{s}` is not a size: a whole number of bytes, or with a unit such as 64MiB")
+    })?;
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kib" => 10,
+        "m" | "mib" => 20,
+        "g" | "gib" => 30,
+        _ => {
+            return Err(format!(
+                "`{s}` is not a size: the units are B, KiB, MiB and GiB (K, M, G), of 1024"
+            ));
+        }
+    };
+    match number.checked_mul(1 << shift) {
+        Some(0) => Err("a size of 0 bytes reads nothing".to_string()),
+        Some(bytes) if bytes <= 1 << 50 => Ok(bytes),
+        _ => Err(format!("`{s}` is too large a size")),
+    }
+}
+
 fn parse_threshold(s: &str) -> Result<f64, String> {
     let value: f64 = s
         .trim()
@@ -707,7 +765,8 @@ pub fn load_model(name: &str) -> anyhow::Result<std::sync::Arc<ragcite::Model>> 
         "shipped" => Ok(ragcite::Model::shipped()),
         "formula" => Ok(ragcite::Model::formula()),
         path => {
-            let (bytes, shown) = crate::app::files::read_input(path)?;
+            let (bytes, shown) =
+                crate::app::files::read_input(path, crate::app::files::DEFAULT_MAX_INPUT)?;
             let text = std::str::from_utf8(&bytes)
                 .ok()
                 .with_context(|| format!("{shown}: not a ragcite support model: not UTF-8 text"))?;

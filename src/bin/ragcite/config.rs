@@ -98,7 +98,21 @@ fn discover() -> Result<Option<Config>> {
 /// configuration (`None`) unless it was named explicitly.
 fn read(path: &Path, explicit: bool) -> Result<Option<Config>> {
     let shown = path.display();
-    let text = std::fs::read_to_string(path).with_context(|| format!("{shown}: cannot read"))?;
+    // A configuration is a few lines: more than 1 MiB (an endless `--config /dev/zero`) is no
+    // configuration.
+    let file = std::fs::File::open(path).with_context(|| format!("{shown}: cannot read"))?;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, (1 << 20) + 1), &mut bytes)
+        .with_context(|| format!("{shown}: cannot read"))?;
+    if bytes.len() > 1 << 20 {
+        bail!("{shown}: larger than 1 MiB: not a configuration file");
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "{shown}: invalid UTF-8 at byte {}",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
     let mut table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         let message = e.message().to_string();
         let at = e

@@ -11,6 +11,11 @@ pub enum ExitStatus {
     LimitsExceeded,
     /// 2: a usage or input error; one line on stderr names the file and what is wrong.
     Error,
+    /// 130 (128 + SIGINT): `batch` was interrupted; its output ends with a summary that says
+    /// it is incomplete.
+    Interrupted,
+    /// 143 (128 + SIGTERM): `batch` was asked to stop; the same.
+    Terminated,
 }
 
 impl ExitStatus {
@@ -19,6 +24,8 @@ impl ExitStatus {
             ExitStatus::Success => 0,
             ExitStatus::LimitsExceeded => 1,
             ExitStatus::Error => 2,
+            ExitStatus::Interrupted => 130,
+            ExitStatus::Terminated => 143,
         }
     }
 }
@@ -48,6 +55,8 @@ mod tests {
         assert_eq!(ExitStatus::Success.code(), 0);
         assert_eq!(ExitStatus::LimitsExceeded.code(), 1);
         assert_eq!(ExitStatus::Error.code(), 2);
+        assert_eq!(ExitStatus::Interrupted.code(), 130);
+        assert_eq!(ExitStatus::Terminated.code(), 143);
     }
 
     #[test]

@@ -11,6 +11,7 @@ use clap::CommandFactory;
 use clap_complete::Shell;
 
 use crate::app::cli::Cli;
+use crate::app::files::write_file;
 
 /// The shells completions are written for, with their file names.
 pub const SHELLS: [(Shell, &str); 5] = [
@@ -54,17 +55,37 @@ pub fn write_all(out_dir: &Path) -> Result<()> {
         let mut bytes = Vec::new();
         clap_complete::generate(shell, &mut Cli::command(), "ragcite", &mut bytes);
         let path = completions.join(file);
-        fs::write(&path, bytes).with_context(|| format!("{}: cannot write", path.display()))?;
+        write_file(&path, &bytes)?;
     }
-    clap_mangen::generate_to(Cli::command(), &man)
-        .with_context(|| format!("{}: cannot write the man pages", man.display()))?;
+    write_man_pages(Cli::command(), &man)?;
     let schema = out_dir.join("docs").join("schema");
     fs::create_dir_all(&schema).with_context(|| format!("{}: cannot create", schema.display()))?;
     for (file, value) in ragcite::emit::json::schemas() {
         let mut text = serde_json::to_string_pretty(&value)?;
         text.push('\n');
         let path = schema.join(file);
-        fs::write(&path, text).with_context(|| format!("{}: cannot write", path.display()))?;
+        write_file(&path, text.as_bytes())?;
     }
     Ok(())
+}
+
+/// The man page of `command` and of each of its visible subcommands, as `clap_mangen::generate_to`
+/// writes them, each through the one safe writer.
+fn write_man_pages(command: clap::Command, dir: &Path) -> Result<()> {
+    fn pages(command: clap::Command, dir: &Path) -> Result<()> {
+        for sub in command
+            .get_subcommands()
+            .filter(|s| !s.is_hide_set())
+            .cloned()
+        {
+            pages(sub, dir)?;
+        }
+        let man = clap_mangen::Man::new(command);
+        let mut bytes = Vec::new();
+        man.render(&mut bytes)?;
+        write_file(&dir.join(man.get_filename()), &bytes)
+    }
+    let mut command = command.disable_help_subcommand(true);
+    command.build();
+    pages(command, dir)
 }

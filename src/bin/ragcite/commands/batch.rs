@@ -2,6 +2,7 @@
 
 use std::io::{self, Write};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Result, bail};
 use ragcite::Checker;
@@ -13,27 +14,61 @@ use crate::app::cli::BatchArgs;
 use crate::app::exit::ExitStatus;
 use crate::app::files::{check_is_file, open_transcript, stdin_at_most_once};
 
+/// The command line's `batch`: SIGINT and SIGTERM stop reading (the records read are still
+/// checked and written, then a summary that says the output is incomplete) while it runs.
 pub fn run(args: &BatchArgs) -> Result<ExitStatus> {
-    report(args, &mut io::BufWriter::new(io::stdout().lock()))
+    let interrupt = Interrupt::install()?;
+    report_until(
+        args,
+        &mut io::BufWriter::new(io::stdout().lock()),
+        &interrupt,
+    )
 }
 
 /// The files of `args`, each checked to be a file before anything is written, then read and
 /// reported to `out` (standard output for the command line, a buffer for the Python package).
+#[allow(
+    dead_code,
+    reason = "the Python package calls it; the binary runs `run`"
+)]
 pub fn report(args: &BatchArgs, out: &mut dyn Write) -> Result<ExitStatus> {
+    report_until(args, out, &Interrupt::never())
+}
+
+/// [`report`], reading until `interrupt` says a signal came.
+fn report_until(
+    args: &BatchArgs,
+    out: &mut dyn Write,
+    interrupt: &Interrupt,
+) -> Result<ExitStatus> {
     stdin_at_most_once(&args.files)?;
     // Every file is checked before anything is written, so that a typo fails cleanly.
     for file in args.files.iter().filter(|f| *f != "-") {
         check_is_file(file)?;
     }
-    write(args, &open_transcript, out)
+    write_until(args, &open_transcript, out, interrupt)
 }
 
 /// Every record of the files (`open` opens one) checked, the report written to `out` in the
 /// chosen format, and the exit status. The Python package calls it with its own records.
+#[allow(
+    dead_code,
+    reason = "the Python package calls it; the binary runs `run`"
+)]
 pub fn write(
     args: &BatchArgs,
     open: &dyn Fn(&str) -> io::Result<Box<dyn io::BufRead + Send>>,
     out: &mut dyn Write,
+) -> Result<ExitStatus> {
+    write_until(args, open, out, &Interrupt::never())
+}
+
+/// [`write`], reading until `interrupt` says a signal came.
+fn write_until(
+    args: &BatchArgs,
+    open: &dyn Fn(&str) -> io::Result<Box<dyn io::BufRead + Send>>,
+    out: &mut dyn Write,
+    interrupt: &Interrupt,
 ) -> Result<ExitStatus> {
     let fields = args.fields();
     let limits = args.limits();
@@ -58,8 +93,13 @@ pub fn write(
         emitter.begin(&inputs, out)?;
         let mut index = 0;
         for (file, name) in args.files.iter().zip(&inputs.files) {
+            if let Some(signal) = interrupt.received() {
+                stopped = Some(Stopped::interrupted(name, index, signal));
+                break;
+            }
             let reader = match open(file) {
-                Ok(reader) => reader,
+                // After a signal, the reader ends where it is: what was read is still checked.
+                Ok(reader) => interrupt.reader(reader),
                 Err(e) => {
                     stopped = Some(Stopped::new(name, format!("cannot read: {e}")));
                     break;
@@ -67,7 +107,8 @@ pub fn write(
             };
             emitter.file(name);
             // A `.jsonl` or `.csv` name, given or for standard input, says the layout.
-            let scanner = batch::scan::RecordScanner::named(reader, name);
+            let scanner = batch::scan::RecordScanner::named(reader, name)
+                .with_max_record(super::record_limit(args.max_record_size));
             let records = batch::traces::Records::new(scanner);
             let name: Arc<str> = name.as_str().into();
             let outcome = batch::run(
@@ -80,6 +121,11 @@ pub fn write(
                 &mut aggregate,
                 |record| emitter.record(record, out),
             );
+            // Whatever the reader made of its early end, the run was interrupted.
+            if let Some(signal) = interrupt.received() {
+                stopped = Some(Stopped::interrupted(&name, index, signal));
+                break;
+            }
             match outcome {
                 Ok(()) => {}
                 Err(BatchError::Output(e)) => return Err(e),
@@ -112,6 +158,12 @@ pub fn write(
     if let Some(stopped) = stopped
         && !reader_left
     {
+        if let Some(signal) = stopped.signal {
+            let line =
+                crate::app::error_message(&anyhow::anyhow!("{stopped}: the output is incomplete"));
+            let _ = writeln!(io::stderr(), "ragcite: error: {line}");
+            return Ok(signal.status());
+        }
         bail!("{stopped}: the output is incomplete");
     }
     Ok(if aggregate.evaluate(&limits).passed {
@@ -125,6 +177,8 @@ pub fn write(
 struct Stopped {
     file: String,
     why: String,
+    /// The signal that stopped it, if one did.
+    signal: Option<Signal>,
 }
 
 impl Stopped {
@@ -132,7 +186,154 @@ impl Stopped {
         Stopped {
             file: file.to_string(),
             why,
+            signal: None,
         }
+    }
+
+    /// Interrupted after `records` records.
+    fn interrupted(file: &str, records: usize, signal: Signal) -> Self {
+        Stopped {
+            file: file.to_string(),
+            why: format!("record {}: interrupted by {}", records + 1, signal.name()),
+            signal: Some(signal),
+        }
+    }
+}
+
+/// A signal that stops a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    Interrupt,
+    Terminate,
+}
+
+impl Signal {
+    fn name(self) -> &'static str {
+        match self {
+            Signal::Interrupt => "SIGINT",
+            Signal::Terminate => "SIGTERM",
+        }
+    }
+
+    fn status(self) -> ExitStatus {
+        match self {
+            Signal::Interrupt => ExitStatus::Interrupted,
+            Signal::Terminate => ExitStatus::Terminated,
+        }
+    }
+}
+
+/// Whether SIGINT or SIGTERM came while a batch ran: set by the handlers `install` registers
+/// (signal-hook), which a second signal of the same kind bypasses to end the process at once;
+/// removed when dropped, so that the Python console script gets its own handlers back.
+pub struct Interrupt {
+    interrupt: Arc<AtomicBool>,
+    terminate: Arc<AtomicBool>,
+    #[cfg(unix)]
+    handlers: Vec<signal_hook::SigId>,
+}
+
+impl Interrupt {
+    /// Flags that no signal sets.
+    pub fn never() -> Self {
+        Interrupt {
+            interrupt: Arc::default(),
+            terminate: Arc::default(),
+            #[cfg(unix)]
+            handlers: Vec::new(),
+        }
+    }
+
+    /// Flags set by SIGINT and SIGTERM from now until dropped.
+    pub fn install() -> Result<Self> {
+        #[cfg_attr(not(unix), allow(unused_mut))]
+        let mut interrupt = Interrupt::never();
+        #[cfg(unix)]
+        {
+            use signal_hook::consts::{SIGINT, SIGTERM};
+            for (signal, flag) in [
+                (SIGINT, Arc::clone(&interrupt.interrupt)),
+                (SIGTERM, Arc::clone(&interrupt.terminate)),
+            ] {
+                // The first signal sets the flag; a second one, the flag already set, does what
+                // the signal does by default: it ends the process (a read that waits on a
+                // pipe cannot be interrupted otherwise).
+                let handlers = [
+                    signal_hook::flag::register_conditional_default(signal, Arc::clone(&flag)),
+                    signal_hook::flag::register(signal, flag),
+                ];
+                for handler in handlers {
+                    interrupt
+                        .handlers
+                        .push(handler.map_err(|e| anyhow::anyhow!("cannot handle signals: {e}"))?);
+                }
+            }
+        }
+        Ok(interrupt)
+    }
+
+    /// The signal received, if any (SIGINT first).
+    fn received(&self) -> Option<Signal> {
+        if self.interrupt.load(Ordering::Relaxed) {
+            Some(Signal::Interrupt)
+        } else if self.terminate.load(Ordering::Relaxed) {
+            Some(Signal::Terminate)
+        } else {
+            None
+        }
+    }
+
+    /// `reader`, ending (as at the end of the file) once a signal came.
+    fn reader(&self, reader: Box<dyn io::BufRead + Send>) -> Box<dyn io::BufRead + Send> {
+        Box::new(UntilSignal {
+            inner: reader,
+            interrupt: Arc::clone(&self.interrupt),
+            terminate: Arc::clone(&self.terminate),
+        })
+    }
+}
+
+impl Drop for Interrupt {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        for handler in self.handlers.drain(..) {
+            signal_hook::low_level::unregister(handler);
+        }
+    }
+}
+
+/// A reader that ends once a flag is set.
+struct UntilSignal {
+    inner: Box<dyn io::BufRead + Send>,
+    interrupt: Arc<AtomicBool>,
+    terminate: Arc<AtomicBool>,
+}
+
+impl UntilSignal {
+    fn stopped(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed) || self.terminate.load(Ordering::Relaxed)
+    }
+}
+
+impl io::Read for UntilSignal {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.stopped() {
+            return Ok(0);
+        }
+        self.inner.read(buf)
+    }
+}
+
+impl io::BufRead for UntilSignal {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.stopped() {
+            return Ok(&[]);
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.inner.consume(amount);
     }
 }
 

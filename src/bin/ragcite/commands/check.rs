@@ -15,9 +15,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitStatus> {
     if args.answer == "-" && args.chunks.as_deref() == Some("-") {
         bail!("only one of ANSWER and CHUNKS can be `-` (standard input)");
     }
-    let (answer_bytes, _) = read_input(&args.answer)?;
+    let (answer_bytes, _) = read_input(&args.answer, args.max_input_size)?;
     let mut out = io::BufWriter::new(io::stdout().lock());
-    let read_chunks = |path: &str| read_input(path).map(|(bytes, _)| bytes);
+    let read_chunks = |path: &str| read_input(path, args.max_input_size).map(|(bytes, _)| bytes);
     let (status, result) = write(args, answer_bytes, &read_chunks, &mut out)?;
     written(result.and_then(|()| out.flush()), "report")?;
     Ok(status)
@@ -29,8 +29,9 @@ pub fn read_inputs(
     answer_path: &str,
     chunks_path: Option<&str>,
     format: Option<ragcite::AnswerFormat>,
+    max_input_size: u64,
 ) -> Result<(ragcite::Answer, ragcite::Chunks)> {
-    let (answer_bytes, answer_name) = read_input(answer_path)?;
+    let (answer_bytes, answer_name) = read_input(answer_path, max_input_size)?;
     let mut answer =
         input::read_answer(&answer_bytes, format).with_context(|| answer_name.clone())?;
     if answer.text.trim().is_empty() {
@@ -38,7 +39,7 @@ pub fn read_inputs(
     }
     let chunks = match chunks_path {
         Some(path) => {
-            let (bytes, name) = read_input(path)?;
+            let (bytes, name) = read_input(path, max_input_size)?;
             input::read_chunks_named(&bytes, path).with_context(|| name)?
         }
         None => answer.sources.take().with_context(|| {

@@ -1,17 +1,19 @@
 //! `ragcite eval`: agreement with human labels, per group and overall, for the shipped model
 //! and, side by side, the model `--model` names.
 
-use std::io::{self, Read};
+use std::io;
 
 use anyhow::{Context, Result};
 use ragcite::emit::eval::{EvalRun, ModelRun, write_json, write_table};
-use ragcite::eval::{Judging, write_features};
+use ragcite::eval::{Judging, Reading, write_features};
 use ragcite::{Checker, Model, Options};
 
-use super::written;
+use super::{record_limit, written};
 use crate::app::cli::{EvalArgs, EvalFormat};
 use crate::app::exit::ExitStatus;
-use crate::app::files::{OutputFile, STDIN_NAME, open_transcript, stdin_at_most_once};
+use crate::app::files::{
+    OutputFile, STDIN_NAME, open_transcript, read_bounded, stdin_at_most_once,
+};
 
 pub fn run(args: &EvalArgs) -> Result<ExitStatus> {
     stdin_at_most_once(&args.files)?;
@@ -23,12 +25,11 @@ pub fn run(args: &EvalArgs) -> Result<ExitStatus> {
     }
     // Standard input is read once, and kept when two models read it.
     let stdin = if models.len() > 1 && args.files.iter().any(|f| f == "-") {
-        let mut bytes = Vec::new();
-        io::stdin()
-            .lock()
-            .read_to_end(&mut bytes)
-            .with_context(|| format!("{STDIN_NAME}: cannot read"))?;
-        Some(bytes)
+        Some(read_bounded(
+            io::stdin().lock(),
+            STDIN_NAME,
+            args.max_input_size,
+        )?)
     } else {
         None
     };
@@ -58,8 +59,11 @@ pub fn run(args: &EvalArgs) -> Result<ExitStatus> {
                 reader,
                 file,
                 &checker,
-                args.lenient,
-                &args.group_by,
+                Reading {
+                    lenient: args.lenient,
+                    group_by: &args.group_by,
+                    max_line: record_limit(args.max_record_size),
+                },
                 |record| {
                     if exporting
                         && let Some(out) = export.as_mut()

@@ -37,7 +37,8 @@ pub fn run(args: &ExplainArgs) -> Result<ExitStatus> {
                 if answer == "-" && chunks == Some("-") {
                     bail!("only one of ANSWER and CHUNKS can be `-` (standard input)");
                 }
-                let (answer, chunks) = read_inputs(answer, chunks, args.answer_format.0)?;
+                let (answer, chunks) =
+                    read_inputs(answer, chunks, args.answer_format.0, args.max_input_size)?;
                 let options = args.checking.options()?;
                 let threshold = options.threshold;
                 let report = Checker::new(options).check(&answer, &chunks);

@@ -31,3 +31,8 @@ fn written(result: io::Result<()>, what: &str) -> Result<()> {
 fn warn(message: &str) {
     let _ = writeln!(io::stderr(), "ragcite: warning: {message}");
 }
+
+/// `--max-record-size` as the readers take it (a size past the address space is no limit).
+fn record_limit(bytes: u64) -> usize {
+    usize::try_from(bytes).unwrap_or(usize::MAX - 1)
+}

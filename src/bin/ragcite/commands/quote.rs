@@ -19,13 +19,13 @@ pub fn run(args: &QuoteArgs) -> Result<ExitStatus> {
             "the document and the quote cannot both come from standard input: give QUOTE or --quote-file"
         );
     }
-    let (document, document_name) = read_input(&args.document)?;
+    let (document, document_name) = read_input(&args.document, args.max_input_size)?;
     // The document is decoded first, so that its errors come before the quote's.
     input::decode(&document).with_context(|| document_name.clone())?;
     let quote = match (&args.quote, &args.quote_file) {
         (Some(quote), _) => quote.clone(),
         (None, path) => {
-            let (bytes, name) = read_input(path.as_deref().unwrap_or("-"))?;
+            let (bytes, name) = read_input(path.as_deref().unwrap_or("-"), args.max_input_size)?;
             input::decode(&bytes)
                 .with_context(|| name.clone())?
                 .to_string()

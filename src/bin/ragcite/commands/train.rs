@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use anyhow::{Context, Result, anyhow, bail};
-use ragcite::eval::Judging;
+use ragcite::eval::{Judging, Reading};
 use ragcite::support::train::{Sample, TrainOptions, train};
 use ragcite::{Checker, Model, Options};
 
@@ -33,7 +33,12 @@ pub fn run(args: &TrainArgs) -> Result<ExitStatus> {
     for file in &args.files {
         let reader = open_transcript(file).with_context(|| format!("{file}: cannot read"))?;
         let mut judging = Judging::default();
-        judging.read_each(reader, file, &checker, args.lenient, "dataset", |record| {
+        let reading = Reading {
+            lenient: args.lenient,
+            group_by: "dataset",
+            max_line: super::record_limit(args.max_record_size),
+        };
+        judging.read_each(reader, file, &checker, reading, |record| {
             samples.extend(record.units.iter().filter_map(|unit| {
                 unit.features.map(|features| Sample {
                     features,
