@@ -527,7 +527,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__serve)
-            opts="-h -V --host --port --documents --rate-limit --max-concurrent --timeout --cors --model --config --isolated --help --version"
+            opts="-h -V --host --port --documents --rate-limit --max-concurrent --timeout --max-connections --max-connections-per-client --cors --cors-mcp --model --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -554,6 +554,14 @@ _ragcite() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections-per-client)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

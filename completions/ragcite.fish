@@ -235,10 +235,13 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l port -d 'Port 
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l documents -d 'A folder whose files verify_citation can name by their path in it (document_id)' -r -F
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l rate-limit -d 'Requests per second each client may make (a token bucket of that size); over it, 429' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l max-concurrent -d 'Checks run at once [default: the number of cores]; when eight times as many wait, 503' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l timeout -d 'Seconds a client may take to send its request\'s headers, and again its body; then 408 or a closed connection' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l cors -d 'Allow this origin to call the API from a browser (Access-Control-Allow-Origin); no CORS without it' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l timeout -d 'Seconds a connection may stay silent before its request\'s headers, then take to send them, and again its body; then 408 or a closed connection' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l max-connections -d 'Connections open at once; beyond, the oldest one waiting for a request is closed, or the new one when none waits' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l max-connections-per-client -d 'Connections open at once from one client address (raise it behind a reverse proxy); beyond, as for --max-connections' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l cors -d 'Allow this origin (`https://example.com`, or `*` for any) to call the API from a browser; no CORS without it' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l model -d 'What scores support in every request: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l config -d 'Read options from the [serve] table of this file instead of the configuration found above the working directory' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l cors-mcp -d 'Let the --cors origin call /mcp too (its tools read the documents folder); without it, /mcp sends no CORS header'
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l isolated -d 'Ignore every configuration file'
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -s h -l help -d 'Print help'
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -s V -l version -d 'Print version'

@@ -4,10 +4,11 @@ and the server's memory. Standard library only (threads, http.client with keep-a
 
 Usage: python3 scripts/load-serve.py [BIN] [--requests 3000] [--levels 1,4,16]
                                      [--memory 1000,20000] [--large-requests 20]
-                                     [--phase-time 60] [--short]
+                                     [--idle 2000] [--phase-time 60] [--short]
   BIN defaults to target/release/ragcite (build it with `cargo build --release`; a debug build
   measures the debug build, and the script says so). --short is the CI size: 300 requests a
-  level, memory after 200 and 2,000 requests, 2 requests at the size limits a level.
+  level, memory after 200 and 2,000 requests, 2 requests at the size limits a level, 300 idle
+  connections.
 
 What it does, against servers it starts on 127.0.0.1 (`serve --port 0 --isolated`, rate limit
 1000000/s so that the limiter never answers, default --max-concurrent):
@@ -24,13 +25,22 @@ What it does, against servers it starts on 127.0.0.1 (`serve --port 0 --isolated
      generated from a fixed seed; it must be accepted, and one more character in either field
      must give 422. Then the same figures as in 1 for it, by 1 and by 4 clients (--large-requests
      each), and the server's memory after each.
+  4. A fresh server with --timeout 2: --idle connections opened at once that never send a byte
+     (all from 127.0.0.1, far over the 64 a client may hold); GET /healthz must still answer on a
+     fresh connection, and every idle connection must be closed by the server within the
+     timeout and 5 s.
+  5. A fresh server: three 16 MiB MCP tools/call at once whose unused argument is an array of
+     zeros (refused with 413 before it is parsed), then three whose unused argument is a 16 MiB
+     string (a tool error); the peak (VmHWM) must stay under 384 MiB above the server's memory at
+     start, and VmRSS must come back within 64 MiB of it after 5 s without requests.
 Each phase stops starting requests after --phase-time seconds. The figures print as a Markdown
 table, with the machine's cores and load average (the clients share the cores with the server,
 so the figures are for the pair, on this machine).
 
 Exit code 1 when a request got an error other than 429 or 503 (or a wrong body), when the
-size-limit requests were not answered as the contract says, when memory was not flat, or when
-the server did not exit with 0 on SIGTERM; 0 otherwise.
+size-limit requests were not answered as the contract says, when memory was not flat, when idle
+connections were not closed or locked /healthz out, when the oversized MCP calls went over their
+memory bounds, or when the server did not exit with 0 on SIGTERM; 0 otherwise.
 """
 
 import argparse
@@ -39,7 +49,9 @@ import json
 import math
 import os
 import random
+import resource
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -67,11 +79,11 @@ class Server:
     """`ragcite serve` on a free loopback port; its log goes to a file (no reader thread to
     compete with the clients for the cores)."""
 
-    def __init__(self, binary, log_path):
+    def __init__(self, binary, log_path, extra=()):
         self.log_path = log_path
         self.log = open(log_path, "w+", encoding="utf-8")
         self.process = subprocess.Popen(
-            [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--isolated", "--rate-limit", "1000000/s"],
+            [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--isolated", "--rate-limit", "1000000/s", *extra],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=self.log,
@@ -295,6 +307,145 @@ def limit_request(seed=20240601):
     return {"answer": answer, "chunks": chunks_text}
 
 
+# ------------------------------------------------------------- hostile clients ----
+
+IDLE_TIMEOUT = 2  # --timeout of the idle-connection server, in seconds
+
+
+def healthz(port, timeout=10):
+    """The status of GET /healthz on a fresh connection, or the error's name."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("GET", "/healthz")
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    except (OSError, http.client.HTTPException) as e:
+        return type(e).__name__
+    finally:
+        connection.close()
+
+
+def closed_by_server(sock, deadline):
+    """Whether the server closed `sock` (end of file or reset) before `deadline`."""
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        sock.settimeout(left)
+        try:
+            if not sock.recv(65536):
+                return True
+        except socket.timeout:
+            return False
+        except OSError:
+            return True
+
+
+def idle_connections(binary, tmp, count):
+    """Phase 4: `count` connections that send nothing; the figures and the problems."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = count + 256
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
+    server = Server(binary, os.path.join(tmp, "idle.log"), ["--timeout", str(IDLE_TIMEOUT)])
+    problems, sockets, refused = [], [], 0
+    started = time.monotonic()
+    for _ in range(count):
+        try:
+            sockets.append(socket.create_connection(("127.0.0.1", server.port), timeout=5))
+        except OSError:
+            refused += 1
+    opened = time.monotonic() - started
+    status = healthz(server.port)
+    if status != 200:
+        problems.append(f"GET /healthz got {status} while {len(sockets)} idle connections were open")
+    deadline = time.monotonic() + IDLE_TIMEOUT + 5
+    still_open = sum(1 for sock in sockets if not closed_by_server(sock, deadline))
+    closed_after = time.monotonic() - started
+    for sock in sockets:
+        sock.close()
+    if still_open:
+        problems.append(f"{still_open} of {len(sockets)} idle connections still open {IDLE_TIMEOUT + 5} s after --timeout {IDLE_TIMEOUT}")
+    status_after = healthz(server.port)
+    if status_after != 200:
+        problems.append(f"GET /healthz got {status_after} after the idle connections")
+    peak = server.status()["VmHWM"]
+    code = server.stop()
+    if code != 0:
+        problems.append(f"the idle-connection server exited with {code} on SIGTERM, not 0")
+    figures = {
+        "count": count,
+        "connected": len(sockets),
+        "refused": refused,
+        "opened": opened,
+        "healthz": status,
+        "closed_after": closed_after,
+        "still_open": still_open,
+        "peak": peak,
+    }
+    return figures, problems
+
+
+def mcp_call(arguments):
+    """A tools/call of rag_citation_debugger with `arguments`, as compact JSON bytes."""
+    message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "rag_citation_debugger", "arguments": arguments}}
+    return json.dumps(message, separators=(",", ":")).encode()
+
+
+def post_mcp(port, body, results, lock):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    try:
+        connection.request("POST", "/mcp", body, {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+        response = connection.getresponse()
+        data = response.read()
+        outcome = (response.status, data[:200])
+    except (OSError, http.client.HTTPException) as e:
+        outcome = (f"connection error ({type(e).__name__})", b"")
+    finally:
+        connection.close()
+    with lock:
+        results.append(outcome)
+
+
+def oversized_mcp(binary, tmp):
+    """Phase 5: three 16 MiB MCP calls at once with an unused array, then with an unused string."""
+    limit = 16 * MIB
+    small = {"answer": EXAMPLE["answer"], "chunks": EXAMPLE["chunks"]}
+    room = limit - len(mcp_call(dict(small, extra=[]))) - 16
+    bodies = {
+        "array of zeros": mcp_call(dict(small, extra=[0] * (room // 2))),
+        "string": mcp_call(dict(small, extra="a" * room)),
+    }
+    server = Server(binary, os.path.join(tmp, "mcp.log"))
+    start = server.status()
+    problems, rows = [], []
+    for label, body in bodies.items():
+        assert len(body) <= limit, (label, len(body))
+        results, lock = [], threading.Lock()
+        threads = [threading.Thread(target=post_mcp, args=(server.port, body, results, lock)) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        statuses = Counter(status for status, _ in results)
+        expected = 413 if label == "array of zeros" else 200
+        if statuses != Counter({expected: 3}):
+            problems.append(f"three MCP calls with an unused {label}: {dict(statuses)}, not three {expected}")
+        rows.append((label, len(body), statuses, server.status()))
+    time.sleep(5)
+    idle = server.status()
+    code = server.stop()
+    if code != 0:
+        problems.append(f"the MCP server exited with {code} on SIGTERM, not 0")
+    peak = max(values["VmHWM"] for _, _, _, values in rows)
+    if peak - start["VmRSS"] > 384 * MIB:
+        problems.append(f"the oversized MCP calls took the server from {mib(start['VmRSS'])} to a peak of {mib(peak)} MiB")
+    if idle["VmRSS"] - start["VmRSS"] > 64 * MIB:
+        problems.append(f"5 s after the oversized MCP calls the server holds {mib(idle['VmRSS'])} MiB, {mib(start['VmRSS'])} at start")
+    return (start, rows, idle), problems
+
+
 # ------------------------------------------------------------------------------ report ----
 
 
@@ -323,11 +474,12 @@ def main():
     parser.add_argument("--levels", default="1,4,16", help="numbers of concurrent clients (default 1,4,16)")
     parser.add_argument("--memory", default="1000,20000", help="request counts after which to read the memory (default 1000,20000)")
     parser.add_argument("--large-requests", type=int, default=20, help="requests at the size limits by 1, then by 4 clients (default 20)")
+    parser.add_argument("--idle", type=int, default=2000, help="idle connections opened at once (default 2000)")
     parser.add_argument("--phase-time", type=float, default=60, help="seconds after which a phase starts no more requests (default 60)")
-    parser.add_argument("--short", action="store_true", help="the CI size: 300 requests a level, memory after 200 and 2,000, 2 large a level")
+    parser.add_argument("--short", action="store_true", help="the CI size: 300 requests a level, memory after 200 and 2,000, 2 large a level, 300 idle connections")
     args = parser.parse_args()
     if args.short:
-        args.requests, args.memory, args.large_requests = 300, "200,2000", 2
+        args.requests, args.memory, args.large_requests, args.idle = 300, "200,2000", 2, 300
     levels = [int(n) for n in args.levels.split(",")]
     memory_after = [int(n) for n in args.memory.split(",")]
     binary = os.path.abspath(args.bin)
@@ -384,6 +536,12 @@ def main():
         if code != 0:
             problems.append(f"the memory server exited with {code} on SIGTERM, not 0")
 
+        # 4. Idle connections; 5. oversized MCP calls.
+        idle, idle_problems = idle_connections(binary, tmp, args.idle)
+        problems.extend(idle_problems)
+        oversized, mcp_problems = oversized_mcp(binary, tmp)
+        problems.extend(mcp_problems)
+
     for clients, run in runs + large_runs:
         if run.bad_errors():
             problems.append(f"{clients} clients: errors other than 429/503: {describe_errors(run.bad_errors())}")
@@ -420,6 +578,21 @@ def main():
         f"Memory {'flat' if flat else 'NOT flat'}: VmRSS {mib(first)} MiB {memory[1][0]}, {mib(last)} MiB "
         f"{memory[len(memory_after)][0]} ({grown:+.0f} bytes a request)."
     )
+    print(
+        f"Idle connections (--timeout {IDLE_TIMEOUT}): {idle['connected']:,} of {idle['count']:,} connected in "
+        f"{idle['opened']:.1f} s ({idle['refused']} refused by the system); GET /healthz meanwhile: {idle['healthz']}; "
+        f"{idle['connected'] - idle['still_open']:,} closed by the server {idle['closed_after']:.1f} s after the first, "
+        f"{idle['still_open']} still open; server peak {mib(idle['peak'])} MiB."
+    )
+    print()
+    start, rows, after = oversized
+    print("| three MCP calls at once, 16 MiB each, unused argument | body MiB | statuses | VmRSS MiB after | VmHWM (peak) MiB |")
+    print("| --- | ---: | --- | ---: | ---: |")
+    print(f"| (server at start) | | | {mib(start['VmRSS'])} | {mib(start['VmHWM'])} |")
+    for label, size, statuses, values in rows:
+        print(f"| {label} | {size / MIB:.1f} | {describe_errors(statuses)} | {mib(values['VmRSS'])} | {mib(values['VmHWM'])} |")
+    print(f"| then 5 s without requests | | | {mib(after['VmRSS'])} | {mib(after['VmHWM'])} |")
+    print()
     print(f"load-serve took {time.monotonic() - started:.1f} s")
     for problem in problems:
         print(f"load-serve: FAIL {problem}")

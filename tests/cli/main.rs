@@ -35,4 +35,6 @@ mod snapshots;
 mod stacks;
 mod table;
 mod train;
+#[cfg(feature = "service")]
+mod transport;
 mod util;

@@ -180,13 +180,25 @@ pub struct ServeArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..), value_name = "N")]
     pub max_concurrent: Option<u16>,
 
-    /// Seconds a client may take to send its request's headers, and again its body; then 408 or a closed connection
+    /// Seconds a connection may stay silent before its request's headers, then take to send them, and again its body; then 408 or a closed connection
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600), value_name = "SECONDS")]
     pub timeout: u64,
 
-    /// Allow this origin to call the API from a browser (Access-Control-Allow-Origin); no CORS without it
-    #[arg(long, value_name = "ORIGIN")]
+    /// Connections open at once; beyond, the oldest one waiting for a request is closed, or the new one when none waits
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u32).range(1..=65_536), value_name = "N")]
+    pub max_connections: u32,
+
+    /// Connections open at once from one client address (raise it behind a reverse proxy); beyond, as for --max-connections
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65_536), value_name = "N")]
+    pub max_connections_per_client: u32,
+
+    /// Allow this origin (`https://example.com`, or `*` for any) to call the API from a browser; no CORS without it
+    #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
     pub cors: Option<String>,
+
+    /// Let the --cors origin call /mcp too (its tools read the documents folder); without it, /mcp sends no CORS header
+    #[arg(long, requires = "cors")]
+    pub cors_mcp: bool,
 
     /// What scores support in every request: `shipped` (the model built in), `formula` (the
     /// hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`
@@ -213,6 +225,45 @@ pub struct McpArgs {
     /// hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`
     #[arg(long, value_name = "PATH", default_value = "shipped")]
     pub model: String,
+}
+
+/// `--cors`: `*`, `null` or an origin as browsers send it: `scheme://host[:port]`, nothing after.
+#[cfg(feature = "service")]
+fn parse_origin(s: &str) -> Result<String, String> {
+    let wrong = || {
+        format!(
+            "`{}` is not an origin such as https://example.com or http://localhost:3000 (or *)",
+            s.escape_debug()
+        )
+    };
+    if s == "*" || s == "null" {
+        return Ok(s.to_string());
+    }
+    let (scheme, rest) = s.split_once("://").ok_or_else(wrong)?;
+    let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    let (host, port) = match rest.rsplit_once(':') {
+        // An IPv6 host keeps its colons inside brackets.
+        Some((host, port)) if !port.contains(']') => (host, Some(port)),
+        _ => (rest, None),
+    };
+    let host_ok = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        Some(ip) => ip.parse::<std::net::Ipv6Addr>().is_ok(),
+        None => {
+            !host.is_empty()
+                && host
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
+        }
+    };
+    let port_ok = port.is_none_or(|p| p.parse::<u16>().is_ok());
+    if scheme_ok && host_ok && port_ok {
+        Ok(s.to_string())
+    } else {
+        Err(wrong())
+    }
 }
 
 /// `100/s` or `100`: a positive whole number of requests per second.
@@ -910,6 +961,35 @@ mod tests {
         assert!(parse_threshold("1.5").is_err());
         assert!(parse_threshold("NaN").is_err());
         assert!(parse_threshold("half").is_err());
+    }
+
+    #[cfg(feature = "service")]
+    #[test]
+    fn cors_takes_an_origin_or_a_star() {
+        for good in [
+            "*",
+            "null",
+            "https://example.com",
+            "http://localhost:3000",
+            "http://[::1]:8080",
+            "http://127.0.0.1",
+        ] {
+            assert_eq!(parse_origin(good).as_deref(), Ok(good), "{good}");
+        }
+        for bad in [
+            "",
+            "example.com",
+            "https://",
+            "https://example.com/",
+            "https://example.com/path",
+            "https://example.com:99999",
+            "https://exa mple.com",
+            "https://example.com\r\nX: y",
+            "**",
+            "://example.com",
+        ] {
+            assert!(parse_origin(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

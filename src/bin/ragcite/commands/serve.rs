@@ -38,6 +38,23 @@ pub fn run(args: &ServeArgs) -> Result<ExitStatus> {
                 args.host
             );
         }
+        if args.cors.as_deref() == Some("*") {
+            let _ = writeln!(
+                stderr,
+                "ragcite: warning: --cors '*' lets any web page a visitor opens call the API{}",
+                if args.cors_mcp {
+                    " and /mcp, whose verify_citation reads the documents folder"
+                } else {
+                    " (not /mcp: --cors-mcp would open it too)"
+                }
+            );
+        } else if args.cors_mcp {
+            let _ = writeln!(
+                stderr,
+                "ragcite: warning: --cors-mcp lets pages of {} call /mcp, whose verify_citation reads the documents folder",
+                args.cors.as_deref().unwrap_or_default()
+            );
+        }
         let service = Service::new(
             base_url,
             documents,
@@ -55,8 +72,11 @@ pub fn run(args: &ServeArgs) -> Result<ExitStatus> {
             max_concurrent,
             rate_limit: args.rate_limit,
             cors: args.cors.clone(),
+            cors_mcp: args.cors_mcp,
             loopback: args.host.is_loopback(),
             timeout: std::time::Duration::from_secs(args.timeout),
+            max_connections: args.max_connections as usize,
+            max_connections_per_client: args.max_connections_per_client as usize,
         };
         serve(listener, service, settings, shutdown)
             .await

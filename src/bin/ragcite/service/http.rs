@@ -1,26 +1,31 @@
 //! The HTTP server of `ragcite serve`: the original contract's API, ragcite's additions, MCP at
-//! `/mcp`, and the limits that keep it up: a body cap above the longest valid request, a body
-//! read timeout, a token bucket per client (429), load shedding when the checks queue up
-//! (503), a cap on open connections, a header read timeout, and a graceful shutdown. Every
-//! error is an RFC 9457 problem document; one line per request goes to stderr, never a body.
+//! `/mcp`, and the limits that keep it up: HTTP/1.1 only, a cap on open connections in all and
+//! per client address (where a connection waiting for a request gives its place to a new one),
+//! an idle and header read timeout, a write timeout for clients that stop reading, a body cap
+//! above the longest valid request, a body read timeout, a token bucket per client (429), load
+//! shedding when the checks queue up (503), and a graceful shutdown. Every error the server
+//! writes is an RFC 9457 problem document (MCP's too); one line per request goes to stderr,
+//! never a body.
 
+mod connections;
+
+use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
-use hyper_util::service::TowerToHyperService;
+use http_body_util::BodyExt;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use ragcite::api::Problem;
 use ragcite::api::contract::{openapi, tool_definition};
 use ragcite::api::request::{CalculateRequest, DocumentRef, QuoteRequest, VerifyRequest};
@@ -31,6 +36,7 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
+use self::connections::{Connections, Limits, WriteDeadline};
 use super::Service;
 use super::mcp::Tools;
 
@@ -38,10 +44,16 @@ use super::mcp::Tools;
 /// calculate's 100,000 + 500,000 characters, a quote's 1,000,000 + 100,000, each character at
 /// most 12 bytes as an escaped surrogate pair), so that it gets the contract's 422, not a 413.
 pub const MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
-/// Connections open at once; beyond, a new one is closed as soon as it is accepted.
-const MAX_CONNECTIONS: usize = 1024;
 /// Requests waiting for a check, per check that may run at once; beyond, 503.
 const QUEUE_PER_WORKER: usize = 8;
+/// The most JSON values (objects, arrays, keys, strings, numbers, ...) an MCP message may hold:
+/// a tool call holds a dozen; a parsed value costs tens of bytes, a `[0,0,...]` two.
+pub const MAX_MCP_VALUES: usize = 10_000;
+/// How long a connection asked to give its place to a new one may take to close (it waits for a
+/// request, so it closes at once unless it is halfway through sending one).
+const EVICTION_GRACE: Duration = Duration::from_secs(1);
+/// How long the server must have had no new request before it gives freed memory back.
+const QUIET: Duration = Duration::from_secs(2);
 
 /// How the server runs.
 #[derive(Debug, Clone)]
@@ -51,8 +63,14 @@ pub struct Settings {
     pub rate_limit: NonZeroU32,
     /// `Access-Control-Allow-Origin` for this origin; no CORS header without it.
     pub cors: Option<String>,
-    /// How long a client may take to send its headers, and again its body.
+    /// Whether `/mcp` gets the CORS headers too.
+    pub cors_mcp: bool,
+    /// How long a connection may wait before a request, then take to send its headers, and
+    /// again its body; and how long a write may wait for a client that does not read.
     pub timeout: Duration,
+    /// Connections open at once, in all and per client address.
+    pub max_connections: usize,
+    pub max_connections_per_client: usize,
     /// Bound to a loopback address: MCP then accepts only loopback `Host` headers (against DNS
     /// rebinding); bound elsewhere, the operator chose to expose it and any host is accepted.
     pub loopback: bool,
@@ -64,7 +82,9 @@ struct App {
     /// Requests admitted to wait for or run a check.
     queue: Semaphore,
     cors: Option<HeaderValue>,
+    cors_mcp: bool,
     timeout: Duration,
+    mcp: StreamableHttpService<Tools, NeverSessionManager>,
 }
 
 /// Serves until `shutdown` is cancelled, then lets in-flight requests finish.
@@ -81,23 +101,27 @@ pub async fn serve(
             .cors
             .as_deref()
             .and_then(|origin| HeaderValue::from_str(origin).ok()),
-        service: Arc::clone(&service),
+        cors_mcp: settings.cors_mcp,
+        mcp: mcp_service(&service, &settings, shutdown.child_token()),
+        service,
         timeout: settings.timeout,
     });
-    let router = router(
-        Arc::clone(&app),
-        &service,
-        &settings,
-        shutdown.child_token(),
-    );
-    let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
-    let graceful = GracefulShutdown::new();
-    let mut builder = auto::Builder::new(TokioExecutor::new());
+    let router = router(Arc::clone(&app));
+    let connections = Connections::new(Limits {
+        total: settings.max_connections,
+        per_client: settings.max_connections_per_client,
+    });
+    // HTTP/1.1 only: hyper's header read timeout then runs from the moment a connection is
+    // accepted, and again whenever a kept-alive one waits for its next request (the automatic
+    // HTTP/1-or-2 builder has no timer while it reads the first bytes, and HTTP/2 is neither
+    // needed nor configured).
+    let mut builder = hyper::server::conn::http1::Builder::new();
     builder
-        .http1()
         .timer(TokioTimer::new())
         .header_read_timeout(settings.timeout)
         .keep_alive(true);
+    let requests = Arc::new(AtomicU64::new(0));
+    tokio::spawn(give_back_memory(Arc::clone(&requests), shutdown.clone()));
     let mut forget = tokio::time::interval(Duration::from_secs(60));
     loop {
         let (stream, peer) = tokio::select! {
@@ -116,53 +140,102 @@ pub async fn serve(
                 }
             },
         };
-        let Ok(permit) = Arc::clone(&connections).try_acquire_owned() else {
+        let Some(place) = connections.admit(peer.ip(), &shutdown) else {
             drop(stream);
             continue;
         };
+        let slot = Arc::clone(&place.slot);
         let router = router.clone();
-        let service = TowerToHyperService::new(router.map_request(
-            move |request: hyper::Request<hyper::body::Incoming>| {
-                let mut request = request.map(Body::new);
-                request.extensions_mut().insert(ConnectInfo(peer));
-                request
-            },
-        ));
-        let connection = builder
-            .serve_connection_with_upgrades(TokioIo::new(stream), service)
-            .into_owned();
-        let connection = graceful.watch(connection);
+        let requests = Arc::clone(&requests);
+        let service =
+            hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                requests.fetch_add(1, Ordering::Relaxed);
+                // In flight from its head to the last byte of its response.
+                let busy = slot.busy();
+                let router = router.clone();
+                async move {
+                    let mut request = request.map(Body::new);
+                    request.extensions_mut().insert(ConnectInfo(peer));
+                    let Ok(response) = router.oneshot(request).await;
+                    Ok::<_, Infallible>(response.map(|body| {
+                        Body::new(body.map_frame(move |frame| {
+                            busy.hold();
+                            frame
+                        }))
+                    }))
+                }
+            });
+        let io = WriteDeadline::new(TokioIo::new(stream), settings.timeout);
+        let connection = builder.serve_connection(io, service);
+        let stopping = shutdown.clone();
         tokio::spawn(async move {
-            let _ = connection.await;
-            drop(permit);
+            let mut connection = std::pin::pin!(connection);
+            let close = place.slot.close().clone();
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                () = close.cancelled() => {
+                    // Waiting for a request: closed at once; a request in flight finishes.
+                    connection.as_mut().graceful_shutdown();
+                    let closed = tokio::time::timeout(EVICTION_GRACE, connection.as_mut()).await;
+                    if closed.is_err() && (stopping.is_cancelled() || place.slot.in_flight()) {
+                        let _ = connection.await;
+                    }
+                }
+            }
+            drop(place);
         });
     }
     drop(listener);
-    graceful.shutdown().await;
+    connections.all_closed().await;
     Ok(())
 }
 
-fn router(
-    app: Arc<App>,
+/// Gives the memory freed after a burst back to the system once no request has come for
+/// [`QUIET`]: mimalloc returns freed memory after a delay, when it next allocates, which an idle
+/// server does not (three 16 MiB requests left 100 MiB resident).
+async fn give_back_memory(requests: Arc<AtomicU64>, shutdown: CancellationToken) {
+    let mut tick = tokio::time::interval(QUIET);
+    let (mut seen, mut collected) = (0, 0);
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            _ = tick.tick() => {}
+        }
+        let now = requests.load(Ordering::Relaxed);
+        if now == seen && now != collected {
+            // SAFETY: mi_collect takes no pointer; it frees what this thread's heap no longer
+            // uses and purges the free memory of mimalloc's arenas, for every thread.
+            unsafe { libmimalloc_sys::mi_collect(true) };
+            collected = now;
+        }
+        seen = now;
+    }
+}
+
+/// MCP over Streamable HTTP: stateless, JSON replies.
+fn mcp_service(
     service: &Arc<Service>,
     settings: &Settings,
     shutdown: CancellationToken,
-) -> Router {
-    let mut mcp_config = StreamableHttpServerConfig::default()
+) -> StreamableHttpService<Tools, NeverSessionManager> {
+    let mut config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_json_response(true)
         .with_sse_keep_alive(None)
         .with_max_request_body_bytes(MAX_BODY_BYTES)
         .with_cancellation_token(shutdown);
     if !settings.loopback {
-        mcp_config = mcp_config.disable_allowed_hosts();
+        config = config.disable_allowed_hosts();
     }
     let tools = Tools::new(Arc::clone(service));
-    let mcp = StreamableHttpService::new(
+    StreamableHttpService::new(
         move || Ok(tools.clone()),
         Arc::new(NeverSessionManager::default()),
-        mcp_config,
-    );
+        config,
+    )
+}
+
+fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(home))
         .route("/assets/style.css", get(style_css))
@@ -175,7 +248,7 @@ fn router(
         .route("/api/v1/quote", post(quote))
         .route("/api/v1/tool", get(tool))
         .route("/api/v1/openapi.json", get(openapi_document))
-        .nest_service("/mcp", mcp)
+        .route("/mcp", any(mcp))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn_with_state(Arc::clone(&app), limit))
@@ -242,13 +315,16 @@ async fn log_and_cors(State(app): State<Arc<App>>, request: Request, next: Next)
     let started = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_string();
-    let preflight = method == Method::OPTIONS && app.cors.is_some();
+    // `/mcp` reads the documents folder: a page of the --cors origin may call it only when
+    // --cors-mcp says so.
+    let cors = app.cors.as_ref().filter(|_| app.cors_mcp || path != "/mcp");
+    let preflight = method == Method::OPTIONS && cors.is_some();
     let mut response = if preflight {
         StatusCode::NO_CONTENT.into_response()
     } else {
         next.run(request).await
     };
-    if let Some(origin) = &app.cors {
+    if let Some(origin) = cors {
         let headers = response.headers_mut();
         headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone());
         headers.insert(
@@ -282,16 +358,20 @@ async fn log_and_cors(State(app): State<Arc<App>>, request: Request, next: Next)
 
 /// The body, read within the limits: 413 beyond [`MAX_BODY_BYTES`], 408 when too slow.
 async fn read_body(app: &App, request: Request) -> Result<Bytes, Response> {
+    let (parts, body) = request.into_parts();
+    read_limited(app, &parts.headers, body).await
+}
+
+/// [`read_body`] of a body and its request's headers.
+async fn read_limited(app: &App, headers: &HeaderMap, body: Body) -> Result<Bytes, Response> {
     // A body announced over the limit is refused before it is read.
-    let announced = request
-        .headers()
+    let announced = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok());
     if announced.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
         return Err(too_large());
     }
-    let body = request.into_body();
     match tokio::time::timeout(app.timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await {
         Err(_) => Err(problem(Problem::new(
             408,
@@ -342,6 +422,204 @@ fn overloaded() -> Response {
         )),
         1,
     )
+}
+
+/// `/mcp`: a POST's body is read here, within the limits of the API's (size, `--timeout`), and
+/// admitted to the checks' queue (503 when it is full); a body of more than
+/// [`MAX_MCP_VALUES`] JSON values is refused before rmcp parses it to a tree. rmcp's own
+/// refusals (406, 415, 403, 405, ...) come back as problem documents.
+async fn mcp(State(app): State<Arc<App>>, request: Request) -> Response {
+    if request.method() != Method::POST {
+        return mcp_problem(app.mcp.handle(request).await.map(Body::new)).await;
+    }
+    let (parts, body) = request.into_parts();
+    let body = match read_limited(&app, &parts.headers, body).await {
+        Ok(body) => body,
+        Err(response) => return response,
+    };
+    // Admitted to the checks' queue, or shed.
+    let Ok(_admitted) = app.queue.try_acquire() else {
+        return overloaded();
+    };
+    let scanned =
+        tokio::task::spawn_blocking(move || scan_json(&body, MAX_MCP_VALUES).map(|()| body)).await;
+    let body = match scanned {
+        Ok(Ok(body)) => body,
+        Ok(Err(refusal)) => return problem(*refusal),
+        Err(_) => return internal_error(),
+    };
+    let request = Request::from_parts(parts, Body::from(body));
+    mcp_problem(app.mcp.handle(request).await.map(Body::new)).await
+}
+
+/// Checks that `body` is one JSON document of at most `limit` values, nested at most 128 deep,
+/// without building it: 400 when it is not JSON, 413 when it holds more.
+fn scan_json(body: &[u8], limit: usize) -> Result<(), Box<Problem>> {
+    use serde::de::DeserializeSeed;
+    let count = std::cell::Cell::new(0);
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    let scanned = Count {
+        count: &count,
+        limit,
+    }
+    .deserialize(&mut deserializer)
+    .and_then(|()| deserializer.end());
+    match scanned {
+        Ok(()) => Ok(()),
+        Err(_) if count.get() > limit => Err(Box::new(Problem::new(
+            413,
+            "Request body too large",
+            "too-many-values",
+            format!("the body holds more than {limit} JSON values; an MCP message needs far fewer"),
+        ))),
+        Err(e) => Err(Box::new(Problem::new(
+            400,
+            "Malformed JSON body",
+            "malformed-json",
+            format!("the body is not valid JSON: {e}"),
+        ))),
+    }
+}
+
+/// Counts the values of a JSON document as it is read, and stops past `limit`.
+#[derive(Clone, Copy)]
+struct Count<'a> {
+    count: &'a std::cell::Cell<usize>,
+    limit: usize,
+}
+
+impl Count<'_> {
+    fn tick<E: serde::de::Error>(self) -> Result<(), E> {
+        self.count.set(self.count.get() + 1);
+        if self.count.get() > self.limit {
+            Err(E::custom("too many values"))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for Count<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Count<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+        self.tick()
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+        self.tick()
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+        self.tick()
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+        self.tick()
+    }
+
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
+        self.tick()
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        self.tick()
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.tick()?;
+        while seq.next_element_seed(self)?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.tick()?;
+        while map.next_key_seed(self)?.is_some() {
+            map.next_value_seed(self)?;
+        }
+        Ok(())
+    }
+}
+
+/// An error rmcp wrote as plain text, as a problem document with its status; a JSON-RPC reply
+/// (or a success) goes through unchanged. A body that is JSON but not a JSON-RPC message is a
+/// 400, not rmcp's 415.
+async fn mcp_problem(response: Response) -> Response {
+    let status = response.status();
+    let essence = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|v| v.trim().to_ascii_lowercase())
+        .unwrap_or_default();
+    let structured = matches!(
+        essence.as_str(),
+        "application/json" | "application/problem+json" | "text/event-stream"
+    );
+    if status.is_success() || status.is_informational() || structured {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    // rmcp's texts are one sentence; more is cut.
+    let text = match tokio::time::timeout(
+        Duration::from_secs(5),
+        http_body_util::Limited::new(body, 4096).collect(),
+    )
+    .await
+    {
+        Ok(Ok(collected)) => String::from_utf8_lossy(&collected.to_bytes()).into_owned(),
+        _ => String::new(),
+    };
+    let detail: String = text
+        .trim()
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(500)
+        .collect();
+    let (status, title, code) = match status.as_u16() {
+        415 if detail.starts_with("fail to deserialize") => {
+            (400, "Not a JSON-RPC message", "invalid-message")
+        }
+        400 => (400, "Bad request", "bad-request"),
+        403 => (403, "Forbidden", "forbidden"),
+        404 => (404, "Not found", "not-found"),
+        405 => (405, "Method not allowed", "method-not-allowed"),
+        406 => (406, "Not acceptable", "not-acceptable"),
+        413 => (413, "Request body too large", "too-large"),
+        415 => (415, "Unsupported media type", "unsupported-media-type"),
+        other => (
+            other,
+            status.canonical_reason().unwrap_or("Error"),
+            if other >= 500 {
+                "internal"
+            } else {
+                "mcp-error"
+            },
+        ),
+    };
+    let detail = if detail.is_empty() {
+        format!("MCP refused the request ({status})")
+    } else {
+        detail
+    };
+    let mut refused = problem(Problem::new(status, title, code, detail));
+    if let Some(allow) = parts.headers.get(header::ALLOW) {
+        refused.headers_mut().insert(header::ALLOW, allow.clone());
+    }
+    refused
 }
 
 async fn calculate(State(app): State<Arc<App>>, request: Request) -> Response {

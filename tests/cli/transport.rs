@@ -1,0 +1,447 @@
+//! The transport of `ragcite serve` under hostile clients, over real sockets on loopback:
+//! connections that send nothing or never read, a flood from one address, HTTP/2 cleartext,
+//! MCP's bodies (size, time, the checks' queue) and its errors as problem documents, CORS, and
+//! hyper's own refusals. Counts and times are bounded; a time limit only bounds a hang.
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::service::{Reply, Server, agent, example};
+use crate::util::ragcite;
+
+fn address(server: &Server) -> String {
+    server
+        .at("")
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string()
+}
+
+/// What the server sent on `stream` until it closed it (end of file or reset); `None` when it
+/// was still open after `limit`.
+fn until_closed(stream: &mut TcpStream, limit: Duration) -> Option<Vec<u8>> {
+    let started = Instant::now();
+    let mut received = Vec::new();
+    let mut buffer = [0u8; 64 * 1024];
+    loop {
+        let left = limit.saturating_sub(started.elapsed());
+        if left.is_zero() {
+            return None;
+        }
+        stream.set_read_timeout(Some(left)).expect("a read timeout");
+        match stream.read(&mut buffer) {
+            Ok(0) => return Some(received),
+            Ok(n) => received.extend_from_slice(&buffer[..n]),
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                return None;
+            }
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            // Reset: closed.
+            Err(_) => return Some(received),
+        }
+    }
+}
+
+/// One response read from a kept-alive connection: its head and body.
+fn read_response(stream: &mut TcpStream) -> (String, String) {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("a read timeout");
+    let mut received = Vec::new();
+    let mut byte = [0u8; 1];
+    while !received.ends_with(b"\r\n\r\n") {
+        let n = stream.read(&mut byte).expect("a response head");
+        assert!(
+            n == 1,
+            "closed in the head: {:?}",
+            String::from_utf8_lossy(&received)
+        );
+        received.push(byte[0]);
+    }
+    let head = String::from_utf8(received).expect("an ASCII head");
+    let length: usize = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length:")
+                .map(|v| v.trim().parse().expect("a length"))
+        })
+        .unwrap_or(0);
+    let mut body = vec![0u8; length];
+    stream.read_exact(&mut body).expect("the body");
+    (head, String::from_utf8(body).expect("a text body"))
+}
+
+/// The whole exchange of one request on a fresh connection that the server closes after it.
+fn exchange(address: &str, request: &[u8]) -> String {
+    let mut stream = TcpStream::connect(address).expect("connect");
+    stream.write_all(request).expect("write");
+    let received = until_closed(&mut stream, Duration::from_secs(30)).expect("closed");
+    String::from_utf8_lossy(&received).into_owned()
+}
+
+#[test]
+fn connections_that_send_nothing_are_closed_and_lock_nobody_out() {
+    let server = Server::start(&["--timeout", "2"]);
+    let address = address(&server);
+    // A few hundred connections that never send a byte, from the one loopback address.
+    let mut idle: Vec<TcpStream> = (0..300)
+        .map(|_| TcpStream::connect(&address).expect("connect"))
+        .collect();
+    // A fresh connection is answered all the same.
+    assert_eq!(server.get("/healthz").status, 200);
+    // A kept-alive connection that waits after its request is closed like the others.
+    let mut kept = TcpStream::connect(&address).expect("connect");
+    write!(kept, "GET /healthz HTTP/1.1\r\nHost: {address}\r\n\r\n").expect("write");
+    let (head, body) = read_response(&mut kept);
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(body.contains("\"ok\""), "{body}");
+    assert!(
+        until_closed(&mut kept, Duration::from_secs(15)).is_some(),
+        "a kept-alive connection stayed open after --timeout"
+    );
+    // Every silent connection is closed by the server, after about --timeout.
+    for (n, stream) in idle.iter_mut().enumerate() {
+        assert!(
+            until_closed(stream, Duration::from_secs(15)).is_some(),
+            "silent connection {n} is still open after --timeout"
+        );
+    }
+    assert_eq!(server.get("/healthz").status, 200);
+}
+
+/// A connection with a request in flight: its body is announced and never sent (the `100
+/// Continue` says the request reached the handler).
+fn busy_connection(address: &str) -> TcpStream {
+    let mut stream = TcpStream::connect(address).expect("connect");
+    write!(
+        stream,
+        "POST /api/v1/calculate HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n"
+    )
+    .expect("write");
+    let (head, _) = read_response(&mut stream);
+    assert!(head.starts_with("HTTP/1.1 100"), "{head}");
+    stream
+}
+
+#[test]
+fn a_client_at_its_connection_limit_competes_only_with_itself() {
+    let server = Server::start(&["--timeout", "30", "--max-connections-per-client", "4"]);
+    let address = address(&server);
+    let mut busy: Vec<TcpStream> = (0..4).map(|_| busy_connection(&address)).collect();
+    // Every connection of the client has a request in flight: a fifth is closed at once,
+    // unanswered.
+    let mut fifth = TcpStream::connect(&address).expect("connect");
+    let _ = write!(fifth, "GET /healthz HTTP/1.1\r\nHost: {address}\r\n\r\n");
+    let received = until_closed(&mut fifth, Duration::from_secs(10)).expect("closed at once");
+    assert!(
+        received.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&received)
+    );
+    // One request ends (its body is not JSON: 400); its connection waits for the next one.
+    busy[0].write_all(b"0123456789").expect("write");
+    let (head, _) = read_response(&mut busy[0]);
+    assert!(head.starts_with("HTTP/1.1 400"), "{head}");
+    // A new connection takes its place, long before --timeout would close it.
+    assert_eq!(server.get("/healthz").status, 200);
+    assert!(
+        until_closed(&mut busy[0], Duration::from_secs(10)).is_some(),
+        "the waiting connection kept its place"
+    );
+    // The requests in flight were not cut.
+    for stream in &mut busy[1..] {
+        stream.write_all(b"0123456789").expect("write");
+        let (head, _) = read_response(stream);
+        assert!(head.starts_with("HTTP/1.1 400"), "{head}");
+    }
+}
+
+#[test]
+fn a_client_that_stops_reading_is_cut_off() {
+    let server = Server::start(&["--timeout", "1", "--rate-limit", "100000/s"]);
+    let address = address(&server);
+    // A thousand pipelined requests for a 55 kB page, and nothing read: far more than the
+    // sockets' buffers hold.
+    let mut stream = TcpStream::connect(&address).expect("connect");
+    let request = format!("GET /methodology HTTP/1.1\r\nHost: {address}\r\n\r\n");
+    stream
+        .write_all(request.repeat(1_000).as_bytes())
+        .expect("write");
+    std::thread::sleep(Duration::from_secs(4));
+    let received = until_closed(&mut stream, Duration::from_secs(60)).expect("closed");
+    let answered = String::from_utf8_lossy(&received)
+        .matches("HTTP/1.1 200")
+        .count();
+    assert!(
+        answered < 1_000,
+        "all {answered} answered to a client that did not read"
+    );
+    assert_eq!(server.get("/healthz").status, 200);
+}
+
+#[test]
+fn http2_cleartext_is_not_served() {
+    let server = Server::start(&[]);
+    let address = address(&server);
+    // Prior knowledge: the preface and an empty SETTINGS frame get no HTTP/2 frame back.
+    let mut stream = TcpStream::connect(&address).expect("connect");
+    stream
+        .write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+        .expect("write");
+    let received = until_closed(&mut stream, Duration::from_secs(10)).expect("closed");
+    assert!(
+        received.is_empty() || received.starts_with(b"HTTP/1.1 "),
+        "{received:?}"
+    );
+    // An upgrade request is answered in HTTP/1.1, not switched.
+    let reply = exchange(
+        &address,
+        format!(
+            "GET /healthz HTTP/1.1\r\nHost: {address}\r\nConnection: Upgrade, HTTP2-Settings, close\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+}
+
+#[test]
+fn hyper_refuses_a_broken_request_with_an_empty_body() {
+    // A deliberate limit: hyper answers a request it cannot parse before the server sees it,
+    // with the status alone (400, 414, 431) and no problem document, and closes the connection.
+    let server = Server::start(&[]);
+    let address = address(&server);
+    let reply = exchange(&address, b"NOT HTTP\r\n\r\n");
+    assert!(reply.starts_with("HTTP/1.1 400 "), "{reply}");
+    assert!(reply.contains("content-length: 0\r\n"), "{reply}");
+    let huge = format!(
+        "GET /healthz HTTP/1.1\r\nHost: {address}\r\nX-Big: {}\r\n\r\n",
+        "a".repeat(1 << 20)
+    );
+    let reply = exchange(&address, huge.as_bytes());
+    assert!(reply.starts_with("HTTP/1.1 431 "), "{reply}");
+    assert!(reply.contains("content-length: 0\r\n"), "{reply}");
+}
+
+/// A POST to `/mcp` as an MCP client sends it, with `extra` headers; the reply.
+fn mcp_post(server: &Server, body: &[u8], extra: &[(&str, &str)]) -> Reply {
+    post_to(&server.at("/mcp"), body, extra)
+}
+
+fn post_to(url: &str, body: &[u8], extra: &[(&str, &str)]) -> Reply {
+    let mut request = agent()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream");
+    for (name, value) in extra {
+        request = request.header(*name, *value);
+    }
+    Reply::from(request.send(body))
+}
+
+fn tool_call(arguments: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+           "params": {"name": "rag_citation_debugger", "arguments": arguments}})
+}
+
+#[test]
+fn mcp_refusals_are_problem_documents() {
+    let server = Server::start(&["--timeout", "1"]);
+    let address = address(&server);
+    // What rmcp refuses in plain text comes back as a problem document, with its status.
+    let reply = Reply::from(
+        agent()
+            .post(&server.at("/mcp"))
+            .header("content-type", "application/json")
+            .send(tool_call(example()).to_string().as_bytes()),
+    );
+    reply.problem(406);
+    let reply = Reply::from(
+        agent()
+            .post(&server.at("/mcp"))
+            .header("content-type", "text/plain")
+            .header("accept", "application/json, text/event-stream")
+            .send(b"{}".as_slice()),
+    );
+    reply.problem(415);
+    let reply = Reply::from(agent().get(&server.at("/mcp")).call());
+    reply.problem(405);
+    assert_eq!(reply.allow.as_deref(), Some("POST"));
+    let body = tool_call(example()).to_string();
+    let reply = exchange(
+        &address,
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    );
+    assert!(reply.starts_with("HTTP/1.1 403"), "{reply}");
+    assert!(reply.contains("application/problem+json"), "{reply}");
+    // JSON that is no JSON-RPC message, and JSON nested too deep: 400, not 415.
+    let problem = mcp_post(&server, b"{}", &[]).problem(400);
+    assert_eq!(problem["code"], "invalid-message");
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let problem = mcp_post(&server, deep.as_bytes(), &[]).problem(400);
+    assert_eq!(problem["code"], "malformed-json");
+    let problem = mcp_post(&server, b"{\"jsonrpc\": ", &[]).problem(400);
+    assert_eq!(problem["code"], "malformed-json");
+    // A body announced over 16 MiB is refused before it is read.
+    let reply = exchange(
+        &address,
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            17 * 1024 * 1024
+        )
+        .as_bytes(),
+    );
+    assert!(reply.starts_with("HTTP/1.1 413"), "{reply}");
+    assert!(reply.contains("application/problem+json"), "{reply}");
+    // Five bytes, then silence: 408 after --timeout.
+    let mut stream = TcpStream::connect(&address).expect("connect");
+    write!(
+        stream,
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{{\"jso"
+    )
+    .expect("write");
+    let received = until_closed(&mut stream, Duration::from_secs(15)).expect("answered");
+    let reply = String::from_utf8_lossy(&received);
+    assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
+    assert!(reply.contains("application/problem+json"), "{reply}");
+    // JSON-RPC's own errors stay JSON-RPC.
+    let unknown = json!({"jsonrpc": "2.0", "id": 7, "method": "no/such/method"});
+    let reply = mcp_post(&server, unknown.to_string().as_bytes(), &[]);
+    assert!(
+        reply.content_type.starts_with("application/json"),
+        "{} {}",
+        reply.status,
+        reply.body
+    );
+    assert_eq!(reply.json()["id"], 7);
+}
+
+#[test]
+fn an_mcp_body_of_too_many_values_is_refused_before_it_is_parsed() {
+    let server = Server::start(&[]);
+    // Two megabytes of zeros in an argument the tool does not take.
+    let mut arguments = example();
+    arguments["extra"] = Value::Array(vec![json!(0); 1_000_000]);
+    let body = tool_call(arguments).to_string();
+    let problem = mcp_post(&server, body.as_bytes(), &[]).problem(413);
+    assert_eq!(problem["code"], "too-many-values");
+    // A call at the size limits of the contract is far below the count.
+    let answer = "The tower was built in 1889 [1]. ".repeat(3_000);
+    let chunks = json!([{"id": "1", "text": "The tower was built in 1889."}]).to_string();
+    let body = tool_call(json!({"answer": answer, "chunks": chunks})).to_string();
+    let reply = mcp_post(&server, body.as_bytes(), &[]);
+    assert_eq!(reply.status, 200, "{}", reply.body);
+}
+
+#[test]
+fn mcp_calls_that_queue_up_are_shed_with_503() {
+    let server = Server::start(&[
+        "--max-concurrent",
+        "1",
+        "--rate-limit",
+        "1000/s",
+        "--model",
+        "formula",
+    ]);
+    let (answer, chunks) = crate::service::at_the_size_limits();
+    let body = tool_call(json!({"answer": answer, "chunks": chunks})).to_string();
+    let url = server.at("/mcp");
+    let statuses: Vec<u16> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..24)
+            .map(|_| scope.spawn(|| post_to(&url, body.as_bytes(), &[])))
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                let reply = w.join().expect("worker");
+                if reply.status == 503 {
+                    reply.problem(503);
+                    assert_eq!(reply.retry_after.as_deref(), Some("1"));
+                }
+                reply.status
+            })
+            .collect()
+    });
+    assert!(
+        statuses.iter().all(|s| *s == 200 || *s == 503),
+        "{statuses:?}"
+    );
+    assert!(statuses.contains(&503), "{statuses:?}");
+    assert!(statuses.contains(&200), "{statuses:?}");
+}
+
+#[test]
+fn an_invalid_cors_origin_is_refused_at_start() {
+    for origin in [
+        "example.com",
+        "https://example.com/",
+        "https://exa mple.com",
+        "",
+    ] {
+        let output = ragcite(["serve", "--port", "0", "--cors", origin])
+            .timeout(Duration::from_secs(30))
+            .exits(2);
+        let lines: Vec<&str> = output.stderr.lines().collect();
+        assert!(
+            !lines.is_empty() && lines[0].contains("--cors"),
+            "{origin:?}: {}",
+            output.stderr
+        );
+    }
+}
+
+/// The CORS origin a response to `method` on `route` allows.
+fn allowed_origin(server: &Server, method: &str, route: &str) -> Option<String> {
+    let address = address(server);
+    let reply = exchange(
+        &address,
+        format!(
+            "{method} {route} HTTP/1.1\r\nHost: {address}\r\nOrigin: https://app.example\r\nAccess-Control-Request-Method: POST\r\nConnection: close\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    reply.lines().find_map(|l| {
+        l.to_ascii_lowercase()
+            .strip_prefix("access-control-allow-origin:")
+            .map(|v| v.trim().to_string())
+    })
+}
+
+#[test]
+fn cors_opens_the_api_and_mcp_only_when_asked() {
+    let server = Server::start(&["--cors", "https://app.example"]);
+    assert_eq!(
+        allowed_origin(&server, "OPTIONS", "/api/v1/calculate").as_deref(),
+        Some("https://app.example")
+    );
+    assert_eq!(allowed_origin(&server, "OPTIONS", "/mcp"), None);
+    assert_eq!(allowed_origin(&server, "POST", "/mcp"), None);
+    let server = Server::start(&["--cors", "https://app.example", "--cors-mcp"]);
+    assert_eq!(
+        allowed_origin(&server, "OPTIONS", "/mcp").as_deref(),
+        Some("https://app.example")
+    );
+    let warned = server.log_lines();
+    assert!(
+        warned
+            .iter()
+            .any(|l| l.starts_with("ragcite: warning: --cors-mcp")),
+        "{warned:?}"
+    );
+    // Any origin: a warning at start.
+    let server = Server::start(&["--cors", "*"]);
+    let warned = server.log_lines();
+    assert!(
+        warned
+            .first()
+            .is_some_and(|l| l.starts_with("ragcite: warning: --cors '*'")),
+        "{warned:?}"
+    );
+}
