@@ -289,6 +289,12 @@ fn mcp_refusals_are_problem_documents() {
     assert_eq!(problem["code"], "malformed-json");
     let problem = mcp_post(&server, b"{\"jsonrpc\": ", &[]).problem(400);
     assert_eq!(problem["code"], "malformed-json");
+    // A key given twice, at any depth, is refused by name before rmcp keeps the last one.
+    let twice = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"verify_citation","arguments":{"quote":"a","quote":"b","document":"a"}}}"#;
+    let problem = mcp_post(&server, twice, &[]).problem(400);
+    assert_eq!(problem["code"], "duplicate-key");
+    let detail = problem["detail"].as_str().unwrap_or_default();
+    assert!(detail.contains("`quote`"), "{detail}");
     // A body announced over 16 MiB is refused before it is read.
     let reply = exchange(
         &address,

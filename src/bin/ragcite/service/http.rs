@@ -441,8 +441,15 @@ async fn mcp(State(app): State<Arc<App>>, request: Request) -> Response {
     let Ok(_admitted) = app.queue.try_acquire() else {
         return overloaded();
     };
-    let scanned =
-        tokio::task::spawn_blocking(move || scan_json(&body, MAX_MCP_VALUES).map(|()| body)).await;
+    // Counted first, so that only a message of a bounded number of values is built to find a
+    // key given twice (rmcp would keep the last one).
+    let scanned = tokio::task::spawn_blocking(move || {
+        scan_json(&body, MAX_MCP_VALUES)?;
+        ragcite::api::json::parse_unique(&body)
+            .map_err(|e| Box::new(Problem::from_json_error(e)))?;
+        Ok::<_, Box<Problem>>(body)
+    })
+    .await;
     let body = match scanned {
         Ok(Ok(body)) => body,
         Ok(Err(refusal)) => return problem(*refusal),
