@@ -1,7 +1,7 @@
 //! The default output: a table of sentences, a table of chunks, the warnings and a one-line
 //! summary. Colour only underlines what the words already say.
 //!
-//! Every cell's text is made printable before layout (see [`printable`]); colour is a property
+//! Every cell's text is made printable before layout (see [`crate::escape::printable`]); colour is a property
 //! of the cell that comfy-table applies to each line after layout, so it is never measured as
 //! text, never cut by wrapping and never escaped.
 //!
@@ -21,25 +21,8 @@ use owo_colors::OwoColorize;
 
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, batch_summary_line, summary_line};
 use crate::batch::RecordOutcome;
+use crate::escape::{printable, printable_line};
 use crate::report::{ChunkStatus, QuoteCheck, SentenceResult, Verdict, plural, preview};
-
-/// Text from the inputs made safe for a terminal: control characters (an escape sequence in an
-/// answer could retitle the terminal or erase lines of the report) become `\u{…}` escapes.
-/// Line breaks stay: cells use them for their lines.
-fn printable(text: &str) -> String {
-    if !text.chars().any(|c| c.is_control() && c != '\n') {
-        return text.to_string();
-    }
-    text.chars()
-        .map(|c| {
-            if c.is_control() && c != '\n' {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
 
 /// Missing words shown per sentence before the rest are counted.
 const MISSING_WORDS_SHOWN: usize = 8;
@@ -157,7 +140,7 @@ struct Entry {
 impl Entry {
     fn text(text: &str) -> Self {
         Entry {
-            items: vec![printable(text)],
+            items: vec![printable(text).into_owned()],
             paint: Paint::Plain,
         }
     }
@@ -168,7 +151,10 @@ impl Entry {
             return Entry::text("-");
         }
         Entry {
-            items: items.iter().map(|item| printable(item.as_ref())).collect(),
+            items: items
+                .iter()
+                .map(|item| printable(item.as_ref()).into_owned())
+                .collect(),
             paint: Paint::Plain,
         }
     }
@@ -773,7 +759,8 @@ impl BatchEmitter for BatchTableEmitter {
                 )?;
             }
         }
-        let summary = batch_summary_line(end);
+        // The reason a batch stopped can quote the input.
+        let summary = printable_line(&batch_summary_line(end));
         if self.style.color {
             let (verdict, rest) = summary.split_at(4);
             let passed = end.gate.passed && end.stopped.is_none();
