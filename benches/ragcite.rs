@@ -135,6 +135,60 @@ fn adversarial(bencher: Bencher, case: &str) {
     });
 }
 
+/// The `check` table of an answer whose cited sentence holds one long unbreakable number
+/// (listed as missing) and word, at two sizes eight times apart: the table cuts every cell
+/// before layout, so its cost should hardly grow (laying out the whole word once took 10 s
+/// for 100,000 characters). The check itself is done once, outside the timing.
+#[divan::bench(args = [100_000, 800_000], sample_count = 5)]
+fn table_long_word(bencher: Bencher, chars: usize) {
+    use ragcite::emit::table::TableEmitter;
+    use ragcite::emit::{AnswerInput, Emitter, InputFile, Inputs, Run};
+    let answer = format!(
+        "The tower is {} tall and {} metres high [1].\n",
+        "x".repeat(chars),
+        "9".repeat(chars)
+    );
+    let answer = input::read_answer(answer.as_bytes(), None).expect("answer");
+    let chunks = input::read_chunks(
+        br#"[{"id": "1", "text": "The tower is 330 metres high."}]"#,
+        true,
+    )
+    .expect("chunks");
+    let report = Checker::new(Options::default()).check(&answer, &chunks);
+    let limits = Limits::default();
+    let gate = limits.evaluate(&report.result.counts);
+    let inputs = Inputs {
+        answer: AnswerInput {
+            path: "answer.md".to_string(),
+            format: "text".to_string(),
+            streamed: false,
+            tokens: None,
+        },
+        chunks: InputFile {
+            path: "chunks.json".to_string(),
+            format: "json".to_string(),
+        },
+        threshold: ragcite::DEFAULT_THRESHOLD,
+        model: "shipped".to_string(),
+        lang: "en".to_string(),
+        limits,
+    };
+    let emitter = TableEmitter {
+        color: false,
+        width: 100,
+    };
+    let run = Run {
+        report: &report,
+        gate: &gate,
+        inputs: &inputs,
+    };
+    bencher.bench(|| {
+        let mut out = Vec::new();
+        emitter.emit(&run, &mut out).expect("table");
+        black_box(out)
+    });
+}
+
 /// Chunks that resemble each other: every chunk shares two words with every sentence (1,400
 /// sentences of eight content words against 2,000 chunks of 36, and a quarter of each), so
 /// that a search visiting every sentence-chunk pair that shares a word grows with their

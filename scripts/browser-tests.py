@@ -14,7 +14,7 @@ Usage: python3 scripts/browser-tests.py BIN --axe PATH/axe.min.js --screenshots 
 What it checks: the page (the worked example's verdicts, gate and missing number, the chunk panel
 by mouse and by keyboard, an answer of one's own with Ctrl+Enter, an unknown marker, a misquote,
 the API's error for bad chunks, no sideways scroll at 360 px); the reports of `check` (the worked
-example, a misquote) and `batch` (testdata transcripts: filter, show, sort, expand; 20,000
+example, a misquote, chunk ids such as __proto__) and `batch` (testdata transcripts: filter, show, sort, expand; 20,000
 generated records: time to first rows and to filter, printed, with a 30 s sanity bound); on all
 of them, no request off the machine, no CSP violation, no console or uncaught error, no <script>
 rendered as text, and no serious or critical axe-core violation.
@@ -610,6 +610,39 @@ def check_report(page, url):
     expect(page.locator("ol#chunk-list > li.chunk")).to_have_count(5)
 
 
+# Chunk ids that name what every JS object inherits (testdata/html/prototype-ids.*).
+PROTOTYPE_CHUNKS = {"__proto__": "330 metres", "constructor": "1889", "toString": "Paris"}
+
+
+def prototype_ids(page, url):
+    """Chunk ids and words such as __proto__, constructor and toString are keys like any other:
+    each marker opens its chunk, a suggestion opens hasOwnProperty, `constructor` is marked as a
+    shared word."""
+    page.goto(url)
+    report_basics(page)
+    expect(page.locator("ol#chunk-list > li.chunk")).to_have_count(4)
+    panel = page.locator("#chunk-panel")
+    for chunk, text in PROTOTYPE_CHUNKS.items():
+        marker = page.locator(f'#answer-view a.marker[data-chunk="{chunk}"]').first
+        marker.click()
+        expect(panel).to_be_visible()
+        expect(page.locator("#chunk-panel-title")).to_have_text(f"Chunk {chunk}")
+        expect(page.locator("#chunk-panel-text")).to_contain_text(text)
+        page.keyboard.press("Escape")
+        expect(panel).to_be_hidden()
+        expect(marker).to_be_focused()
+    page.locator('#answer-view a.marker[data-chunk="constructor"]').first.click()
+    expect(page.locator("#chunk-panel-text mark.shared", has_text=re.compile("^constructor$"))).to_have_count(1)
+    page.keyboard.press("Escape")
+    suggestion = page.locator('#answer-view button.suggestion[data-chunk="hasOwnProperty"]')
+    suggestion.click()
+    expect(panel).to_be_visible()
+    expect(page.locator("#chunk-panel-title")).to_have_text("Chunk hasOwnProperty")
+    expect(page.locator("#chunk-panel-text")).to_contain_text("lift carries visitors")
+    page.keyboard.press("Escape")
+    expect(panel).to_be_hidden()
+
+
 def reports_narrow(page, urls, out):
     """At 360 px wide a report does not scroll sideways (its table may, inside its own box)."""
     page.set_viewport_size({"width": 360, "height": 780})
@@ -760,6 +793,10 @@ def run(options, binary, runner, work):
                    "--format", "html", out=quote_html)
     quote_ok = code == 1 and quote_html.stat().st_size > 0
     print(f"  check --format html: exit {code}, {check_html.stat().st_size} bytes")
+    proto_html = work / "prototype-ids.html"
+    code = ragcite(binary, "check", "testdata/html/prototype-ids.md", "testdata/html/prototype-ids.json",
+                   "--format", "html", out=proto_html)
+    proto_ok = code == 1 and proto_html.stat().st_size > 0
     large_ok = False
     if options.records:
         transcript = work / "large.jsonl"
@@ -834,6 +871,9 @@ def run(options, binary, runner, work):
             runner.check("check report: a misquote shows the closest passage and what differs",
                          check_report_misquote, page, quote_html.as_uri(),
                          needs=(quote_ok, "not run: check --format html on testdata/quotes failed"))
+            runner.check("check report: chunk ids __proto__, constructor, toString open their chunk",
+                         prototype_ids, page, proto_html.as_uri(),
+                         needs=(proto_ok, "not run: check --format html on testdata/html failed"))
             narrow = [html.as_uri() for html, ok in ((batch_html, batch_ok), (check_html, check_ok)) if ok]
             runner.check("reports: screenshots at 360 px, no sideways scroll", reports_narrow, page, narrow,
                          options.screenshots, needs=(narrow, "not run: no report"))

@@ -119,7 +119,7 @@ pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record
                     fields.answer.join(", ")
                 ));
             };
-            if answer.text.trim().is_empty() {
+            if input::is_blank(&answer.text) {
                 return Err(format!("record {id}: the answer is empty"));
             }
             debug_assert!(contexts.is_none());
@@ -129,7 +129,7 @@ pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record
             ));
         }
     };
-    if answer.text.trim().is_empty() {
+    if input::is_blank(&answer.text) {
         return Err(format!("record {id}: the answer is empty"));
     }
     let chunks = input::chunks_from_value(contexts)
@@ -154,7 +154,7 @@ fn self_sourced(bytes: &[u8], id: &str) -> Result<Option<Record>, String> {
     let Some(chunks) = answer.sources.take() else {
         return Ok(None);
     };
-    if answer.text.trim().is_empty() {
+    if input::is_blank(&answer.text) {
         return Err(format!("record {id}: the answer is empty"));
     }
     Ok(Some(Record {

@@ -316,11 +316,20 @@ pub fn decode(bytes: &[u8]) -> Result<&str, InputError> {
     })
 }
 
+/// Whether `text` has nothing to read: only white space, control characters (NUL included),
+/// bidirectional controls and invisible characters (see [`crate::escape::hidden`]). Such an
+/// answer is an empty one everywhere: an error for `check`, a bad record for `batch`, a warning
+/// for the API.
+pub fn is_blank(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_whitespace() || crate::escape::hidden(c))
+}
+
 /// Reads the answer, in `format` or the format recognised from its content. A BOM is dropped;
-/// an answer with no visible text is an error.
+/// an answer with no printable text ([`is_blank`]) is an error.
 pub fn read_answer(bytes: &[u8], format: Option<AnswerFormat>) -> Result<Answer, InputError> {
     let text = decode(bytes)?;
-    if text.trim().is_empty() {
+    if is_blank(text) {
         return Err(InputError::Empty { what: "answer" });
     }
     let format = match format {
@@ -377,5 +386,14 @@ mod tests {
             read_answer(b" \n\t", None).unwrap_err().to_string(),
             "the answer is empty"
         );
+        // No printable text: NUL, control, bidirectional and invisible characters.
+        let blank = "\0\u{1}\u{1b}\u{7f}\u{85}\u{9b} \u{200b}\u{202e}\u{2066}\u{feff}\u{2028}";
+        assert!(is_blank(blank));
+        assert_eq!(
+            read_answer(blank.as_bytes(), None).unwrap_err(),
+            InputError::Empty { what: "answer" }
+        );
+        assert!(!is_blank("\0a"));
+        assert!(read_answer("\u{1b}[1m.".as_bytes(), None).is_ok());
     }
 }

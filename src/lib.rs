@@ -36,6 +36,7 @@ pub mod emit;
 pub mod eval;
 
 // Shared by the stages.
+pub mod escape;
 mod parallel;
 mod rounding;
 

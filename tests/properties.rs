@@ -164,9 +164,9 @@ fn answer_bytes() -> impl Strategy<Value = Vec<u8>> {
             bytes.extend_from_slice(text.as_bytes());
             bytes
         })
-        .prop_filter("the answer has visible text", |bytes| {
+        .prop_filter("the answer has printable text", |bytes| {
             std::str::from_utf8(bytes)
-                .map(|t| !t.trim_start_matches('\u{feff}').trim().is_empty())
+                .map(|t| !input::is_blank(t))
                 .unwrap_or(false)
         })
 }

@@ -157,9 +157,9 @@ impl CalculateRequest {
         // Then the contents: a provider response or prose, and the chunks in any format the
         // command line reads, or the sources the response carries when `chunks` is empty. The
         // contract allows empty strings: an empty answer has no sentence, empty chunks none to
-        // cite, and a warning says so.
+        // cite, and a warning says so. An answer with no printable text is an empty one.
         let mut errors = Vec::new();
-        let answer = if answer_text.trim().is_empty() {
+        let answer = if input::is_blank(&answer_text) {
             Some(Answer {
                 warnings: vec!["the answer is empty".to_string()],
                 ..Answer::default()
@@ -570,6 +570,11 @@ mod tests {
         let request = CalculateRequest::from_body(body.to_string().as_bytes()).expect("valid");
         assert_eq!(request.answer.warnings, ["the answer is empty"]);
         assert!(request.chunks.chunks.is_empty());
+        // An answer with no printable text is an empty one.
+        let body = serde_json::json!({"answer": "\u{0}\u{7}\u{1b} \u{200b}", "chunks": CHUNKS});
+        let request = CalculateRequest::from_body(body.to_string().as_bytes()).expect("valid");
+        assert_eq!(request.answer.warnings, ["the answer is empty"]);
+        assert!(request.answer.text.is_empty());
         let errors = invalid(r#"{"answer": "a", "chunks": "b", "supportThreshold": null}"#);
         assert_eq!(errors[0].message, "must be a number, not null");
         let errors = invalid(r#"{"answer": null, "chunks": "b"}"#);

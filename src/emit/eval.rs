@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use crate::escape::printable_line;
 use crate::eval::{Agreement, FlagPrecision, Histogram, Judging};
 
 /// Bad records listed under the table; the count says how many there were in all.
@@ -81,11 +82,12 @@ pub fn write_json(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
         "badRecords": judging.bad,
         "groups": groups,
     });
-    serde_json::to_writer_pretty(&mut *out, &document)?;
+    crate::escape::to_writer_pretty(&mut *out, &document)?;
     writeln!(out)
 }
 
-/// The run as a table, the score distribution of the last group, and the bad records.
+/// The run as a table, the score distribution of the last group, and the bad records; the
+/// group names and bad records, which come from the input, escaped for a terminal.
 pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
     let mut table = comfy_table::Table::new();
     table
@@ -112,11 +114,11 @@ pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
     for (group, model, a) in run.rows() {
         let c = a.confusion;
         table.add_row([
-            if compared {
+            printable_line(&if compared {
                 format!("{group} ({model})")
             } else {
                 group.to_string()
-            },
+            }),
             a.sentences.to_string(),
             format!("{}/{}", a.positives, a.negatives),
             a.roc_auc.map_or("-".to_string(), |x| format!("{x:.3}")),
@@ -141,7 +143,9 @@ pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
     if let Some((model, (group, a))) = last {
         writeln!(
             out,
-            "score distribution ({group}, {model} model; each █ is a share of its class):"
+            "score distribution ({}, {} model; each █ is a share of its class):",
+            printable_line(group),
+            printable_line(model)
         )?;
         let total = |h: &Histogram| h.bins.iter().sum::<usize>().max(1);
         let (pos_total, neg_total) = (total(&a.positive_scores), total(&a.negative_scores));
@@ -163,7 +167,7 @@ pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
     let judging = run.judging().unwrap_or(&empty);
     let bad = &judging.bad;
     for line in bad.iter().take(BAD_RECORDS_LISTED) {
-        writeln!(out, "bad record: {line}")?;
+        writeln!(out, "bad record: {}", printable_line(line))?;
     }
     writeln!(
         out,

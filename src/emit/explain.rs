@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use crate::escape::printable;
 use crate::report::Verdict;
 
 /// The verdicts' explanations, separated by blank lines.
@@ -30,7 +31,8 @@ pub fn write_features(out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// Each sentence of a checked answer: its verdict and support, and the features that pushed
-/// its support up or down the most, with what each measures.
+/// its support up or down the most, with what each measures. What the answer holds is
+/// written as [`printable`] makes it.
 pub fn write_sentences(
     out: &mut dyn Write,
     report: &crate::Report,
@@ -41,16 +43,12 @@ pub fn write_sentences(
         if k > 0 {
             writeln!(out)?;
         }
-        writeln!(
-            out,
-            "{}. {}",
-            sentence.index,
-            sentence
-                .sentence
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        )?;
+        let text = sentence
+            .sentence
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        writeln!(out, "{}. {}", sentence.index, printable(&text))?;
         let verdict = sentence.verdict;
         if sentence.cited.is_empty() {
             writeln!(out, "   {}: {}", verdict.name(), verdict.summary())?;
@@ -72,7 +70,7 @@ pub fn write_sentences(
             writeln!(
                 out,
                 "   numbers no cited chunk holds: {}",
-                sentence.missing_numbers.join(", ")
+                printable(&sentence.missing_numbers.join(", "))
             )?;
         }
         for factor in &sentence.factors {

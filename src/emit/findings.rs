@@ -229,8 +229,9 @@ const QUOTE_CHARS: usize = 60;
 const MISSING_WORDS_SHOWN: usize = 5;
 
 /// Text made fit for a one-line message: a tab becomes a space, and line breaks and other
-/// control characters (from a record id, say) are written as escapes (`\n`, `\u0001`) rather
-/// than break the line or vanish.
+/// control characters (from a record id, say), bidirectional controls and invisible
+/// characters are written as escapes (`\n`, `\u{1}`, `\u{202e}`, as
+/// [`crate::escape::printable`] writes them) rather than break the line, reorder it or vanish.
 pub fn one_line(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -238,7 +239,7 @@ pub fn one_line(text: &str) -> String {
             '\t' => out.push(' '),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
-            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c if crate::escape::hidden(c) => crate::escape::push_escape(&mut out, c),
             c => out.push(c),
         }
     }
@@ -634,7 +635,10 @@ mod tests {
 
     #[test]
     fn messages_stay_on_one_line() {
-        assert_eq!(one_line("a\tb\nc\rd\u{1}e"), "a b\\nc\\rd\\u0001e");
+        assert_eq!(
+            one_line("a\tb\nc\rd\u{1}e\u{202e}f"),
+            "a b\\nc\\rd\\u{1}e\\u{202e}f"
+        );
     }
 
     #[test]

@@ -8,12 +8,23 @@ use std::io::{self, Write};
 use super::findings::{BatchFindings, Finding, Level, check_findings, stopped_line};
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, batch_summary_line, summary_line};
 use crate::batch::RecordOutcome;
+use crate::escape::{hidden, push_escape};
 
-/// A message escaped for a workflow command: `%`, CR and LF would end or garble it.
+/// A message escaped for a workflow command: `%`, CR and LF would end or garble it; other
+/// control characters, bidirectional controls and invisible characters would reach the log
+/// as they are, so they are written as `\u{…}` (see [`crate::escape::printable`]).
 pub fn escape_message(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '%' => out.push_str("%25"),
+            '\r' => out.push_str("%0D"),
+            '\n' => out.push_str("%0A"),
+            c if hidden(c) => push_escape(&mut out, c),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A property value escaped for a workflow command: also `:` and `,`, which separate the
@@ -217,5 +228,9 @@ mod tests {
     fn messages_and_properties_are_escaped() {
         assert_eq!(escape_message("50% a\r\nb: c, d"), "50%25 a%0D%0Ab: c, d");
         assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
+        assert_eq!(
+            escape_message("a\u{1b}]0;t\u{7}\u{202e}\u{200b}\u{9b}b"),
+            "a\\u{1b}]0;t\\u{7}\\u{202e}\\u{200b}\\u{9b}b"
+        );
     }
 }

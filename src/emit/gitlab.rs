@@ -117,7 +117,7 @@ impl BatchEmitter for GitlabEmitter {
                 out.write_all(b",")?;
             }
             out.write_all(b"\n")?;
-            serde_json::to_writer(&mut *out, &self.fingerprints.entry(&finding))?;
+            crate::escape::to_writer(&mut *out, &self.fingerprints.entry(&finding))?;
             self.written += 1;
         }
         Ok(())
@@ -146,7 +146,7 @@ impl BatchEmitter for GitlabEmitter {
                 out.write_all(b",")?;
             }
             out.write_all(b"\n")?;
-            serde_json::to_writer(&mut *out, &entry)?;
+            crate::escape::to_writer(&mut *out, &entry)?;
         }
         out.write_all(b"\n]\n")
     }

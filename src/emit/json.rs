@@ -257,9 +257,9 @@ impl BatchEmitter for BatchJsonEmitter {
         write!(
             out,
             "{{\"schemaVersion\":{},\"tool\":{},\"inputs\":{},\"records\":[",
-            serde_json::to_string(SCHEMA_VERSION)?,
-            serde_json::to_string(&tool)?,
-            serde_json::to_string(inputs)?
+            crate::escape::to_string(SCHEMA_VERSION)?,
+            crate::escape::to_string(&tool)?,
+            crate::escape::to_string(inputs)?
         )
     }
 
@@ -268,7 +268,7 @@ impl BatchEmitter for BatchJsonEmitter {
             out.write_all(b",")?;
         }
         out.write_all(b"\n")?;
-        serde_json::to_writer(&mut *out, &RecordSummary::new(record))?;
+        crate::escape::to_writer(&mut *out, &RecordSummary::new(record))?;
         self.written += 1;
         Ok(())
     }
@@ -278,7 +278,7 @@ impl BatchEmitter for BatchJsonEmitter {
             kind: None,
             ..BatchClosing::new(end)
         };
-        let mut text = serde_json::to_string(&closing)?;
+        let mut text = crate::escape::to_string(&closing)?;
         // Splice the closing object's fields after the records array.
         text.remove(0);
         writeln!(out, "\n],{text}")

@@ -17,14 +17,14 @@ impl BatchEmitter for BatchJsonLinesEmitter {
     }
 
     fn record(&mut self, record: &RecordOutcome, out: &mut dyn Write) -> io::Result<()> {
-        serde_json::to_writer(&mut *out, &RecordSummary::new(record))?;
+        crate::escape::to_writer(&mut *out, &RecordSummary::new(record))?;
         // Each line is flushed so that a reader sees records as they finish.
         out.write_all(b"\n")?;
         out.flush()
     }
 
     fn finish(&mut self, end: &BatchEnd<'_>, out: &mut dyn Write) -> io::Result<()> {
-        serde_json::to_writer(&mut *out, &BatchClosing::new(end))?;
+        crate::escape::to_writer(&mut *out, &BatchClosing::new(end))?;
         out.write_all(b"\n")
     }
 }

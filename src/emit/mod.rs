@@ -167,11 +167,11 @@ pub fn batch_summary_line(end: &BatchEnd<'_>) -> String {
     line
 }
 
-/// Writes `value` as pretty-printed JSON and a final line break. The document is serialised in
-/// memory first: serde_json writes in many small pieces, and each would otherwise be a call
-/// through `dyn Write`.
+/// Writes `value` as pretty-printed JSON (Unicode line ends escaped, see [`crate::escape`]) and a
+/// final line break. The document is serialised in memory first: serde_json writes in many
+/// small pieces, and each would otherwise be a call through `dyn Write`.
 pub(crate) fn write_document(out: &mut dyn Write, value: &impl Serialize) -> io::Result<()> {
-    let mut document = serde_json::to_vec_pretty(value)?;
+    let mut document = crate::escape::to_vec_pretty(value)?;
     document.push(b'\n');
     out.write_all(&document)
 }

@@ -2,16 +2,18 @@
 
 use std::io::{self, Write};
 
+use crate::escape::printable_line;
 use crate::quote::QuoteMatch;
 use crate::report::plural;
 
 /// The match as one line of JSON.
 pub fn write_json(out: &mut dyn Write, found: &QuoteMatch) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, found)?;
+    crate::escape::to_writer(&mut *out, found)?;
     writeln!(out)
 }
 
-/// The match as one line of text: where it was found, or the closest passage and how close.
+/// The match as one line of text: where it was found, or the closest passage and how close,
+/// the passage on one line with what could harm a terminal escaped.
 pub fn write_text(out: &mut dyn Write, found: &QuoteMatch) -> io::Result<()> {
     writeln!(out, "{}", describe(found))
 }
@@ -28,7 +30,7 @@ fn describe(found: &QuoteMatch) -> String {
             closest.similarity,
             closest.differing_words,
             plural(closest.differing_words, "word differs", "words differ"),
-            closest.text
+            printable_line(&closest.text)
         ),
         _ => "not found; no passage is close".to_string(),
     }

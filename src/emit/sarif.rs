@@ -374,9 +374,9 @@ impl BatchEmitter for SarifEmitter {
         write!(
             out,
             "{{\"$schema\":{},\"version\":\"2.1.0\",\"runs\":[{{\"tool\":{},\"originalUriBaseIds\":{},\"columnKind\":\"unicodeCodePoints\",\"results\":[",
-            serde_json::to_string(SCHEMA_URI)?,
-            serde_json::to_string(&tool())?,
-            serde_json::to_string(&original_uri_base_ids())?
+            crate::escape::to_string(SCHEMA_URI)?,
+            crate::escape::to_string(&tool())?,
+            crate::escape::to_string(&original_uri_base_ids())?
         )
     }
 
@@ -391,7 +391,7 @@ impl BatchEmitter for SarifEmitter {
             }
             out.write_all(b"\n")?;
             let occurrence = self.occurrences.next(&finding);
-            serde_json::to_writer(&mut *out, &SarifResult::new(&finding, occurrence))?;
+            crate::escape::to_writer(&mut *out, &SarifResult::new(&finding, occurrence))?;
             self.written += 1;
         }
         Ok(())
@@ -401,7 +401,7 @@ impl BatchEmitter for SarifEmitter {
         writeln!(
             out,
             "\n],\"invocations\":[{}]}}]}}",
-            serde_json::to_string(&Invocation::new(
+            crate::escape::to_string(&Invocation::new(
                 end.stopped,
                 self.findings.path(),
                 BatchEmitter::left_out(self)

@@ -1,9 +1,10 @@
 //! The default output: a table of sentences, a table of chunks, the warnings and a one-line
 //! summary. Colour only underlines what the words already say.
 //!
-//! Every cell's text is made printable before layout (see [`printable`]); colour is a property
-//! of the cell that comfy-table applies to each line after layout, so it is never measured as
-//! text, never cut by wrapping and never escaped.
+//! Every cell's text is cut to a bounded length and made printable before layout (see
+//! [`Entry`] and [`crate::escape::printable`]), so that a table costs the same whatever the
+//! input; colour is a property of the cell that comfy-table applies to each line after layout,
+//! so it is never measured as text, never cut by wrapping and never escaped.
 //!
 //! Layout. Each column says how it may give up width (see [`Fit`]): our own words and numbers
 //! never wrap, ids and lists wrap between items, the sentence and the preview are cut with `…`,
@@ -21,28 +22,46 @@ use owo_colors::OwoColorize;
 
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, batch_summary_line, summary_line};
 use crate::batch::RecordOutcome;
+use crate::escape::{cut, printable, printable_line};
 use crate::report::{ChunkStatus, QuoteCheck, SentenceResult, Verdict, plural, preview};
-
-/// Text from the inputs made safe for a terminal: control characters (an escape sequence in an
-/// answer could retitle the terminal or erase lines of the report) become `\u{…}` escapes.
-/// Line breaks stay: cells use them for their lines.
-fn printable(text: &str) -> String {
-    if !text.chars().any(|c| c.is_control() && c != '\n') {
-        return text.to_string();
-    }
-    text.chars()
-        .map(|c| {
-            if c.is_control() && c != '\n' {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
 
 /// Missing words shown per sentence before the rest are counted.
 const MISSING_WORDS_SHOWN: usize = 8;
+
+/// What a cell may hold, whatever the input: laying out a cell costs more than its length (a
+/// long unbreakable word is split again for each line), so every text is cut before layout.
+///
+/// Longest text of a cell, in characters (a sentence, what is wrong, a bad record's reason).
+const CELL_CHARS: usize = 2_000;
+/// Longest id or item of a list (a chunk id, a record id, a file name), in characters.
+const ITEM_CHARS: usize = 200;
+/// Longest word, number or marker quoted by `what is wrong`, in characters.
+const WORD_CHARS: usize = 40;
+/// Items of a list shown before the rest are counted (cited ids, unknown markers, missing
+/// numbers).
+const LIST_SHOWN: usize = 20;
+
+/// At most [`LIST_SHOWN`] items, each cut to `chars`, and how many more there were.
+fn shown<S: AsRef<str>>(items: &[S], chars: usize) -> (Vec<String>, usize) {
+    let shown = items
+        .iter()
+        .take(LIST_SHOWN)
+        .map(|item| cut(item.as_ref(), chars).into_owned())
+        .collect();
+    (shown, items.len().saturating_sub(LIST_SHOWN))
+}
+
+/// Items joined by `, `, each cut to [`WORD_CHARS`], at most `most` of them and then
+/// ` (+N more)`.
+fn word_list<S: AsRef<str>>(items: &[S], most: usize) -> String {
+    let (words, _) = shown(&items[..items.len().min(most)], WORD_CHARS);
+    let more = items.len().saturating_sub(most);
+    let mut line = words.join(", ");
+    if more > 0 {
+        line.push_str(&format!(" (+{more} more)"));
+    }
+    line
+}
 
 /// How a column gives up width when the table is narrow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -155,20 +174,31 @@ struct Entry {
 }
 
 impl Entry {
+    /// One text, cut to [`CELL_CHARS`].
     fn text(text: &str) -> Self {
         Entry {
-            items: vec![printable(text)],
+            items: vec![printable(&cut(text, CELL_CHARS)).into_owned()],
             paint: Paint::Plain,
         }
     }
 
-    /// A list of ids or items, `-` when there is none.
+    /// A list of ids or items, `-` when there is none: at most [`LIST_SHOWN`] of them, each
+    /// cut to [`ITEM_CHARS`], the last followed by `(+N more)` when there were more.
     fn list<S: AsRef<str>>(items: &[S]) -> Self {
         if items.is_empty() {
             return Entry::text("-");
         }
+        let (mut items, more) = shown(items, ITEM_CHARS);
+        if more > 0
+            && let Some(last) = items.last_mut()
+        {
+            last.push_str(&format!(" (+{more} more)"));
+        }
         Entry {
-            items: items.iter().map(|item| printable(item.as_ref())).collect(),
+            items: items
+                .iter()
+                .map(|item| printable(item).into_owned())
+                .collect(),
             paint: Paint::Plain,
         }
     }
@@ -476,36 +506,34 @@ impl TableEmitter {
 fn problems(s: &SentenceResult) -> String {
     let mut lines = Vec::new();
     if !s.unknown_markers.is_empty() {
-        lines.push(format!("unknown markers: {}", s.unknown_markers.join(", ")));
+        lines.push(format!(
+            "unknown markers: {}",
+            word_list(&s.unknown_markers, LIST_SHOWN)
+        ));
     }
     for quote in s.quotes.iter().filter(|q| !q.found()) {
         lines.push(misquote_line(quote));
     }
     if !s.missing_numbers.is_empty() {
-        lines.push(format!("missing numbers: {}", s.missing_numbers.join(", ")));
+        lines.push(format!(
+            "missing numbers: {}",
+            word_list(&s.missing_numbers, LIST_SHOWN)
+        ));
     }
     let shows_words = matches!(
         s.verdict,
         Verdict::UnsupportedCitation | Verdict::WeakSupport | Verdict::NumberMismatch
     );
     if shows_words && !s.missing_words.is_empty() {
-        let shown: Vec<&str> = s
-            .missing_words
-            .iter()
-            .take(MISSING_WORDS_SHOWN)
-            .map(String::as_str)
-            .collect();
-        let more = s.missing_words.len().saturating_sub(MISSING_WORDS_SHOWN);
-        let tail = if more > 0 {
-            format!(" (+{more} more)")
-        } else {
-            String::new()
-        };
-        lines.push(format!("missing words: {}{tail}", shown.join(", ")));
+        lines.push(format!(
+            "missing words: {}",
+            word_list(&s.missing_words, MISSING_WORDS_SHOWN)
+        ));
     }
     if let Some(chunk) = &s.suggested_citation {
         lines.push(format!(
-            "suggested citation: {chunk} (coverage {:.2})",
+            "suggested citation: {} (coverage {:.2})",
+            cut(chunk, ITEM_CHARS),
             s.best_coverage
         ));
     }
@@ -519,7 +547,7 @@ const QUOTE_CHARS: usize = 60;
 fn misquote_line(quote: &QuoteCheck) -> String {
     let mut line = format!("misquote: “{}”", preview(&quote.text, QUOTE_CHARS));
     if let Some(chunk) = &quote.chunk {
-        line.push_str(&format!(" not in chunk {chunk}"));
+        line.push_str(&format!(" not in chunk {}", cut(chunk, ITEM_CHARS)));
     }
     if let Some(closest) = &quote.result.closest {
         line.push_str(&format!(
@@ -666,7 +694,9 @@ impl BatchTableEmitter {
 
     fn row(&self, record: &RecordOutcome) -> Option<RecordRow> {
         let line = if self.several_files {
-            format!("{}:{}", record.file, record.line)
+            // The file name is cut so that the line number stays.
+            let file = cut(&record.file, ITEM_CHARS - 21);
+            format!("{file}:{}", record.line)
         } else {
             record.line.to_string()
         };
@@ -773,7 +803,8 @@ impl BatchEmitter for BatchTableEmitter {
                 )?;
             }
         }
-        let summary = batch_summary_line(end);
+        // The reason a batch stopped can quote the input.
+        let summary = printable_line(&batch_summary_line(end));
         if self.style.color {
             let (verdict, rest) = summary.split_at(4);
             let passed = end.gate.passed && end.stopped.is_none();

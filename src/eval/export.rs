@@ -63,7 +63,7 @@ pub fn write_features(out: &mut impl Write, record: &JudgedRecord) -> io::Result
             blocked: unit.blocked,
             features,
         };
-        serde_json::to_writer(&mut *out, &line)?;
+        crate::escape::to_writer(&mut *out, &line)?;
         out.write_all(b"\n")?;
     }
     Ok(())

@@ -787,6 +787,40 @@ fn text_that_is_no_transcript_is_an_input_error() {
     }
 }
 
+/// A record whose answer has no printable text (NUL, control, invisible characters) is a bad
+/// record, as one whose answer is empty: never a pass with no sentences.
+#[test]
+fn an_answer_with_no_printable_text_is_a_bad_record() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let records = dir.path().join("records.jsonl");
+    let response = |content: &str| serde_json::json!({"choices": [{"message": {"role": "assistant", "content": content}}]});
+    let lines = [
+        serde_json::json!({"id": "empty", "answer": "", "contexts": ["x"]}),
+        serde_json::json!({"id": "control", "answer": "\u{0}\u{1}\u{1b}\u{7} \u{200b}", "contexts": ["x"]}),
+        serde_json::json!({"id": "empty-response", "answer": response(""), "contexts": ["x"]}),
+        serde_json::json!({"id": "control-response", "answer": response("\u{0}\u{7}"), "contexts": ["x"]}),
+    ];
+    let text: Vec<String> = lines.iter().map(Value::to_string).collect();
+    std::fs::write(&records, text.join("\n") + "\n").unwrap();
+    let doc = json_doc(&[records.to_str().unwrap()], 1);
+    let errors: Vec<&str> = doc["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["error"].as_str().unwrap_or("none"))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "record empty: the answer: it is empty",
+            "record control: the answer: it is empty",
+            "record empty-response: the answer is empty",
+            "record control-response: the answer is empty",
+        ]
+    );
+    assert_eq!(doc["aggregate"]["badRecords"], 4);
+}
+
 #[test]
 fn an_empty_file_is_an_input_error_and_an_empty_array_passes() {
     // An empty transcript usually means the eval run failed: it must not pass a CI gate.

@@ -572,6 +572,36 @@ fn a_whitespace_only_answer_from_stdin_is_an_input_error() {
     );
 }
 
+/// An answer of NUL, control and invisible characters has no text: the same error as an empty
+/// one, not a pass with no sentences.
+#[test]
+fn an_answer_with_no_printable_text_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let answer = dir.path().join("control-answer.md");
+    std::fs::write(
+        &answer,
+        "\0\0\u{1}\u{1b}\u{7} \n\t\u{200b}\u{feff}\u{202e}\0",
+    )
+    .unwrap();
+    assert_input_error(
+        check(&[answer.to_str().unwrap(), EIFFEL_CHUNKS]),
+        "control-answer.md",
+        "the answer is empty",
+    );
+    // A response whose text is only control characters.
+    let response = dir.path().join("response.json");
+    std::fs::write(
+        &response,
+        r#"{"choices": [{"message": {"role": "assistant", "content": "\u0000\u0007\u001b"}}]}"#,
+    )
+    .unwrap();
+    assert_input_error(
+        check(&[response.to_str().unwrap(), EIFFEL_CHUNKS]),
+        "response.json",
+        "the response holds no answer text",
+    );
+}
+
 #[test]
 fn the_answer_is_read_and_checked_before_the_chunks() {
     // Both inputs are wrong; the one message is about the answer.

@@ -16,6 +16,7 @@ mod ci_consumers;
 mod ci_formats;
 mod config;
 mod consumers;
+mod escapes;
 mod eval;
 mod files;
 mod generated;

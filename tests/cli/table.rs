@@ -317,3 +317,46 @@ fn a_terminal_width_wins_over_columns() {
     assert_laid_out(&output, 110, &CHECK_WORDS);
     assert!(widest(&output) > 100, "not laid out for 110:\n{output}");
 }
+
+/// A megabyte-long word and number, in the answer, the chunk and the chunk's id, give a table
+/// of bounded size: every cell is cut before layout, whose cost grows faster than a cell's
+/// length (a 100 kB word took seconds, a 10 MB one did not finish). The timeout only bounds a
+/// hang.
+#[test]
+fn a_megabyte_word_gives_a_small_table() {
+    let word = "x".repeat(1 << 20);
+    let number = "9".repeat(1 << 20);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let answer = dir.path().join("answer.md");
+    std::fs::write(
+        &answer,
+        format!("The tower is {word} tall and {number} metres high [1].\n"),
+    )
+    .unwrap();
+    let chunks = dir.path().join("chunks.json");
+    std::fs::write(
+        &chunks,
+        serde_json::json!([
+            {"id": "1", "text": format!("The tower {word}y is 330 metres high.")},
+            {"id": word, "text": format!("Another {word}.")},
+        ])
+        .to_string(),
+    )
+    .unwrap();
+    let out = ragcite(["check", answer.to_str().unwrap(), chunks.to_str().unwrap()])
+        .timeout(std::time::Duration::from_secs(120))
+        .output();
+    assert_eq!(out.code, Some(1), "{}", out.stderr);
+    assert!(out.stdout.len() < 20_000, "{} bytes", out.stdout.len());
+    assert!(out.stdout.contains("missing numbers:"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("9…"),
+        "the number is cut: {}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("x…"),
+        "the word and the id are cut: {}",
+        out.stdout
+    );
+}

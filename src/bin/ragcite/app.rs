@@ -66,16 +66,10 @@ fn finish(outcome: Result<ExitStatus>) -> u8 {
     ExitStatus::Error.code()
 }
 
-/// An error and its causes on one line, control characters escaped.
+/// An error and its causes on one line, whatever the input put into them: control,
+/// bidirectional and invisible characters escaped (see [`ragcite::escape::printable_line`]).
 pub fn error_message(err: &anyhow::Error) -> String {
-    format!("{err:#}")
-        .chars()
-        .map(|c| match c {
-            '\n' | '\r' | '\t' => " ".to_string(),
-            c if c.is_control() => c.escape_unicode().to_string(),
-            c => c.to_string(),
-        })
-        .collect()
+    ragcite::escape::printable_line(&format!("{err:#}"))
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
@@ -108,7 +102,8 @@ fn usage_error(e: &clap::Error) -> u8 {
     u8::try_from(e.exit_code()).unwrap_or(2)
 }
 
-/// What a usage error says, on one line, without clap's usage block and tips.
+/// What a usage error says, on one line, without clap's usage block and tips, the arguments
+/// it quotes escaped as in an error line.
 pub fn usage_message(e: &clap::Error) -> String {
     let rendered = e.render().to_string();
     let message: Vec<&str> = rendered
@@ -117,7 +112,7 @@ pub fn usage_message(e: &clap::Error) -> String {
         .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
         .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
         .collect();
-    let message = message.join(" ");
+    let message = ragcite::escape::printable_line(&message.join(" "));
     message
         .strip_prefix("error: ")
         .unwrap_or(&message)

@@ -12,7 +12,12 @@
     ['uncited-claim', 'a sentence that states something checkable cites nothing'],
     ['no-claim', 'nothing to check: no content words and no numbers, or too few words and no marker']
   ];
-  var MEANING = {};
+  /* Every table keyed by text from the inputs (chunk ids, words) is a Map or an object with no
+     prototype, so that an id or a word such as `__proto__`, `constructor` or `toString` is a
+     key like any other, never a property every object inherits. */
+  function dict() { return Object.create(null); }
+
+  var MEANING = dict();
   VERDICTS.forEach(function (v) { MEANING[v[0]] = v[1]; });
   var LIMITS = 'ragcite measures lexical overlap, not entailment: a reworded claim can look ' +
     'unsupported and a subtly changed one can look supported. Shared words are marked ' +
@@ -56,7 +61,7 @@
   }
 
   /* English function words, never marked as shared (approximate for other languages). */
-  var STOP = {};
+  var STOP = dict();
   ('the and for are but not all any can had has have her his its was were with that this ' +
    'from they them their there these those than then into onto our you your she him who whom ' +
    'which what when where why how also been being does did done per via out off over under ' +
@@ -65,7 +70,7 @@
 
   /* The sentence's words worth marking: 3+ letters, not function words, not markers' numbers. */
   function keyWords(sentenceText) {
-    var want = {};
+    var want = dict();
     words(sentenceText.replace(/\[[^\]]*\]/g, ' ')).forEach(function (w) {
       if (w.length >= 3 && !STOP[w]) want[w] = true;
     });
@@ -74,7 +79,7 @@
 
   /* The chunk's text with the sentence's words (3+ letters, not missing) marked. */
   function sharedText(chunkText, sentenceText, missing) {
-    var miss = {};
+    var miss = dict();
     (missing || []).forEach(function (w) { miss[w.toLowerCase()] = true; });
     var want = keyWords(sentenceText);
     Object.keys(miss).forEach(function (w) { delete want[w]; });
@@ -119,10 +124,10 @@
     this.root = root;
     this.env = env;
     this.ids = ids;
-    this.chunkTexts = {};
+    this.chunkTexts = new Map();
     var chunks = block(env, 'chunks');
     var self = this;
-    ((chunks && chunks.chunks) || []).forEach(function (c) { self.chunkTexts[c.id] = c.text; });
+    ((chunks && chunks.chunks) || []).forEach(function (c) { self.chunkTexts.set(c.id, c.text); });
   }
 
   View.prototype.attrs = function (name, extra) {
@@ -268,7 +273,7 @@
   };
 
   View.prototype.open = function (id, sentenceText, d, trigger) {
-    var text = this.chunkTexts[id];
+    var text = this.chunkTexts.get(id);
     this.trigger = trigger;
     this.panelTitle.textContent = 'Chunk ' + id;
     while (this.panelText.firstChild) this.panelText.removeChild(this.panelText.firstChild);
@@ -278,7 +283,7 @@
     var cited = (d.cited || []).indexOf(id) >= 0;
     var missing = d.missingWords || [];
     if (!cited && text !== undefined) {
-      var inChunk = {};
+      var inChunk = dict();
       words(text).forEach(function (w) { inChunk[w] = true; });
       missing = Object.keys(keyWords(sentenceText)).filter(function (w) { return !inChunk[w]; });
     }

@@ -204,3 +204,53 @@ fn every_cell_is_printable_and_keeps_its_paint() {
     assert_eq!(entry.paint, Paint::Dim);
     assert_eq!(Entry::list::<&str>(&[]).items, ["-"]);
 }
+
+#[test]
+fn cells_are_cut_before_layout() {
+    let long = "x".repeat(1 << 20);
+    let text = Entry::text(&long);
+    assert_eq!(text.items[0].chars().count(), CELL_CHARS);
+    assert!(text.items[0].ends_with('…'));
+
+    let ids: Vec<String> = (0..100).map(|k| format!("{k}{long}")).collect();
+    let list = Entry::list(&ids);
+    assert_eq!(list.items.len(), LIST_SHOWN);
+    assert!(
+        list.items[..LIST_SHOWN - 1]
+            .iter()
+            .all(|id| id.chars().count() == ITEM_CHARS)
+    );
+    assert!(
+        list.items[LIST_SHOWN - 1].ends_with("… (+80 more)"),
+        "{:?}",
+        &list.items[19][190..]
+    );
+    // Escapes are made after the cut: an id of escapes is at most ten times as long.
+    let escapes = Entry::list(&["\u{1b}".repeat(1 << 20)]);
+    assert!(escapes.items[0].len() < 10 * ITEM_CHARS);
+
+    let answer = crate::input::read_answer(b"The tower is 330 metres tall [1].", None).unwrap();
+    let chunks = crate::input::read_chunks(br#"["The tower is 1 metre tall."]"#, false).unwrap();
+    let mut report = crate::Checker::new(crate::Options::default()).check(&answer, &chunks);
+    let mut sentence = report.result.sentences.remove(0);
+    sentence.verdict = Verdict::NumberMismatch;
+    sentence.unknown_markers = (0..50).map(|k| format!("{k}{long}")).collect();
+    sentence.missing_numbers = vec![long.replace('x', "9"); 30];
+    sentence.missing_words = vec![long.clone(); 30];
+    sentence.suggested_citation = Some(long.clone());
+    let problems = problems(&sentence);
+    assert!(problems.len() < 3 * CELL_CHARS, "{} bytes", problems.len());
+    assert!(problems.contains(&format!(
+        "missing numbers: {}…, ",
+        "9".repeat(WORD_CHARS - 1)
+    )));
+    assert!(
+        problems.contains("(+30 more)"),
+        "unknown markers: {problems}"
+    );
+    assert!(
+        problems.contains("(+10 more)"),
+        "missing numbers: {problems}"
+    );
+    assert!(problems.contains("(+22 more)"), "missing words: {problems}");
+}

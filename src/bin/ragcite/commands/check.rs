@@ -34,7 +34,7 @@ pub fn read_inputs(
     let (answer_bytes, answer_name) = read_input(answer_path, max_input_size)?;
     let mut answer =
         input::read_answer(&answer_bytes, format).with_context(|| answer_name.clone())?;
-    if answer.text.trim().is_empty() {
+    if input::is_blank(&answer.text) {
         bail!("{answer_name}: the response holds no answer text");
     }
     let chunks = match chunks_path {
@@ -64,7 +64,7 @@ pub fn write(
     let answer_name = args.output.name_of(&args.answer);
     let mut answer = input::read_answer(&answer_bytes, args.answer_format.0)
         .with_context(|| answer_name.clone())?;
-    if answer.text.trim().is_empty() {
+    if input::is_blank(&answer.text) {
         bail!("{answer_name}: the response holds no answer text");
     }
     // Only the API envelope echoes the inputs as given.

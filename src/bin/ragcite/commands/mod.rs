@@ -27,8 +27,10 @@ fn written(result: io::Result<()>, what: &str) -> Result<()> {
     }
 }
 
-/// One warning line on standard error: what a report left out, and how to see it all.
+/// One warning line on standard error: what a report left out, and how to see it all; what
+/// the input put into it escaped, as in an error line.
 fn warn(message: &str) {
+    let message = ragcite::escape::printable_line(message);
     let _ = writeln!(io::stderr(), "ragcite: warning: {message}");
 }
 
