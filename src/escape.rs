@@ -86,6 +86,36 @@ pub fn cut(text: &str, max: usize) -> Cow<'_, str> {
     }
 }
 
+/// JSON that another writer serialised (an MCP library's messages) with U+0085, U+2028 and
+/// U+2029 written as `\u` escapes, as [`LineSafe`] writes them. Their UTF-8 bytes can stand
+/// only inside strings of a JSON text, so replacing them there is enough.
+pub fn line_safe_json(json: &[u8]) -> Cow<'_, [u8]> {
+    let raw = |at: usize| match json[at..] {
+        [0xC2, 0x85, ..] => Some((2, "\\u0085")),
+        [0xE2, 0x80, 0xA8, ..] => Some((3, "\\u2028")),
+        [0xE2, 0x80, 0xA9, ..] => Some((3, "\\u2029")),
+        _ => None,
+    };
+    if !(0..json.len()).any(|at| raw(at).is_some()) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = Vec::with_capacity(json.len() + 16);
+    let mut at = 0;
+    while at < json.len() {
+        match raw(at) {
+            Some((len, escape)) => {
+                out.extend_from_slice(escape.as_bytes());
+                at += len;
+            }
+            None => {
+                out.push(json[at]);
+                at += 1;
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// A serde_json formatter that writes U+0085, U+2028 and U+2029 in strings as `\u` escapes,
 /// and everything else as the formatter it wraps.
 #[derive(Debug, Clone)]
@@ -188,6 +218,18 @@ pub fn to_vec_pretty<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn serialised_json_gets_its_unicode_line_ends_escaped() {
+        let json = serde_json::to_vec(&"a\u{85}b\u{2028}c\u{2029}d é").unwrap();
+        let safe = line_safe_json(&json);
+        let text = std::str::from_utf8(&safe).unwrap();
+        assert_eq!(text, r#""a\u0085b\u2028c\u2029d é""#);
+        assert_eq!(text.lines().count(), 1);
+        let back: String = serde_json::from_slice(&safe).unwrap();
+        assert_eq!(back, "a\u{85}b\u{2028}c\u{2029}d é");
+        assert!(matches!(line_safe_json(b"{}"), Cow::Borrowed(_)));
+    }
 
     #[test]
     fn printable_escapes_controls_bidi_and_invisible_characters() {

@@ -223,19 +223,22 @@ async fn write_out(
                 if read? == 0 {
                     break;
                 }
-                stdout.write_all(&line).await?;
+                // One message one line, for readers that split on Unicode line ends too.
+                stdout.write_all(&ragcite::escape::line_safe_json(&line)).await?;
                 stdout.flush().await?;
                 line.clear();
             }
             Some(reply) = replies.recv() => {
-                stdout.write_all(&reply).await?;
+                stdout.write_all(&ragcite::escape::line_safe_json(&reply)).await?;
                 stdout.flush().await?;
             }
         }
     }
     // rmcp is done: the errors already queued still go out.
     while let Ok(reply) = replies.try_recv() {
-        stdout.write_all(&reply).await?;
+        stdout
+            .write_all(&ragcite::escape::line_safe_json(&reply))
+            .await?;
     }
     stdout.flush().await
 }

@@ -52,7 +52,7 @@ pub fn run(args: &ServeArgs) -> Result<ExitStatus> {
             let _ = writeln!(
                 stderr,
                 "ragcite: warning: --cors-mcp lets pages of {} call /mcp, whose verify_citation reads the documents folder",
-                args.cors.as_deref().unwrap_or_default()
+                ragcite::escape::printable_line(args.cors.as_deref().unwrap_or_default())
             );
         }
         let service = Service::new(

@@ -72,7 +72,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitStatus> {
         trained.units,
         trained.positives,
         trained.threshold,
-        args.output
+        ragcite::escape::printable_line(&args.output)
     );
     Ok(ExitStatus::Success)
 }

@@ -347,12 +347,8 @@ async fn log_and_cors(State(app): State<Arc<App>>, request: Request, next: Next)
         response.status().as_u16(),
         started.elapsed().as_secs_f64() * 1000.0
     );
-    // Control characters of the path never reach the log as such.
-    let line: String = line
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect();
-    eprintln!("{line}");
+    // Control, bidirectional and invisible characters of the path never reach the log as such.
+    eprintln!("{}", ragcite::escape::printable_line(&line));
     response
 }
 
