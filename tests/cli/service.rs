@@ -654,17 +654,22 @@ fn mcp_over_http_in_both_handshake_styles() {
     assert_eq!(verification["closest"]["differingWords"], 1);
 }
 
-/// `ragcite mcp` over stdio, raw: writes each message and reads the replies by id.
-fn mcp_stdio(args: &[&str], messages: &[Value]) -> Vec<Value> {
+/// `ragcite mcp ARGS` started with its standard input and output piped, its errors dropped.
+pub(crate) fn spawn_mcp(args: &[&str]) -> std::process::Child {
     let mut all = vec!["mcp"];
     all.extend_from_slice(args);
-    let mut child = ragcite(all)
+    ragcite(all)
         .command()
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .expect("ragcite mcp starts");
+        .expect("ragcite mcp starts")
+}
+
+/// `ragcite mcp` over stdio, raw: writes each message and reads the replies by id.
+fn mcp_stdio(args: &[&str], messages: &[Value]) -> Vec<Value> {
+    let mut child = spawn_mcp(args);
     let mut stdin = child.stdin.take().expect("stdin");
     let stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut replies: Vec<Value> = Vec::new();

@@ -3,14 +3,13 @@
 //! FIFOs or devices after start, and stdio lines that are oversized, malformed or not UTF-8.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use crate::service::{Server, call, mcp_http, meta, wait};
-use crate::util::ragcite;
+use crate::service::{Server, call, mcp_http, meta, spawn_mcp, wait};
 
 /// A body of `count` unknown keys (and no known field).
 fn unknown_keys(count: usize) -> Vec<u8> {
@@ -77,15 +76,7 @@ struct McpStdio {
 
 impl McpStdio {
     fn start(args: &[&str]) -> McpStdio {
-        let mut all = vec!["mcp"];
-        all.extend_from_slice(args);
-        let mut child = ragcite(all)
-            .command()
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("ragcite mcp starts");
+        let mut child = spawn_mcp(args);
         let stdin = child.stdin.take();
         let stdout = BufReader::new(child.stdout.take().expect("stdout"));
         let (sender, lines) = mpsc::channel();
