@@ -142,6 +142,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--rate-limit', '--rate-limit', [CompletionResultType]::ParameterName, 'Requests per second each client may make (a token bucket of that size); over it, 429')
             [CompletionResult]::new('--max-concurrent', '--max-concurrent', [CompletionResultType]::ParameterName, 'Checks run at once [default: the number of cores]; when eight times as many wait, 503')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds a client may take to send its request''s headers, and again its body; then 408 or a closed connection')
+            [CompletionResult]::new('--check-timeout', '--check-timeout', [CompletionResultType]::ParameterName, 'Seconds one check may run (from its start, not its wait); then it stops and the request gets 503 check-timeout')
             [CompletionResult]::new('--cors', '--cors', [CompletionResultType]::ParameterName, 'Allow this origin to call the API from a browser (Access-Control-Allow-Origin); no CORS without it')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'What scores support in every request: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read options from the [serve] table of this file instead of the configuration found above the working directory')
@@ -155,6 +156,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
         'ragcite;mcp' {
             [CompletionResult]::new('--documents', '--documents', [CompletionResultType]::ParameterName, 'A folder whose files verify_citation can name by their path in it (document_id)')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'What scores support in every call: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`')
+            [CompletionResult]::new('--check-timeout', '--check-timeout', [CompletionResultType]::ParameterName, 'Seconds one rag_citation_debugger check may run (from its start); then it stops and the call gets a tool error')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

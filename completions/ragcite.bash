@@ -459,7 +459,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__mcp)
-            opts="-h -V --documents --model --help --version"
+            opts="-h -V --documents --model --check-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -470,6 +470,10 @@ _ragcite() {
                     return 0
                     ;;
                 --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --check-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -503,7 +507,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__serve)
-            opts="-h -V --host --port --documents --rate-limit --max-concurrent --timeout --cors --model --config --isolated --help --version"
+            opts="-h -V --host --port --documents --rate-limit --max-concurrent --timeout --check-timeout --cors --model --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -530,6 +534,10 @@ _ragcite() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --check-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

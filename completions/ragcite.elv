@@ -132,6 +132,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --rate-limit 'Requests per second each client may make (a token bucket of that size); over it, 429'
             cand --max-concurrent 'Checks run at once [default: the number of cores]; when eight times as many wait, 503'
             cand --timeout 'Seconds a client may take to send its request''s headers, and again its body; then 408 or a closed connection'
+            cand --check-timeout 'Seconds one check may run (from its start, not its wait); then it stops and the request gets 503 check-timeout'
             cand --cors 'Allow this origin to call the API from a browser (Access-Control-Allow-Origin); no CORS without it'
             cand --model 'What scores support in every request: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'
             cand --config 'Read options from the [serve] table of this file instead of the configuration found above the working directory'
@@ -144,6 +145,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;mcp'= {
             cand --documents 'A folder whose files verify_citation can name by their path in it (document_id)'
             cand --model 'What scores support in every call: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'
+            cand --check-timeout 'Seconds one rag_citation_debugger check may run (from its start); then it stops and the call gets a tool error'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'

@@ -229,6 +229,7 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l documents -d '
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l rate-limit -d 'Requests per second each client may make (a token bucket of that size); over it, 429' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l max-concurrent -d 'Checks run at once [default: the number of cores]; when eight times as many wait, 503' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l timeout -d 'Seconds a client may take to send its request\'s headers, and again its body; then 408 or a closed connection' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l check-timeout -d 'Seconds one check may run (from its start, not its wait); then it stops and the request gets 503 check-timeout' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l cors -d 'Allow this origin to call the API from a browser (Access-Control-Allow-Origin); no CORS without it' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l model -d 'What scores support in every request: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l config -d 'Read options from the [serve] table of this file instead of the configuration found above the working directory' -r
@@ -237,6 +238,7 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -s h -l help -d '
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -l documents -d 'A folder whose files verify_citation can name by their path in it (document_id)' -r -F
 complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -l model -d 'What scores support in every call: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -l check-timeout -d 'Seconds one rag_citation_debugger check may run (from its start); then it stops and the call gets a tool error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -s h -l help -d 'Print help'
 complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain serve mcp help" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'

@@ -36,10 +36,12 @@ pub mod emit;
 pub mod eval;
 
 // Shared by the stages.
+pub mod deadline;
 mod parallel;
 mod rounding;
 
 pub use check::{Checker, DEFAULT_THRESHOLD, Options, THRESHOLD_RANGE};
+pub use deadline::{Deadline, Expired};
 pub use gate::{GateOutcome, LimitFailure, Limits};
 pub use input::{Answer, AnswerFormat, Chunk, ChunkFormat, Chunks, InputError};
 pub use report::{CheckResult, ChunkStatus, Counts, Report, Verdict};

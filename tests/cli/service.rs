@@ -617,7 +617,7 @@ fn meta() -> Value {
     })
 }
 
-fn call(id: u64, name: &str, arguments: Value, with_meta: bool) -> Value {
+pub(crate) fn call(id: u64, name: &str, arguments: Value, with_meta: bool) -> Value {
     let mut params = json!({"name": name, "arguments": arguments});
     if with_meta {
         params["_meta"] = meta();
@@ -625,7 +625,7 @@ fn call(id: u64, name: &str, arguments: Value, with_meta: bool) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
 }
 
-fn verdicts_of(result: &Value) -> Vec<String> {
+pub(crate) fn verdicts_of(result: &Value) -> Vec<String> {
     verdicts_in(&result["result"]["structuredContent"]["result"]["sentences"])
 }
 
@@ -684,7 +684,7 @@ fn mcp_over_http_in_both_handshake_styles() {
 }
 
 /// `ragcite mcp` over stdio, raw: writes each message and reads the replies by id.
-fn mcp_stdio(args: &[&str], messages: &[Value]) -> Vec<Value> {
+pub(crate) fn mcp_stdio(args: &[&str], messages: &[Value]) -> Vec<Value> {
     let mut all = vec!["mcp"];
     all.extend_from_slice(args);
     let mut child = ragcite(all)

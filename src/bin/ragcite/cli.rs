@@ -183,6 +183,10 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600), value_name = "SECONDS")]
     pub timeout: u64,
 
+    /// Seconds one check may run (from its start, not its wait); then it stops and the request gets 503 check-timeout
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), value_name = "SECONDS")]
+    pub check_timeout: u64,
+
     /// Allow this origin to call the API from a browser (Access-Control-Allow-Origin); no CORS without it
     #[arg(long, value_name = "ORIGIN")]
     pub cors: Option<String>,
@@ -212,6 +216,10 @@ pub struct McpArgs {
     /// hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`
     #[arg(long, value_name = "PATH", default_value = "shipped")]
     pub model: String,
+
+    /// Seconds one rag_citation_debugger check may run (from its start); then it stops and the call gets a tool error
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), value_name = "SECONDS")]
+    pub check_timeout: u64,
 }
 
 /// `100/s` or `100`: a positive whole number of requests per second.

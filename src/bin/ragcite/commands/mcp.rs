@@ -27,6 +27,7 @@ pub fn run(args: &McpArgs) -> Result<ExitStatus> {
             model_kind(&args.model),
             model,
             cores,
+            std::time::Duration::from_secs(args.check_timeout),
         );
         let running = Tools::new(service)
             .serve(rmcp::transport::stdio())
