@@ -713,11 +713,14 @@ impl<'a> Judge<'a> {
             scores.missing_numbers(&self.is_cited)
         };
         // Verdicts are decided on support, the best among the cited chunks (the earliest on a
-        // tie decides).
+        // tie decides). A long sentence citing many chunks takes long here: past the deadline,
+        // the chunks left are not scored (the check gives no result).
+        let deadline = self.deadline;
         let best_support = |missing: usize| {
             sentence
                 .cited
                 .iter()
+                .take_while(|_| !deadline.passed())
                 .map(|&c| (c, scores.cited_support(c, missing)))
                 .fold((None, 0.0), |(b, s), (c, score)| {
                     if b.is_none() || score > s {
