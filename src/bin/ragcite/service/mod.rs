@@ -49,7 +49,7 @@ pub struct Service {
     /// Which model that is, as `GET /healthz` says it: `shipped`, `formula` or `file`.
     pub model_name: &'static str,
     /// One permit per check running at once.
-    work: Semaphore,
+    work: Arc<Semaphore>,
     /// How long one check may run, from its start (not from its wait for a permit).
     check_timeout: Duration,
 }
@@ -69,15 +69,21 @@ impl Service {
             documents,
             model,
             model_name,
-            work: Semaphore::new(max_concurrent.max(1)),
+            work: Arc::new(Semaphore::new(max_concurrent.max(1))),
             check_timeout,
         })
     }
 
-    /// Runs `job` on a blocking thread once a check may start.
+    /// Runs `job` on a blocking thread once a check may start. The thread holds the permit
+    /// until the job ends: a client that goes away does not free a slot whose check still runs
+    /// (it runs until it ends or its deadline passes).
     async fn run<T: Send + 'static>(&self, job: impl FnOnce() -> T + Send + 'static) -> T {
         // The semaphore is never closed, so acquiring only waits.
-        let _permit = self.work.acquire().await.ok();
+        let permit = Arc::clone(&self.work).acquire_owned().await.ok();
+        let job = move || {
+            let _permit = permit;
+            job()
+        };
         match tokio::task::spawn_blocking(job).await {
             Ok(value) => value,
             Err(e) => std::panic::resume_unwind(e.into_panic()),
