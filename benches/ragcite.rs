@@ -106,11 +106,13 @@ fn check_model(bencher: Bencher, model: &str) {
 /// read off the times (it should be about 8x; quadratic work would show as 64x). They once
 /// were quadratic: a word of megabytes without white space, a line of thousands of `[1]`
 /// markers (each looked back for the start of its line), a paragraph of cited sentences on one
-/// line, and a long dotted token (`ab.ab.ab.`, each full stop walking back over it).
+/// line, a long dotted token (`ab.ab.ab.`, each full stop walking back over it), a line of
+/// `^1` (each number looked back to the text's start for a source named in words) and a line
+/// of `[1]:` (each looked back to its line's start for a link definition).
 #[divan::bench(
     args = [
         "no-space/1", "no-space/8", "markers/1", "markers/8", "one-line/1", "one-line/8",
-        "dotted/1", "dotted/8",
+        "dotted/1", "dotted/8", "carets/1", "carets/8", "colons/1", "colons/8",
     ],
     sample_count = 5
 )]
@@ -124,7 +126,9 @@ fn adversarial(bencher: Bencher, case: &str) {
             "{}\n",
             format!("The tower is tall.{}[1] ", " ".repeat(60)).repeat(4_000 * scale)
         ),
-        _ => format!("The version is {}\n", "ab.".repeat(1_000 * scale)),
+        "dotted" => format!("The version is {}\n", "ab.".repeat(1_000 * scale)),
+        "carets" => format!("The tower is tall {}\n", "^1".repeat(12_500 * scale)),
+        _ => format!("The tower is tall {}\n", "[1]:".repeat(6_250 * scale)),
     };
     let chunks = input::read_chunks(br#"[{"id": "1", "text": "The tower is tall."}]"#, true)
         .expect("chunks");

@@ -151,6 +151,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds a connection may stay silent before its request''s headers, then take to send them, and again its body; then 408 or a closed connection')
             [CompletionResult]::new('--max-connections', '--max-connections', [CompletionResultType]::ParameterName, 'Connections open at once; beyond, the oldest one waiting for a request is closed, or the new one when none waits')
             [CompletionResult]::new('--max-connections-per-client', '--max-connections-per-client', [CompletionResultType]::ParameterName, 'Connections open at once from one client address (raise it behind a reverse proxy); beyond, as for --max-connections')
+            [CompletionResult]::new('--check-timeout', '--check-timeout', [CompletionResultType]::ParameterName, 'Seconds one check may run (from its start, not its wait); then it stops and the request gets 503 check-timeout')
             [CompletionResult]::new('--cors', '--cors', [CompletionResultType]::ParameterName, 'Allow this origin (`https://example.com`, or `*` for any) to call the API from a browser; no CORS without it')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'What scores support in every request: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read options from the [serve] table of this file instead of the configuration found above the working directory')
@@ -165,6 +166,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
         'ragcite;mcp' {
             [CompletionResult]::new('--documents', '--documents', [CompletionResultType]::ParameterName, 'A folder whose files verify_citation can name by their path in it (document_id)')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'What scores support in every call: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`')
+            [CompletionResult]::new('--check-timeout', '--check-timeout', [CompletionResultType]::ParameterName, 'Seconds one rag_citation_debugger check may run (from its start); then it stops and the call gets a tool error')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

@@ -479,7 +479,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__mcp)
-            opts="-h -V --documents --model --help --version"
+            opts="-h -V --documents --model --check-timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -490,6 +490,10 @@ _ragcite() {
                     return 0
                     ;;
                 --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --check-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -527,7 +531,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__serve)
-            opts="-h -V --host --port --documents --rate-limit --max-concurrent --timeout --max-connections --max-connections-per-client --cors --cors-mcp --model --config --isolated --help --version"
+            opts="-h -V --host --port --documents --rate-limit --max-concurrent --timeout --max-connections --max-connections-per-client --check-timeout --cors --cors-mcp --model --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -562,6 +566,10 @@ _ragcite() {
                     return 0
                     ;;
                 --max-connections-per-client)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --check-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

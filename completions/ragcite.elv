@@ -141,6 +141,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --timeout 'Seconds a connection may stay silent before its request''s headers, then take to send them, and again its body; then 408 or a closed connection'
             cand --max-connections 'Connections open at once; beyond, the oldest one waiting for a request is closed, or the new one when none waits'
             cand --max-connections-per-client 'Connections open at once from one client address (raise it behind a reverse proxy); beyond, as for --max-connections'
+            cand --check-timeout 'Seconds one check may run (from its start, not its wait); then it stops and the request gets 503 check-timeout'
             cand --cors 'Allow this origin (`https://example.com`, or `*` for any) to call the API from a browser; no CORS without it'
             cand --model 'What scores support in every request: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'
             cand --config 'Read options from the [serve] table of this file instead of the configuration found above the working directory'
@@ -154,6 +155,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;mcp'= {
             cand --documents 'A folder whose files verify_citation can name by their path in it (document_id)'
             cand --model 'What scores support in every call: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'
+            cand --check-timeout 'Seconds one rag_citation_debugger check may run (from its start); then it stops and the call gets a tool error'
             cand -h 'Print help'
             cand --help 'Print help'
             cand -V 'Print version'

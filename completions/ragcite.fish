@@ -238,6 +238,7 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l max-concurrent
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l timeout -d 'Seconds a connection may stay silent before its request\'s headers, then take to send them, and again its body; then 408 or a closed connection' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l max-connections -d 'Connections open at once; beyond, the oldest one waiting for a request is closed, or the new one when none waits' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l max-connections-per-client -d 'Connections open at once from one client address (raise it behind a reverse proxy); beyond, as for --max-connections' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l check-timeout -d 'Seconds one check may run (from its start, not its wait); then it stops and the request gets 503 check-timeout' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l cors -d 'Allow this origin (`https://example.com`, or `*` for any) to call the API from a browser; no CORS without it' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l model -d 'What scores support in every request: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l config -d 'Read options from the [serve] table of this file instead of the configuration found above the working directory' -r
@@ -247,6 +248,7 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -s h -l help -d '
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -l documents -d 'A folder whose files verify_citation can name by their path in it (document_id)' -r -F
 complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -l model -d 'What scores support in every call: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -l check-timeout -d 'Seconds one rag_citation_debugger check may run (from its start); then it stops and the call gets a tool error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -s h -l help -d 'Print help'
 complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain serve mcp help" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'

@@ -16,6 +16,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 
 use crate::check::{Checker, Options};
+use crate::deadline::{Deadline, Expired};
 use crate::support::model::Model;
 use envelope::{Envelope, EnvelopeParts};
 use request::{CalculateRequest, FieldError};
@@ -31,13 +32,25 @@ pub fn calculate(
     computed_at: &str,
     base_url: &str,
 ) -> serde_json::Value {
+    calculate_within(request, model, computed_at, base_url, &Deadline::none())
+        .expect("a check without a deadline runs to its end")
+}
+
+/// [`calculate`] that gives up soon after `deadline` passes, with `Expired`.
+pub fn calculate_within(
+    request: &CalculateRequest,
+    model: &Arc<Model>,
+    computed_at: &str,
+    base_url: &str,
+    deadline: &Deadline,
+) -> Result<serde_json::Value, Expired> {
     let checker = Checker::new(Options {
         threshold: request.threshold,
         language: request.language,
         model: Arc::clone(model),
         keep_features: false,
     });
-    let report = checker.check(&request.answer, &request.chunks);
+    let report = checker.check_within(&request.answer, &request.chunks, deadline)?;
     let gate = crate::gate::Limits::default().evaluate(&report.result.counts);
     let envelope = Envelope::new(EnvelopeParts {
         report: &report,
@@ -54,7 +67,7 @@ pub fn calculate(
         }),
         gate: Some(&gate),
     });
-    serde_json::to_value(&envelope).expect("the envelope serialises")
+    Ok(serde_json::to_value(&envelope).expect("the envelope serialises"))
 }
 
 /// An RFC 9457 problem document.

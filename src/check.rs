@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 
+use crate::deadline::{Deadline, Expired};
 use crate::input::{Answer, Chunks};
 use crate::marker::{self, ResolvedCitation, Resolver};
 use crate::report::Report;
@@ -79,14 +80,34 @@ impl Checker {
 
     /// Checks every sentence of `answer` against `chunks`.
     pub fn check(&self, answer: &Answer, chunks: &Chunks) -> Report {
-        self.check_split(answer, chunks, false, in_parallel(answer, chunks))
+        self.check_within(answer, chunks, &Deadline::none())
+            .expect("a check without a deadline runs to its end")
+    }
+
+    /// [`Checker::check`] that gives up soon after `deadline` passes (within a sentence or a
+    /// few hundred chunks of work), with `Expired` and no report: the time of a check grows
+    /// with its sentences times the chunks that share their words, and a server bounds it.
+    pub fn check_within(
+        &self,
+        answer: &Answer,
+        chunks: &Chunks,
+        deadline: &Deadline,
+    ) -> Result<Report, Expired> {
+        self.check_split(answer, chunks, false, in_parallel(answer, chunks), deadline)
     }
 
     /// Checks `answer` as one unit: a single sentence from its first word to its last, whose
     /// markers cite for all of it. For labelled claims (a sentence or two with the markers at
     /// the end), as eval data gives them.
     pub fn check_as_one(&self, answer: &Answer, chunks: &Chunks) -> Report {
-        self.check_split(answer, chunks, true, in_parallel(answer, chunks))
+        self.check_split(
+            answer,
+            chunks,
+            true,
+            in_parallel(answer, chunks),
+            &Deadline::none(),
+        )
+        .expect("a check without a deadline runs to its end")
     }
 
     /// `parallel`: whether the chunks are read on a second thread (see [`in_parallel`]); the
@@ -97,7 +118,8 @@ impl Checker {
         chunks: &Chunks,
         as_one: bool,
         parallel: bool,
-    ) -> Report {
+        deadline: &Deadline,
+    ) -> Result<Report, Expired> {
         self.analyzer.begin();
         let resolver = Resolver::for_chunks(chunks);
         // The answer's sentences with their markers, citations and words.
@@ -124,6 +146,8 @@ impl Checker {
                 .spans
                 .into_iter()
                 .zip(attached)
+                // Past the deadline, the sentences left are not read (nor is there a result).
+                .take_while(|_| !deadline.passed())
                 .map(|(position, native)| {
                     self.read_sentence(
                         &answer.text,
@@ -148,6 +172,7 @@ impl Checker {
         } else {
             (read_answer(), ChunkWords::Streamed(&chunks.chunks))
         };
+        deadline.check()?;
         // Chunks are indexed for the sentences' words only: every score is about them.
         let wanted = self
             .analyzer
@@ -164,7 +189,8 @@ impl Checker {
                 keep_features: self.options.keep_features,
             },
             parallel,
-        );
+            deadline,
+        )?;
         for sentence in &mut result.sentences {
             sentence.span.start += answer.offset;
             sentence.span.end += answer.offset;
@@ -184,7 +210,7 @@ impl Checker {
         if !cites_anything && result.counts.claims > 0 {
             warnings.push("the answer has no citation at all".to_string());
         }
-        Report { result, warnings }
+        Ok(Report { result, warnings })
     }
 
     /// The marker and words stages for one sentence.
@@ -314,6 +340,58 @@ mod tests {
     }
 
     #[test]
+    fn a_check_past_its_deadline_gives_no_report() {
+        let (answer, chunks) = large_inputs();
+        let checker = Checker::new(Options::default());
+        for parallel in [false, true] {
+            let past = Deadline::at(std::time::Instant::now());
+            let result = checker.check_split(&answer, &chunks, false, parallel, &past);
+            assert_eq!(result.err(), Some(Expired));
+        }
+        let later = Deadline::after(std::time::Duration::from_secs(3600));
+        let report = checker.check_within(&answer, &chunks, &later).unwrap();
+        assert_eq!(
+            report.result.counts,
+            checker.check(&answer, &chunks).result.counts
+        );
+    }
+
+    /// A deadline that passes after a count of looks (not of time): each loop of the check
+    /// stops at its first look after the deadline passed, however much work is left, so
+    /// that the thread is free again; on one thread and on two.
+    #[test]
+    fn a_check_stops_at_its_first_look_past_the_deadline() {
+        use std::sync::atomic::Ordering;
+        let (answer, chunks) = large_inputs();
+        let checker = Checker::new(Options::default());
+        for parallel in [false, true] {
+            // Looks made by a whole check: at least one per sentence.
+            let counted = Deadline::after_looks(usize::MAX);
+            checker
+                .check_split(&answer, &chunks, false, parallel, &counted)
+                .unwrap();
+            let looks = usize::MAX - counted.looks_left();
+            assert!(looks >= 600, "{looks} looks for 600 sentences");
+            for budget in [0, 1, 300, 700, looks / 2, looks - 1] {
+                let deadline = Deadline::after_looks(budget);
+                let result = checker.check_split(&answer, &chunks, false, parallel, &deadline);
+                assert_eq!(result.err(), Some(Expired), "budget {budget}");
+                let late = deadline.late.load(Ordering::Relaxed);
+                assert!(
+                    late <= 6,
+                    "{late} looks after the deadline (budget {budget})"
+                );
+            }
+            let enough = Deadline::after_looks(looks);
+            assert!(
+                checker
+                    .check_split(&answer, &chunks, false, parallel, &enough)
+                    .is_ok()
+            );
+        }
+    }
+
+    #[test]
     fn a_check_on_two_threads_gives_the_same_result() {
         let (answer, chunks) = large_inputs();
         assert!(
@@ -322,7 +400,9 @@ mod tests {
         );
         let checker = Checker::new(Options::default());
         let json = |parallel| {
-            let report = checker.check_split(&answer, &chunks, false, parallel);
+            let report = checker
+                .check_split(&answer, &chunks, false, parallel, &Deadline::none())
+                .unwrap();
             serde_json::to_string(&report.result).expect("json")
         };
         let (parallel, streamed) = (json(true), json(false));
@@ -407,7 +487,9 @@ mod tests {
                     });
                     let json = |shortcuts: bool| {
                         crate::support::SHORTCUTS.with(|s| s.set(shortcuts));
-                        let report = checker.check_split(&answer, &chunks, false, seed % 2 == 0);
+                        let report = checker
+                            .check_split(&answer, &chunks, false, seed % 2 == 0, &Deadline::none())
+                            .unwrap();
                         crate::support::SHORTCUTS.with(|s| s.set(true));
                         serde_json::to_string(&report.result).expect("json")
                     };

@@ -36,11 +36,13 @@ pub mod emit;
 pub mod eval;
 
 // Shared by the stages.
+pub mod deadline;
 pub mod escape;
 mod parallel;
 mod rounding;
 
 pub use check::{Checker, DEFAULT_THRESHOLD, Options, THRESHOLD_RANGE};
+pub use deadline::{Deadline, Expired};
 pub use gate::{GateOutcome, LimitFailure, Limits};
 pub use input::{Answer, AnswerFormat, Chunk, ChunkFormat, Chunks, InputError};
 pub use report::{CheckResult, ChunkStatus, Counts, Report, Verdict};

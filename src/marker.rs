@@ -233,11 +233,15 @@ fn bracket(text: &str, i: usize, resolver: &Resolver) -> Option<(Vec<String>, us
     let rest = &text[i..];
     let (inner, len) = enclosed(rest, '[', ']')?;
     let after = &rest[len..];
-    // Looking back to the line's start only when a colon follows keeps a line of many
-    // brackets linear.
+    // Only white space may stand between the line's start and the bracket: looking back
+    // over white space only keeps a line of many `[1]:` linear.
     let starts_line = || {
-        let line_start = text[..i].rfind('\n').map_or(0, |k| k + 1);
-        text[line_start..i].trim().is_empty()
+        let mut before = text[..i].chars().rev();
+        let first_other = before.find(|&c| {
+            looked_at(1);
+            c == '\n' || !c.is_whitespace()
+        });
+        matches!(first_other, None | Some('\n'))
     };
     if after.starts_with('(') || (after.starts_with(':') && starts_line()) {
         return None; // a Markdown link or a link reference definition
@@ -410,6 +414,10 @@ const SOURCE_WORDS: &[&str] = &[
     "documents",
 ];
 
+/// How far back, in bytes, [`names_a_source`] reads the words before a number: enough for a
+/// source word and a list of eight numbers before it.
+const SOURCE_LOOK_BACK: usize = 128;
+
 /// Whether the number `number` (as written), after the text `before`, names one of the chunks:
 /// it is a whole number that resolves to a chunk as a marker label would, and it follows
 /// `according to` or a source word (`source 2`, `passages 1, 3 and 4`). English only words;
@@ -418,9 +426,22 @@ pub(crate) fn names_a_source(before: &str, number: &str, resolver: &Resolver) ->
     if !number.bytes().all(|b| b.is_ascii_digit()) || resolver.resolve(number).is_empty() {
         return false;
     }
-    let mut words = before
-        .rsplit(|c: char| c.is_whitespace() || c == ',')
-        .filter(|w| !w.is_empty());
+    let separator = |c: char| {
+        looked_at(1);
+        c.is_whitespace() || c == ','
+    };
+    // The words are read from the last `SOURCE_LOOK_BACK` bytes only, without the one the
+    // window cuts: looking back to the text's start for every number would make a text of
+    // numbers without white space (`^1^1^1…`) quadratic.
+    let mut from = before.len().saturating_sub(SOURCE_LOOK_BACK);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut window = &before[from..];
+    if from > 0 {
+        window = window.find(separator).map_or("", |k| &window[k..]);
+    }
+    let mut words = window.rsplit(separator).filter(|w| !w.is_empty());
     // Earlier numbers of the same list: `1 and` in `contexts 1 and 2`.
     let mut word = words.next();
     for _ in 0..8 {
@@ -440,6 +461,21 @@ pub(crate) fn names_a_source(before: &str, number: &str, resolver: &Resolver) ->
             && words
                 .next()
                 .is_some_and(|w| w.eq_ignore_ascii_case("according")))
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Characters looked at by the scans back from a position (tests count them).
+    static LOOKED_AT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `n` characters looked at by a scan back (in tests; nothing otherwise).
+#[inline(always)]
+fn looked_at(n: usize) {
+    #[cfg(test)]
+    LOOKED_AT.with(|c| c.set(c.get() + n));
+    #[cfg(not(test))]
+    let _ = n;
 }
 
 /// A provider's citation with the chunks it names: its label as a marker would show it, and the
@@ -612,6 +648,61 @@ mod tests {
         assert!(labels_in("a [1\n]", &[]).is_empty());
         let long = format!("[1{}]", " ".repeat(MAX_MARKER_LEN));
         assert!(labels_in(&long, &[]).is_empty());
+    }
+
+    /// Characters the scans back look at while `f` runs.
+    fn looked_at_during(f: impl FnOnce()) -> usize {
+        LOOKED_AT.with(|c| c.set(0));
+        f();
+        LOOKED_AT.with(|c| c.get())
+    }
+
+    #[test]
+    fn finding_sources_named_in_words_looks_back_a_bounded_way() {
+        // `^1^1^1…`: every `1` is a number that resolves to a chunk, with no white space
+        // before it; looking back to the text's start for each made the check quadratic.
+        let resolver = Resolver::new(["a"]);
+        let look = |n: usize| {
+            let text = "^1".repeat(n);
+            looked_at_during(|| {
+                for k in (1..text.len()).step_by(2) {
+                    assert!(!names_a_source(&text[..k], "1", &resolver));
+                }
+            })
+        };
+        let (small, large) = (look(1_000), look(4_000));
+        assert!(
+            large <= 5 * small,
+            "{small} then {large} characters: not linear"
+        );
+        // What a bounded look-back still finds.
+        assert!(names_a_source("the tower, according to", "1", &resolver));
+        let long = format!("{} see sources 1, 1 and", "^1".repeat(500));
+        assert!(names_a_source(&long, "1", &resolver));
+        assert!(!names_a_source(
+            &format!("{}source", "^1".repeat(500)),
+            "1",
+            &resolver
+        ));
+    }
+
+    #[test]
+    fn a_line_of_bracket_colons_is_read_in_linear_work() {
+        // Each `[1]:` asks whether the bracket starts its line: looking back to the line's
+        // start for each made a line of them quadratic.
+        let resolver = Resolver::new(["a"]);
+        let look = |n: usize| {
+            let text = format!("a {}", "[1]:".repeat(n));
+            looked_at_during(|| assert_eq!(markers(&text, &resolver).len(), n))
+        };
+        let (small, large) = (look(1_000), look(4_000));
+        assert!(
+            large <= 5 * small,
+            "{small} then {large} characters: not linear"
+        );
+        // Still a link reference definition at a line's start, after spaces or not.
+        assert!(labels_in("a [1]\n \t[2]: x", &[]) == [["1"]]);
+        assert!(labels_in("\u{a0}[2]: x", &[]).is_empty());
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod train;
 
 use std::collections::HashSet;
 
+use crate::deadline::{Deadline, Expired};
 use crate::input::Chunk;
 use crate::marker::ResolvedCitation;
 use crate::quote::Quotation;
@@ -76,7 +77,7 @@ pub struct Scoring<'a> {
 const PARALLEL_SENTENCES: usize = 64;
 
 /// Judges every sentence and every chunk; with `parallel`, the second half of the sentences on
-/// a second thread (same result).
+/// a second thread (same result). Stops soon after `deadline` passes, with `Expired`.
 pub fn assess(
     sentences: Vec<SentenceInput>,
     citations: &[ResolvedCitation],
@@ -84,14 +85,15 @@ pub fn assess(
     index: &ChunkIndex,
     scoring: Scoring,
     parallel: bool,
-) -> CheckResult {
+    deadline: &Deadline,
+) -> Result<CheckResult, Expired> {
     let Scoring {
         threshold,
         model,
         keep_features,
     } = scoring;
     // A provider citation's cited text is checked once, however many sentences it covers.
-    let mut searches = QuoteSearches::new(chunks);
+    let mut searches = QuoteSearches::new(chunks, deadline);
     let citation_quotes: Vec<Option<QuoteCheck>> = citations
         .iter()
         .map(|c| {
@@ -119,7 +121,7 @@ pub fn assess(
         let (first, second) = sentences.split_at(sentences.len() / 2);
         let (mut judged, other) = crate::parallel::on_two_threads(
             || judge(searches).judge_all(0, first),
-            || judge(QuoteSearches::new(chunks)).judge_all(first.len(), second),
+            || judge(QuoteSearches::new(chunks, deadline)).judge_all(first.len(), second),
         );
         judged.results.extend(other.results);
         for (tally, other) in judged.tallies.iter_mut().zip(&other.tallies) {
@@ -130,7 +132,9 @@ pub fn assess(
     } else {
         judge(searches).judge_all(0, &sentences)
     };
-    add_deferred(index, &mut tallies, &deferred);
+    add_deferred(index, &mut tallies, &deferred, deadline);
+    // Past the deadline, the judges stopped part way: what they gathered is no result.
+    deadline.check()?;
     let mut citation_sentences: Vec<Vec<usize>> = vec![Vec::new(); citations.len()];
     let mut unknown_markers: Vec<String> = Vec::new();
     let mut seen_unknown: HashSet<String> = HashSet::new();
@@ -193,13 +197,13 @@ pub fn assess(
         &citation_results,
         unknown_markers.len(),
     );
-    CheckResult {
+    Ok(CheckResult {
         sentences: results,
         chunks: chunk_results,
         citations: citation_results,
         unknown_markers,
         counts,
-    }
+    })
 }
 
 #[cfg(test)]

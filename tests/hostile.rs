@@ -362,8 +362,11 @@ fn a_line_of_100000_markers_is_one_sentence() {
 
 /// Answers once quadratic to check, checked at a size where that showed: a line of 200,000
 /// `[1]` markers (each looked back for the start of its line), 30,000 cited sentences on one line
-/// (each sentence's trailing markers looked back over the line) and a dotted token of 8,000
-/// `ab.` (each full stop walked back over the token). Each gives its sentences and never
+/// (each sentence's trailing markers looked back over the line), a dotted token of 8,000
+/// `ab.` (each full stop walked back over the token), a line of `^1` (each number looked back
+/// to the text's start for a source named in words: 2.8 s for 100 kB, and the test's timeout
+/// for 1 MB) and a line of `[1]:` (each looked back to the line's start for a link
+/// definition). Each gives its sentences and never
 /// crashes; the benchmark `adversarial` measures how their time grows
 /// (`cargo bench -- adversarial`), since a test that times itself fails on a busy machine.
 #[test]
@@ -381,6 +384,22 @@ fn answers_once_quadratic_are_checked() {
         (
             "dotted.md",
             format!("The version is {}\n", "ab.".repeat(8_000)),
+            1,
+        ),
+        (
+            "carets.md",
+            format!(
+                "The tower is tall {}\n",
+                "^1".repeat(size(500_000, 200_000))
+            ),
+            1,
+        ),
+        (
+            "colons.md",
+            format!(
+                "The tower is tall {}\n",
+                "[1]:".repeat(size(250_000, 100_000))
+            ),
             1,
         ),
     ];

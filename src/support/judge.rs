@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use rustc_hash::FxHashSet;
 
+use crate::deadline::{Deadline, Every};
 use crate::input::Chunk;
 use crate::quote::{QuoteMatch, QuoteSearch};
 use crate::report::{QuoteCheck, QuoteOrigin, SentenceResult, Span, Verdict};
@@ -24,13 +25,17 @@ pub(super) use shortcuts::{Deferred, add_deferred, shortcuts};
 pub(super) struct QuoteSearches<'a> {
     pub(super) chunks: &'a [Chunk],
     prepared: HashMap<usize, QuoteSearch>,
+    /// Looked at before each chunk searched: a sentence of many quotations citing many chunks
+    /// searches each quotation in each of them.
+    deadline: &'a Deadline,
 }
 
 impl<'a> QuoteSearches<'a> {
-    pub(super) fn new(chunks: &'a [Chunk]) -> Self {
+    pub(super) fn new(chunks: &'a [Chunk], deadline: &'a Deadline) -> Self {
         QuoteSearches {
             chunks,
             prepared: HashMap::new(),
+            deadline,
         }
     }
 
@@ -45,6 +50,9 @@ impl<'a> QuoteSearches<'a> {
     pub(super) fn check(&mut self, text: &str, origin: QuoteOrigin, cited: &[usize]) -> QuoteCheck {
         let mut best: Option<(usize, QuoteMatch)> = None;
         for &chunk in cited {
+            if self.deadline.passed() {
+                break; // the check gives no result
+            }
             let result = self.search(chunk).find(text);
             if result.found {
                 best = Some((chunk, result));
@@ -617,6 +625,8 @@ pub(super) struct Judge<'a> {
     /// Whether frequent words' lists are left unwalked and repeated claims tallied as their
     /// first time: off only in tests, which compare the results both ways.
     pub(super) shortcuts: bool,
+    /// Looked at before each sentence and every few chunks a sentence is scored against.
+    deadline: &'a Deadline,
 }
 
 impl<'a> Judge<'a> {
@@ -629,6 +639,7 @@ impl<'a> Judge<'a> {
         citation_quotes: &'a [Option<QuoteCheck>],
         searches: QuoteSearches<'a>,
     ) -> Self {
+        let deadline = searches.deadline;
         Judge {
             index,
             chunks,
@@ -644,15 +655,20 @@ impl<'a> Judge<'a> {
             deferred: Vec::new(),
             claims: Claims::default(),
             shortcuts: true,
+            deadline,
         }
     }
 
-    /// Judges the sentences, the first of which is sentence `first` (0-based) of the answer.
+    /// Judges the sentences, the first of which is sentence `first` (0-based) of the answer;
+    /// once the deadline has passed, no more (the check then gives no result).
     pub(super) fn judge_all(mut self, first: usize, sentences: &[SentenceInput]) -> Judged {
-        let results = (first..)
-            .zip(sentences)
-            .map(|(k, sentence)| self.judge(k, sentence))
-            .collect();
+        let mut results = Vec::with_capacity(sentences.len());
+        for (k, sentence) in (first..).zip(sentences) {
+            if self.deadline.passed() {
+                break;
+            }
+            results.push(self.judge(k, sentence));
+        }
         Judged {
             results,
             tallies: self.tallies,
@@ -697,11 +713,14 @@ impl<'a> Judge<'a> {
             scores.missing_numbers(&self.is_cited)
         };
         // Verdicts are decided on support, the best among the cited chunks (the earliest on a
-        // tie decides).
+        // tie decides). A long sentence citing many chunks takes long here: past the deadline,
+        // the chunks left are not scored (the check gives no result).
+        let deadline = self.deadline;
         let best_support = |missing: usize| {
             sentence
                 .cited
                 .iter()
+                .take_while(|_| !deadline.passed())
                 .map(|&c| (c, scores.cited_support(c, missing)))
                 .fold((None, 0.0), |(b, s), (c, score)| {
                     if b.is_none() || score > s {
@@ -797,7 +816,11 @@ impl<'a> Judge<'a> {
                 None => {
                     self.deferred.extend(scores.left_out());
                     let mut reached = Vec::new();
+                    let mut deadline = Every::<64>::new(self.deadline);
                     for &chunk in &scores.touched {
+                        if deadline.passed() {
+                            break; // the check gives no result
+                        }
                         let chunk = chunk as usize;
                         let tally = &mut self.tallies[chunk];
                         tally.best_coverage = tally.best_coverage.max(scores.against(chunk));

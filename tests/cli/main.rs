@@ -12,6 +12,8 @@
 
 mod batch;
 mod check;
+#[cfg(feature = "service")]
+mod check_timeout;
 mod ci_consumers;
 mod ci_formats;
 mod config;

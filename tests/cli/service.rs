@@ -596,7 +596,7 @@ pub(crate) fn call(id: u64, name: &str, arguments: Value, with_meta: bool) -> Va
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
 }
 
-fn verdicts_of(result: &Value) -> Vec<String> {
+pub(crate) fn verdicts_of(result: &Value) -> Vec<String> {
     verdicts_in(&result["result"]["structuredContent"]["result"]["sentences"])
 }
 
@@ -668,7 +668,7 @@ pub(crate) fn spawn_mcp(args: &[&str]) -> std::process::Child {
 }
 
 /// `ragcite mcp` over stdio, raw: writes each message and reads the replies by id.
-fn mcp_stdio(args: &[&str], messages: &[Value]) -> Vec<Value> {
+pub(crate) fn mcp_stdio(args: &[&str], messages: &[Value]) -> Vec<Value> {
     let mut child = spawn_mcp(args);
     let mut stdin = child.stdin.take().expect("stdin");
     let stdout = BufReader::new(child.stdout.take().expect("stdout"));

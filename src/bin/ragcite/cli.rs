@@ -192,6 +192,10 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65_536), value_name = "N")]
     pub max_connections_per_client: u32,
 
+    /// Seconds one check may run (from its start, not its wait); then it stops and the request gets 503 check-timeout
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), value_name = "SECONDS")]
+    pub check_timeout: u64,
+
     /// Allow this origin (`https://example.com`, or `*` for any) to call the API from a browser; no CORS without it
     #[arg(long, value_name = "ORIGIN", value_parser = parse_origin)]
     pub cors: Option<String>,
@@ -225,6 +229,10 @@ pub struct McpArgs {
     /// hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`
     #[arg(long, value_name = "PATH", default_value = "shipped")]
     pub model: String,
+
+    /// Seconds one rag_citation_debugger check may run (from its start); then it stops and the call gets a tool error
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=3600), value_name = "SECONDS")]
+    pub check_timeout: u64,
 }
 
 /// `--cors`: `*`, `null` or an origin as browsers send it: `scheme://host[:port]`, nothing after.

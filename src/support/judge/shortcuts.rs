@@ -26,6 +26,7 @@ pub(in crate::support) fn add_deferred(
     index: &ChunkIndex,
     tallies: &mut [ChunkTally],
     deferred: &[Deferred],
+    deadline: &Deadline,
 ) {
     if deferred.is_empty() {
         return;
@@ -52,7 +53,11 @@ pub(in crate::support) fn add_deferred(
             }
         }
     }
+    let mut looks = Every::<64>::new(deadline);
     for (chunk, tally) in tallies.iter_mut().enumerate() {
+        if looks.passed() {
+            return; // the check gives no result
+        }
         if chunk_bounds[chunk] <= tally.best_coverage {
             continue;
         }

@@ -48,6 +48,7 @@ pub fn run(args: &McpArgs) -> Result<ExitStatus> {
             model_kind(&args.model),
             model,
             cores,
+            std::time::Duration::from_secs(args.check_timeout),
         );
         let (mut to_server, server_in) = tokio::io::duplex(64 * 1024);
         let (server_out, from_server) = tokio::io::duplex(64 * 1024);

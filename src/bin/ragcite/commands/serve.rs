@@ -61,6 +61,7 @@ pub fn run(args: &ServeArgs) -> Result<ExitStatus> {
             model_kind(&args.model),
             model,
             max_concurrent,
+            std::time::Duration::from_secs(args.check_timeout),
         );
         let shutdown = CancellationToken::new();
         let signals = shutdown.clone();

@@ -636,7 +636,10 @@ async fn calculate(State(app): State<Arc<App>>, request: Request) -> Response {
     };
     let parsed = tokio::task::spawn_blocking(move || CalculateRequest::from_body(&body)).await;
     match parsed {
-        Ok(Ok(request)) => axum::Json(app.service.calculate(request).await).into_response(),
+        Ok(Ok(request)) => match app.service.calculate(request).await {
+            Ok(envelope) => axum::Json(envelope).into_response(),
+            Err(timed_out) => problem(timed_out.problem()),
+        },
         Ok(Err(e)) => problem(Problem::from_request(e)),
         Err(_) => internal_error(),
     }

@@ -80,9 +80,12 @@ impl Tools {
     async fn call(&self, name: &str, arguments: Value) -> Result<CallToolResult, ErrorData> {
         match name {
             TOOL_ID => match CalculateRequest::from_value(arguments) {
-                Ok(request) => Ok(CallToolResult::structured(
-                    self.service.calculate(request).await,
-                )),
+                Ok(request) => match self.service.calculate(request).await {
+                    Ok(envelope) => Ok(CallToolResult::structured(envelope)),
+                    Err(timed_out) => Ok(CallToolResult::error(vec![ContentBlock::text(
+                        timed_out.detail(),
+                    )])),
+                },
                 Err(e) => Ok(invalid(e)),
             },
             VERIFY_TOOL => match VerifyRequest::from_value(arguments) {

@@ -1,17 +1,42 @@
 //! What `ragcite serve` and `ragcite mcp` share: the checks run off the async threads, at most
-//! as many at once as there are cores, on the library's API (`ragcite::api`). The HTTP server
-//! (`http.rs`) and the MCP tools (`mcp.rs`) only carry requests to it.
+//! as many at once as there are cores, each within its deadline (`--check-timeout`), on the
+//! library's API (`ragcite::api`). The HTTP server (`http.rs`) and the MCP tools (`mcp.rs`)
+//! only carry requests to it.
 
 pub mod http;
 pub mod mcp;
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use ragcite::Model;
 use ragcite::api::request::{CalculateRequest, DocumentRef, VerifyRequest};
 use ragcite::api::verify::{DocumentError, Documents, Verification, verify};
-use ragcite::api::{calculate, computed_at};
+use ragcite::api::{Problem, calculate_within, computed_at};
+use ragcite::{Deadline, Model};
 use tokio::sync::Semaphore;
+
+/// A check that ran past its deadline and was stopped, without a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CheckTimedOut {
+    /// The deadline, from the check's start.
+    pub limit: Duration,
+}
+
+impl CheckTimedOut {
+    /// What the client is told, in a problem document or a tool error.
+    pub fn detail(&self) -> String {
+        format!(
+            "the check took longer than {} s (the server's --check-timeout) and was stopped; \
+             send fewer chunks or sentences",
+            self.limit.as_secs()
+        )
+    }
+
+    /// 503 `check-timeout`, without Retry-After: the same request would take as long again.
+    pub fn problem(&self) -> Problem {
+        Problem::new(503, "Check timed out", "check-timeout", self.detail())
+    }
+}
 
 /// The checks a server runs, shared by its transports.
 #[derive(Debug)]
@@ -24,7 +49,9 @@ pub struct Service {
     /// Which model that is, as `GET /healthz` says it: `shipped`, `formula` or `file`.
     pub model_name: &'static str,
     /// One permit per check running at once.
-    work: Semaphore,
+    work: Arc<Semaphore>,
+    /// How long one check may run, from its start (not from its wait for a permit).
+    check_timeout: Duration,
 }
 
 impl Service {
@@ -35,31 +62,55 @@ impl Service {
         model_name: &'static str,
         model: Arc<Model>,
         max_concurrent: usize,
+        check_timeout: Duration,
     ) -> Arc<Self> {
         Arc::new(Service {
             base_url,
             documents,
             model,
             model_name,
-            work: Semaphore::new(max_concurrent.max(1)),
+            work: Arc::new(Semaphore::new(max_concurrent.max(1))),
+            check_timeout,
         })
     }
 
-    /// Runs `job` on a blocking thread once a check may start.
+    /// Runs `job` on a blocking thread once a check may start. The thread holds the permit
+    /// until the job ends: a client that goes away does not free a slot whose check still runs
+    /// (it runs until it ends or its deadline passes).
     async fn run<T: Send + 'static>(&self, job: impl FnOnce() -> T + Send + 'static) -> T {
         // The semaphore is never closed, so acquiring only waits.
-        let _permit = self.work.acquire().await.ok();
+        let permit = Arc::clone(&self.work).acquire_owned().await.ok();
+        let job = move || {
+            let _permit = permit;
+            job()
+        };
         match tokio::task::spawn_blocking(job).await {
             Ok(value) => value,
             Err(e) => std::panic::resume_unwind(e.into_panic()),
         }
     }
 
-    /// `calculate`: the envelope of a checked request.
-    pub async fn calculate(self: &Arc<Self>, request: CalculateRequest) -> serde_json::Value {
+    /// `calculate`: the envelope of a checked request, or `CheckTimedOut` when the check ran
+    /// past `--check-timeout`. The check itself stops at its deadline, so that its thread and
+    /// its permit are free again for the next request.
+    pub async fn calculate(
+        self: &Arc<Self>,
+        request: CalculateRequest,
+    ) -> Result<serde_json::Value, CheckTimedOut> {
         let service = Arc::clone(self);
-        self.run(move || calculate(&request, &service.model, &computed_at(), &service.base_url))
-            .await
+        let limit = self.check_timeout;
+        self.run(move || {
+            let deadline = Deadline::after(limit);
+            calculate_within(
+                &request,
+                &service.model,
+                &computed_at(),
+                &service.base_url,
+                &deadline,
+            )
+            .map_err(|_| CheckTimedOut { limit })
+        })
+        .await
     }
 
     /// `verify_citation`: the quote against a document given as text, or of the folder.

@@ -1,0 +1,145 @@
+//! The per-check deadline of `ragcite serve` and `ragcite mcp` (`--check-timeout`): a check
+//! that runs past it stops, its request gets a 503 `check-timeout` problem (a tool error over
+//! MCP), and the check slot it held is free again for the next request.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::service::{Server, agent, assert_valid, call, example, mcp_stdio, verdicts_of};
+use crate::util::EIFFEL_VERDICTS;
+
+/// A request within the size limits whose check is slow: about 11,000 chunks of three words
+/// and 2,000 sentences of six, all drawn from eight words, so that every sentence shares words
+/// with nearly every chunk (a release build takes about 10 s of CPU, a debug build far more).
+fn heavy_request() -> Value {
+    let words = [
+        "tower", "height", "iron", "paris", "metres", "steel", "bridge", "river",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut chunks: Vec<Value> = Vec::new();
+    let mut chunk_chars = 2;
+    loop {
+        let text: Vec<&str> = (0..3).map(|_| words[next(words.len())]).collect();
+        let chunk = json!({"id": chunks.len().to_string(), "text": text.join(" ")});
+        chunk_chars += chunk.to_string().len() + 1;
+        if chunk_chars > 490_000 {
+            break;
+        }
+        chunks.push(chunk);
+    }
+    let mut answer = String::new();
+    while answer.len() < 98_000 {
+        let text: Vec<&str> = (0..6).map(|_| words[next(words.len())]).collect();
+        answer.push_str(&format!(
+            "The {} [{}]. ",
+            text.join(" "),
+            next(chunks.len()) + 1
+        ));
+    }
+    let chunks = Value::Array(chunks).to_string();
+    assert!(answer.chars().count() <= 100_000 && chunks.chars().count() <= 500_000);
+    json!({"answer": answer, "chunks": chunks})
+}
+
+#[test]
+fn a_check_past_its_deadline_is_stopped_and_frees_its_slot() {
+    // One check at a time: the normal request waits for the heavy one's slot.
+    let server = Server::start(&[
+        "--check-timeout",
+        "1",
+        "--max-concurrent",
+        "1",
+        "--rate-limit",
+        "1000/s",
+    ]);
+    let heavy = heavy_request().to_string();
+    let url = server.at("/api/v1/calculate");
+    std::thread::scope(|scope| {
+        let slow = scope.spawn(|| {
+            let mut response = agent()
+                .post(&url)
+                .header("content-type", "application/json")
+                .send(heavy.as_bytes())
+                .expect("an answer");
+            let header = |name: &str| {
+                let value = response.headers().get(name);
+                value.and_then(|v| v.to_str().ok()).map(str::to_string)
+            };
+            let (content_type, retry_after) = (header("content-type"), header("retry-after"));
+            let body = response.body_mut().read_to_string().expect("a body");
+            (response.status().as_u16(), content_type, retry_after, body)
+        });
+        // Let the heavy check take the slot first (when it does not, the normal request only
+        // answers sooner).
+        std::thread::sleep(Duration::from_millis(300));
+        let started = Instant::now();
+        let normal = server.post_json("/api/v1/calculate", &example());
+        let waited = started.elapsed();
+        assert_eq!(normal.status, 200);
+        assert_eq!(
+            verdicts_of(&json!({"result": {"structuredContent": normal.json()}})),
+            EIFFEL_VERDICTS
+        );
+        // A bound on a hang, not a timing: without the deadline it waits for the whole heavy
+        // check (minutes in a debug build).
+        assert!(waited < Duration::from_secs(30), "waited {waited:?}");
+        let (status, content_type, retry_after, body) = slow.join().expect("the heavy request");
+        assert_eq!(status, 503, "{body}");
+        assert_eq!(content_type.as_deref(), Some("application/problem+json"));
+        // Retrying the same request would take as long again.
+        assert_eq!(retry_after, None);
+        let problem: Value = serde_json::from_str(&body).expect("JSON");
+        assert_valid("Problem", &problem);
+        assert_eq!(problem["status"], 503);
+        assert_eq!(problem["code"], "check-timeout");
+        let detail = problem["detail"].as_str().expect("a detail");
+        assert!(
+            detail.contains("longer than 1 s") && detail.contains("fewer chunks or sentences"),
+            "{detail}"
+        );
+    });
+    // The server goes on.
+    assert_eq!(
+        server.post_json("/api/v1/calculate", &example()).status,
+        200
+    );
+    assert_eq!(server.stop(), Some(0));
+}
+
+#[test]
+fn an_mcp_check_past_its_deadline_is_a_tool_error() {
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "ragcite-tests", "version": "1"}}});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let replies = mcp_stdio(
+        &["--check-timeout", "1"],
+        &[
+            init,
+            initialized,
+            call(2, "rag_citation_debugger", heavy_request(), false),
+            call(3, "rag_citation_debugger", example(), false),
+        ],
+    );
+    assert_eq!(replies[1]["result"]["isError"], true, "{}", replies[1]);
+    let text = replies[1]["result"]["content"][0]["text"]
+        .as_str()
+        .expect("text");
+    assert!(text.contains("longer than 1 s"), "{text}");
+    assert_eq!(verdicts_of(&replies[2]), EIFFEL_VERDICTS);
+}
+
+#[test]
+fn the_check_timeout_is_a_whole_number_of_seconds() {
+    for bad in ["0", "-1", "1.5", "3601", "soon"] {
+        crate::util::ragcite(["serve", "--port", "0", "--check-timeout", bad]).usage_error();
+        crate::util::ragcite(["mcp", "--check-timeout", bad]).usage_error();
+    }
+}
