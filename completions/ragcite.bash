@@ -531,7 +531,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__serve)
-            opts="-h -V --host --port --documents --rate-limit --max-concurrent --timeout --max-connections --max-connections-per-client --check-timeout --cors --cors-mcp --model --config --isolated --help --version"
+            opts="-h -V --host --port --documents --rate-limit --max-concurrent --max-concurrent-per-client --timeout --max-connections --max-connections-per-client --check-timeout --cors --cors-mcp --model --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -554,6 +554,10 @@ _ragcite() {
                     return 0
                     ;;
                 --max-concurrent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-concurrent-per-client)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -138,6 +138,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --documents 'A folder whose files verify_citation can name by their path in it (document_id)'
             cand --rate-limit 'Requests per second each client may make (a token bucket of that size); over it, 429'
             cand --max-concurrent 'Checks run at once [default: the number of cores]; when eight times as many wait, 503'
+            cand --max-concurrent-per-client 'Checks one client address may run at once [default: one less than --max-concurrent, at least 1], so that a slot stays for the others; a freed slot goes to the client running the fewest'
             cand --timeout 'Seconds a connection may stay silent before its request''s headers, then take to send them, and again its body; then 408 or a closed connection'
             cand --max-connections 'Connections open at once; beyond, the oldest one waiting for a request is closed, or the new one when none waits'
             cand --max-connections-per-client 'Connections open at once from one client address (raise it behind a reverse proxy); beyond, as for --max-connections'

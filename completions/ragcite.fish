@@ -235,6 +235,7 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l port -d 'Port 
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l documents -d 'A folder whose files verify_citation can name by their path in it (document_id)' -r -F
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l rate-limit -d 'Requests per second each client may make (a token bucket of that size); over it, 429' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l max-concurrent -d 'Checks run at once [default: the number of cores]; when eight times as many wait, 503' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l max-concurrent-per-client -d 'Checks one client address may run at once [default: one less than --max-concurrent, at least 1], so that a slot stays for the others; a freed slot goes to the client running the fewest' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l timeout -d 'Seconds a connection may stay silent before its request\'s headers, then take to send them, and again its body; then 408 or a closed connection' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l max-connections -d 'Connections open at once; beyond, the oldest one waiting for a request is closed, or the new one when none waits' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand serve" -l max-connections-per-client -d 'Connections open at once from one client address (raise it behind a reverse proxy); beyond, as for --max-connections' -r

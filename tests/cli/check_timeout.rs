@@ -2,7 +2,12 @@
 //! that runs past it stops, its request gets a 503 `check-timeout` problem (a tool error over
 //! MCP), and the check slot it held is free again for the next request.
 
+use std::io::{Read, Write};
+use std::net::{Ipv4Addr, SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+use socket2::{Domain, Socket, Type};
 
 use serde_json::{Value, json};
 
@@ -142,4 +147,85 @@ fn the_check_timeout_is_a_whole_number_of_seconds() {
         crate::util::ragcite(["serve", "--port", "0", "--check-timeout", bad]).usage_error();
         crate::util::ragcite(["mcp", "--check-timeout", bad]).usage_error();
     }
+}
+
+/// POSTs `body` to `route` from the loopback address `from` (another client address than the
+/// 127.0.0.1 the other requests come from); the response's status line and body.
+fn post_from(from: Ipv4Addr, server: &Server, route: &str, body: &str) -> (String, String) {
+    let address: SocketAddr = server
+        .at("")
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .parse()
+        .expect("the server's address");
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).expect("a socket");
+    socket
+        .bind(&SocketAddr::new(from.into(), 0).into())
+        .expect("bind to a loopback address");
+    socket.connect(&address.into()).expect("connect");
+    let mut stream: TcpStream = socket.into();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .expect("a read timeout");
+    write!(
+        stream,
+        "POST {route} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("write");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("the response");
+    let (head, body) = response.split_once("\r\n\r\n").expect("a head and a body");
+    let status = head.lines().next().unwrap_or_default().to_string();
+    (status, body.to_string())
+}
+
+#[test]
+fn a_client_whose_checks_run_to_their_deadline_leaves_a_slot_for_the_others() {
+    // Two checks at once; by default one client address may run one of them.
+    let server = Server::start(&[
+        "--check-timeout",
+        "3",
+        "--max-concurrent",
+        "2",
+        "--rate-limit",
+        "1000/s",
+    ]);
+    let heavy = heavy_request().to_string();
+    let url = server.at("/api/v1/calculate");
+    let answered = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        // One client (127.0.0.1) sends three checks that each run to their deadline.
+        for _ in 0..3 {
+            scope.spawn(|| {
+                let status = agent()
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .send(heavy.as_bytes())
+                    .map_or(0, |response| response.status().as_u16());
+                answered.fetch_add(1, Ordering::SeqCst);
+                assert_eq!(status, 503);
+            });
+        }
+        // Let them reach the server first (when they do not, the other client only answers
+        // sooner).
+        std::thread::sleep(Duration::from_millis(500));
+        // Another client's check runs in the slot left free: it is answered before any of the
+        // first client's checks ends (the first of them ends at its 3 s deadline). With every
+        // slot held by the first client, it waited for that deadline.
+        let (status, body) = post_from(
+            Ipv4Addr::new(127, 0, 0, 2),
+            &server,
+            "/api/v1/calculate",
+            &example().to_string(),
+        );
+        assert_eq!(answered.load(Ordering::SeqCst), 0, "{status}");
+        assert!(status.starts_with("HTTP/1.1 200"), "{status} {body}");
+        let envelope: Value = serde_json::from_str(&body).expect("JSON");
+        assert_eq!(
+            verdicts_of(&json!({"result": {"structuredContent": envelope}})),
+            EIFFEL_VERDICTS
+        );
+    });
+    assert_eq!(server.stop(), Some(0));
 }

@@ -180,6 +180,10 @@ pub struct ServeArgs {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..), value_name = "N")]
     pub max_concurrent: Option<u16>,
 
+    /// Checks one client address may run at once [default: one less than --max-concurrent, at least 1], so that a slot stays for the others; a freed slot goes to the client running the fewest
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..), value_name = "N")]
+    pub max_concurrent_per_client: Option<u16>,
+
     /// Seconds a connection may stay silent before its request's headers, then take to send them, and again its body; then 408 or a closed connection
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600), value_name = "SECONDS")]
     pub timeout: u64,

@@ -48,6 +48,8 @@ pub fn run(args: &McpArgs) -> Result<ExitStatus> {
             model_kind(&args.model),
             model,
             cores,
+            // One client over stdio: every slot is its own.
+            cores,
             std::time::Duration::from_secs(args.check_timeout),
         );
         let (mut to_server, server_in) = tokio::io::duplex(64 * 1024);

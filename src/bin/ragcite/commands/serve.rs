@@ -18,6 +18,12 @@ pub fn run(args: &ServeArgs) -> Result<ExitStatus> {
     let model = load_model(&args.model)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let max_concurrent = args.max_concurrent.map_or(cores, usize::from);
+    // One slot stays for the other clients unless the operator says otherwise (behind a
+    // reverse proxy every client has the proxy's address).
+    let per_client = args
+        .max_concurrent_per_client
+        .map_or(max_concurrent.saturating_sub(1), usize::from)
+        .clamp(1, max_concurrent);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -61,6 +67,7 @@ pub fn run(args: &ServeArgs) -> Result<ExitStatus> {
             model_kind(&args.model),
             model,
             max_concurrent,
+            per_client,
             std::time::Duration::from_secs(args.check_timeout),
         );
         let shutdown = CancellationToken::new();

@@ -625,7 +625,15 @@ async fn mcp_problem(response: Response) -> Response {
     refused
 }
 
+/// The client address a request came from, which the check slots are shared by.
+pub fn client_of(extensions: &axum::http::Extensions) -> super::Client {
+    extensions
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|ConnectInfo(peer)| peer.ip())
+}
+
 async fn calculate(State(app): State<Arc<App>>, request: Request) -> Response {
+    let client = client_of(request.extensions());
     let body = match read_body(&app, request).await {
         Ok(body) => body,
         Err(response) => return response,
@@ -636,7 +644,7 @@ async fn calculate(State(app): State<Arc<App>>, request: Request) -> Response {
     };
     let parsed = tokio::task::spawn_blocking(move || CalculateRequest::from_body(&body)).await;
     match parsed {
-        Ok(Ok(request)) => match app.service.calculate(request).await {
+        Ok(Ok(request)) => match app.service.calculate(client, request).await {
             Ok(envelope) => axum::Json(envelope).into_response(),
             Err(timed_out) => problem(timed_out.problem()),
         },
@@ -646,6 +654,7 @@ async fn calculate(State(app): State<Arc<App>>, request: Request) -> Response {
 }
 
 async fn quote(State(app): State<Arc<App>>, request: Request) -> Response {
+    let client = client_of(request.extensions());
     let body = match read_body(&app, request).await {
         Ok(body) => body,
         Err(response) => return response,
@@ -663,7 +672,7 @@ async fn quote(State(app): State<Arc<App>>, request: Request) -> Response {
         document: DocumentRef::Text(request.document),
         chunk_id: None,
     };
-    match app.service.verify(verify).await {
+    match app.service.verify(client, verify).await {
         Ok(verification) => axum::Json(verification).into_response(),
         Err(_) => internal_error(),
     }

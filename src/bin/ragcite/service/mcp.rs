@@ -26,7 +26,8 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
-use super::Service;
+use super::http::client_of;
+use super::{Client, Service};
 
 /// The most document ids `verify_citation`'s description lists.
 const MAX_LISTED_DOCUMENTS: usize = 200;
@@ -77,10 +78,16 @@ impl Tools {
         vec![debugger, verify]
     }
 
-    async fn call(&self, name: &str, arguments: Value) -> Result<CallToolResult, ErrorData> {
+    /// Runs tool `name` for `client` (its address over HTTP; `None` over stdio).
+    async fn call(
+        &self,
+        client: Client,
+        name: &str,
+        arguments: Value,
+    ) -> Result<CallToolResult, ErrorData> {
         match name {
             TOOL_ID => match CalculateRequest::from_value(arguments) {
-                Ok(request) => match self.service.calculate(request).await {
+                Ok(request) => match self.service.calculate(client, request).await {
                     Ok(envelope) => Ok(CallToolResult::structured(envelope)),
                     Err(timed_out) => Ok(CallToolResult::error(vec![ContentBlock::text(
                         timed_out.detail(),
@@ -89,7 +96,7 @@ impl Tools {
                 Err(e) => Ok(invalid(e)),
             },
             VERIFY_TOOL => match VerifyRequest::from_value(arguments) {
-                Ok(request) => match self.service.verify(request).await {
+                Ok(request) => match self.service.verify(client, request).await {
                     Ok(verification) => Ok(CallToolResult::structured(
                         serde_json::to_value(verification).unwrap_or_default(),
                     )),
@@ -162,9 +169,16 @@ impl ServerHandler for Tools {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // Over HTTP, rmcp hands on the request's head, and with it the client's address.
+        let client = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| client_of(&parts.extensions));
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        self.call(&request.name, arguments).await.map(Into::into)
+        self.call(client, &request.name, arguments)
+            .await
+            .map(Into::into)
     }
 }

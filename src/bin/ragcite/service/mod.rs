@@ -1,10 +1,11 @@
 //! What `ragcite serve` and `ragcite mcp` share: the checks run off the async threads, at most
-//! as many at once as there are cores, each within its deadline (`--check-timeout`), on the
+//! as many at once as there are cores (shared fairly between clients: `slots.rs`), each within its deadline (`--check-timeout`), on the
 //! library's API (`ragcite::api`). The HTTP server (`http.rs`) and the MCP tools (`mcp.rs`)
 //! only carry requests to it.
 
 pub mod http;
 pub mod mcp;
+mod slots;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,7 +14,9 @@ use ragcite::api::request::{CalculateRequest, DocumentRef, VerifyRequest};
 use ragcite::api::verify::{DocumentError, Documents, Verification, verify};
 use ragcite::api::{Problem, calculate_within, computed_at};
 use ragcite::{Deadline, Model};
-use tokio::sync::Semaphore;
+
+pub use self::slots::Client;
+use self::slots::Slots;
 
 /// A check that ran past its deadline and was stopped, without a result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,8 +51,8 @@ pub struct Service {
     pub model: Arc<Model>,
     /// Which model that is, as `GET /healthz` says it: `shipped`, `formula` or `file`.
     pub model_name: &'static str,
-    /// One permit per check running at once.
-    work: Arc<Semaphore>,
+    /// One slot per check running at once, shared fairly between clients.
+    slots: Arc<Slots>,
     /// How long one check may run, from its start (not from its wait for a permit).
     check_timeout: Duration,
 }
@@ -62,6 +65,7 @@ impl Service {
         model_name: &'static str,
         model: Arc<Model>,
         max_concurrent: usize,
+        max_concurrent_per_client: usize,
         check_timeout: Duration,
     ) -> Arc<Self> {
         Arc::new(Service {
@@ -69,19 +73,22 @@ impl Service {
             documents,
             model,
             model_name,
-            work: Arc::new(Semaphore::new(max_concurrent.max(1))),
+            slots: Slots::new(max_concurrent, max_concurrent_per_client),
             check_timeout,
         })
     }
 
-    /// Runs `job` on a blocking thread once a check may start. The thread holds the permit
-    /// until the job ends: a client that goes away does not free a slot whose check still runs
-    /// (it runs until it ends or its deadline passes).
-    async fn run<T: Send + 'static>(&self, job: impl FnOnce() -> T + Send + 'static) -> T {
-        // The semaphore is never closed, so acquiring only waits.
-        let permit = Arc::clone(&self.work).acquire_owned().await.ok();
+    /// Runs `job` on a blocking thread once a check of `client` may start. The thread holds
+    /// the slot until the job ends: a client that goes away does not free a slot whose check
+    /// still runs (it runs until it ends or its deadline passes).
+    async fn run<T: Send + 'static>(
+        &self,
+        client: Client,
+        job: impl FnOnce() -> T + Send + 'static,
+    ) -> T {
+        let slot = self.slots.acquire(client).await;
         let job = move || {
-            let _permit = permit;
+            let _slot = slot;
             job()
         };
         match tokio::task::spawn_blocking(job).await {
@@ -95,11 +102,12 @@ impl Service {
     /// its permit are free again for the next request.
     pub async fn calculate(
         self: &Arc<Self>,
+        client: Client,
         request: CalculateRequest,
     ) -> Result<serde_json::Value, CheckTimedOut> {
         let service = Arc::clone(self);
         let limit = self.check_timeout;
-        self.run(move || {
+        self.run(client, move || {
             let deadline = Deadline::after(limit);
             calculate_within(
                 &request,
@@ -116,10 +124,11 @@ impl Service {
     /// `verify_citation`: the quote against a document given as text, or of the folder.
     pub async fn verify(
         self: &Arc<Self>,
+        client: Client,
         request: VerifyRequest,
     ) -> Result<Verification, DocumentError> {
         let service = Arc::clone(self);
-        self.run(move || {
+        self.run(client, move || {
             let text = match request.document {
                 DocumentRef::Text(text) => text,
                 DocumentRef::Id(id) => service
