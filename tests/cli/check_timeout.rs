@@ -151,7 +151,12 @@ fn the_check_timeout_is_a_whole_number_of_seconds() {
 
 /// POSTs `body` to `route` from the loopback address `from` (another client address than the
 /// 127.0.0.1 the other requests come from); the response's status line and body.
-fn post_from(from: Ipv4Addr, server: &Server, route: &str, body: &str) -> (String, String) {
+pub(crate) fn post_from(
+    from: Ipv4Addr,
+    server: &Server,
+    route: &str,
+    body: &str,
+) -> (String, String) {
     let address: SocketAddr = server
         .at("")
         .trim_start_matches("http://")

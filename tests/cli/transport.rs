@@ -446,3 +446,62 @@ fn cors_opens_the_api_and_mcp_only_when_asked() {
         "{warned:?}"
     );
 }
+
+#[test]
+fn bodies_held_at_once_are_bounded_per_client() {
+    let server = Server::start(&["--timeout", "3", "--rate-limit", "1000/s"]);
+    let address = address(&server);
+    // Five requests of one client announce 16 MiB bodies and send a few bytes of them: four fill
+    // the client's 64 MiB of bodies held at once, the fifth is refused at once (503) rather
+    // than read, and the four others wait for their bodies until --timeout (408).
+    let mut held: Vec<TcpStream> = (0..5)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&address).expect("connect");
+            write!(
+                stream,
+                "POST /api/v1/calculate HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{{\"answer\"",
+                16 * 1024 * 1024
+            )
+            .expect("write");
+            stream
+        })
+        .collect();
+    // Another client address meanwhile is answered as usual.
+    let (status, body) = crate::check_timeout::post_from(
+        std::net::Ipv4Addr::new(127, 0, 0, 2),
+        &server,
+        "/api/v1/calculate",
+        &example().to_string(),
+    );
+    assert!(status.starts_with("HTTP/1.1 200"), "{status} {body}");
+    let mut statuses: Vec<String> = held
+        .iter_mut()
+        .map(|stream| {
+            let received = until_closed(stream, Duration::from_secs(30)).expect("answered");
+            let received = String::from_utf8_lossy(&received).into_owned();
+            if received.starts_with("HTTP/1.1 503") {
+                assert!(received.contains("retry-after: 1"), "{received}");
+                assert!(received.contains("\"overloaded\""), "{received}");
+                assert!(received.contains("64 MiB for this client"), "{received}");
+            }
+            received.lines().next().unwrap_or_default().to_string()
+        })
+        .collect();
+    statuses.sort();
+    assert_eq!(
+        statuses,
+        [
+            "HTTP/1.1 408 Request Timeout",
+            "HTTP/1.1 408 Request Timeout",
+            "HTTP/1.1 408 Request Timeout",
+            "HTTP/1.1 408 Request Timeout",
+            "HTTP/1.1 503 Service Unavailable",
+        ]
+    );
+    // Answered, they hold nothing: the client is served again.
+    assert_eq!(
+        server.post_json("/api/v1/calculate", &example()).status,
+        200
+    );
+    assert_eq!(server.stop(), Some(0));
+}

@@ -2,11 +2,13 @@
 //! `/mcp`, and the limits that keep it up: HTTP/1.1 only, a cap on open connections in all and
 //! per client address (where a connection waiting for a request gives its place to a new one),
 //! an idle and header read timeout, a write timeout for clients that stop reading, a body cap
-//! above the longest valid request, a body read timeout, a token bucket per client (429), load
+//! above the longest valid request, a budget for the bodies held at once (`budget.rs`), a body
+//! read timeout, a token bucket per client (429), load
 //! shedding when the checks queue up (503), and a graceful shutdown. Every error the server
 //! writes is an RFC 9457 problem document (MCP's too); one line per request goes to stderr,
 //! never a body.
 
+mod budget;
 mod connections;
 
 use std::convert::Infallible;
@@ -36,6 +38,7 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
+use self::budget::{Budget, Held};
 use self::connections::{Connections, Limits, WriteDeadline};
 use super::Service;
 use super::mcp::Tools;
@@ -81,6 +84,8 @@ struct App {
     limiter: DefaultKeyedRateLimiter<IpAddr>,
     /// Requests admitted to wait for or run a check.
     queue: Semaphore,
+    /// The bytes of request bodies held at once.
+    bodies: Arc<Budget>,
     cors: Option<HeaderValue>,
     cors_mcp: bool,
     timeout: Duration,
@@ -97,6 +102,7 @@ pub async fn serve(
     let app = Arc::new(App {
         limiter: RateLimiter::keyed(Quota::per_second(settings.rate_limit)),
         queue: Semaphore::new(settings.max_concurrent.max(1) * QUEUE_PER_WORKER),
+        bodies: Budget::new(budget::TOTAL_BYTES, budget::PER_CLIENT_BYTES),
         cors: settings
             .cors
             .as_deref()
@@ -352,15 +358,24 @@ async fn log_and_cors(State(app): State<Arc<App>>, request: Request, next: Next)
     response
 }
 
-/// The body, read within the limits: 413 beyond [`MAX_BODY_BYTES`], 408 when too slow.
-async fn read_body(app: &App, request: Request) -> Result<Bytes, Response> {
+/// The body, read within the limits: 413 beyond [`MAX_BODY_BYTES`], 408 when too slow, 503
+/// when the bodies held at once would go over their budget. The bytes stay counted until the
+/// returned [`Held`] is dropped, at the end of the request.
+async fn read_body(app: &App, request: Request) -> Result<(Bytes, Held), Response> {
+    let client = client_of(request.extensions());
     let (parts, body) = request.into_parts();
-    read_limited(app, &parts.headers, body).await
+    read_limited(app, client, &parts.headers, body).await
 }
 
-/// [`read_body`] of a body and its request's headers.
-async fn read_limited(app: &App, headers: &HeaderMap, body: Body) -> Result<Bytes, Response> {
-    // A body announced over the limit is refused before it is read.
+/// [`read_body`] of a body and its request's client and headers.
+async fn read_limited(
+    app: &App,
+    client: super::Client,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<(Bytes, Held), Response> {
+    // A body announced over the limit is refused before it is read; one announced within it
+    // is counted whole from the start, since that is what it will hold.
     let announced = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -368,22 +383,67 @@ async fn read_limited(app: &App, headers: &HeaderMap, body: Body) -> Result<Byte
     if announced.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
         return Err(too_large());
     }
-    match tokio::time::timeout(app.timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await {
+    let mut held = app.bodies.start(client);
+    let announced = announced.map(|length| length as usize);
+    if let Some(length) = announced
+        && !held.grow(length)
+    {
+        return Err(bodies_over_budget());
+    }
+    let read = async {
+        let mut body = body;
+        let mut bytes = Vec::with_capacity(announced.unwrap_or(0));
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|e| {
+                problem(Problem::new(
+                    400,
+                    "Unreadable body",
+                    "unreadable-body",
+                    format!("the body could not be read: {e}"),
+                ))
+            })?;
+            let Ok(data) = frame.into_data() else {
+                continue;
+            };
+            if bytes.len() + data.len() > MAX_BODY_BYTES {
+                return Err(too_large());
+            }
+            // A body of no announced length is counted as it comes.
+            if announced.is_none() && !held.grow(data.len()) {
+                return Err(bodies_over_budget());
+            }
+            bytes.extend_from_slice(&data);
+        }
+        Ok(Bytes::from(bytes))
+    };
+    match tokio::time::timeout(app.timeout, read).await {
         Err(_) => Err(problem(Problem::new(
             408,
             "Request timeout",
             "timeout",
             format!("the body did not arrive within {} s", app.timeout.as_secs()),
         ))),
-        Ok(Err(e)) if is_too_long(&e) => Err(too_large()),
-        Ok(Err(e)) => Err(problem(Problem::new(
-            400,
-            "Unreadable body",
-            "unreadable-body",
-            format!("the body could not be read: {e}"),
-        ))),
-        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(response)) => Err(response),
+        Ok(Ok(bytes)) => Ok((bytes, held)),
     }
+}
+
+/// 503 when the bodies held at once would go over their budget (see [`budget`]).
+fn bodies_over_budget() -> Response {
+    retry_after(
+        problem(Problem::new(
+            503,
+            "Overloaded",
+            "overloaded",
+            format!(
+                "the request bodies held at once would go over {} MiB in all or {} MiB for this \
+                 client; retry when earlier requests are answered",
+                budget::TOTAL_BYTES >> 20,
+                budget::PER_CLIENT_BYTES >> 20
+            ),
+        )),
+        1,
+    )
 }
 
 fn too_large() -> Response {
@@ -393,18 +453,6 @@ fn too_large() -> Response {
         "too-large",
         format!("the body is over {MAX_BODY_BYTES} bytes"),
     ))
-}
-
-/// Whether reading a body stopped at the length limit.
-fn is_too_long(error: &axum::Error) -> bool {
-    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
-    while let Some(e) = cause {
-        if e.is::<http_body_util::LengthLimitError>() {
-            return true;
-        }
-        cause = e.source();
-    }
-    false
 }
 
 /// The answer when the checks' queue is full: 503, retry in a second.
@@ -428,9 +476,11 @@ async fn mcp(State(app): State<Arc<App>>, request: Request) -> Response {
     if request.method() != Method::POST {
         return mcp_problem(app.mcp.handle(request).await.map(Body::new)).await;
     }
+    let client = client_of(request.extensions());
     let (parts, body) = request.into_parts();
-    let body = match read_limited(&app, &parts.headers, body).await {
-        Ok(body) => body,
+    // `_held` counts the body's bytes until the request is answered.
+    let (body, _held) = match read_limited(&app, client, &parts.headers, body).await {
+        Ok(read) => read,
         Err(response) => return response,
     };
     // Admitted to the checks' queue, or shed.
@@ -634,8 +684,9 @@ pub fn client_of(extensions: &axum::http::Extensions) -> super::Client {
 
 async fn calculate(State(app): State<Arc<App>>, request: Request) -> Response {
     let client = client_of(request.extensions());
-    let body = match read_body(&app, request).await {
-        Ok(body) => body,
+    // `_held` counts the body's bytes until the request is answered.
+    let (body, _held) = match read_body(&app, request).await {
+        Ok(read) => read,
         Err(response) => return response,
     };
     // Admitted to the checks' queue, or shed.
@@ -655,8 +706,9 @@ async fn calculate(State(app): State<Arc<App>>, request: Request) -> Response {
 
 async fn quote(State(app): State<Arc<App>>, request: Request) -> Response {
     let client = client_of(request.extensions());
-    let body = match read_body(&app, request).await {
-        Ok(body) => body,
+    // `_held` counts the body's bytes until the request is answered.
+    let (body, _held) = match read_body(&app, request).await {
+        Ok(read) => read,
         Err(response) => return response,
     };
     // Admitted to the checks' queue, or shed.
