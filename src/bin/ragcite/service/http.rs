@@ -3,10 +3,9 @@
 //! per client address (where a connection waiting for a request gives its place to a new one),
 //! an idle and header read timeout, a write timeout for clients that stop reading, a body cap
 //! above the longest valid request, a budget for the bodies held at once (`budget.rs`), a body
-//! read timeout, a token bucket per client (429), load
-//! shedding when the checks queue up (503), and a graceful shutdown. Every error the server
-//! writes is an RFC 9457 problem document (MCP's too); one line per request goes to stderr,
-//! never a body.
+//! read timeout, a token bucket per client (429), load shedding when the checks queue up (503),
+//! and a graceful shutdown. Every error the server writes is an RFC 9457 problem document
+//! (MCP's too); one line per request goes to stderr, never a body.
 
 mod budget;
 mod connections;
