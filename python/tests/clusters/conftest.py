@@ -132,6 +132,12 @@ def run_recipe(
                 break
             for member in tree:
                 try:
+                    # The prefix's `unshare` starts in this namespace and leaves it before it
+                    # runs anything: its command line, read before the namespace, says which.
+                    with open(f"/proc/{member.pid}/cmdline", "rb") as cmdline:
+                        program = os.path.basename(cmdline.read().split(b"\0", 1)[0])
+                    if prefix and program == os.path.basename(prefix[0]).encode():
+                        continue
                     namespaces.add(os.readlink(f"/proc/{member.pid}/ns/net"))
                 except OSError:
                     pass
