@@ -1,8 +1,14 @@
 //! The command line, defined once with clap; completions and the man page are generated from it.
 
+mod values;
+
 use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ragcite::Language;
+
+use self::values::{parse_learning_rate, parse_rate, parse_size, parse_threshold};
+#[cfg(feature = "service")]
+use self::values::{parse_origin, parse_per_second};
 use ragcite::batch::{self, BatchLimits};
 use ragcite::emit::api::{ApiEmitter, ReadInputs};
 use ragcite::emit::github::GithubEmitter;
@@ -239,55 +245,6 @@ pub struct McpArgs {
     pub check_timeout: u64,
 }
 
-/// `--cors`: `*`, `null` or an origin as browsers send it: `scheme://host[:port]`, nothing after.
-#[cfg(feature = "service")]
-fn parse_origin(s: &str) -> Result<String, String> {
-    let wrong = || {
-        format!(
-            "`{}` is not an origin such as https://example.com or http://localhost:3000 (or *)",
-            s.escape_debug()
-        )
-    };
-    if s == "*" || s == "null" {
-        return Ok(s.to_string());
-    }
-    let (scheme, rest) = s.split_once("://").ok_or_else(wrong)?;
-    let scheme_ok = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-        && scheme
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    let (host, port) = match rest.rsplit_once(':') {
-        // An IPv6 host keeps its colons inside brackets.
-        Some((host, port)) if !port.contains(']') => (host, Some(port)),
-        _ => (rest, None),
-    };
-    let host_ok = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-        Some(ip) => ip.parse::<std::net::Ipv6Addr>().is_ok(),
-        None => {
-            !host.is_empty()
-                && host
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
-        }
-    };
-    let port_ok = port.is_none_or(|p| p.parse::<u16>().is_ok());
-    if scheme_ok && host_ok && port_ok {
-        Ok(s.to_string())
-    } else {
-        Err(wrong())
-    }
-}
-
-/// `100/s` or `100`: a positive whole number of requests per second.
-#[cfg(feature = "service")]
-fn parse_per_second(s: &str) -> Result<std::num::NonZeroU32, String> {
-    let number = s.trim().strip_suffix("/s").unwrap_or(s.trim());
-    number
-        .trim()
-        .parse::<std::num::NonZeroU32>()
-        .map_err(|_| format!("`{s}` is not a rate such as 100/s"))
-}
-
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The answer: plain text, Markdown, or a provider's response or framework output (`-` reads standard input)
@@ -472,17 +429,6 @@ fn parse_field(s: &str) -> Result<(FieldKey, String), String> {
     Ok((key, path.to_string()))
 }
 
-fn parse_rate(s: &str) -> Result<f64, String> {
-    let value: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number"))?;
-    if !(0.0..=1.0).contains(&value) {
-        return Err(format!("{value} is outside 0..1"));
-    }
-    Ok(value)
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum BatchFormat {
     /// The failing records, worst first, and a one-line summary, for people
@@ -571,20 +517,6 @@ pub struct TrainArgs {
     /// Largest record (a labelled JSON line), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run
     #[arg(long, default_value = "64MiB", value_parser = parse_size, value_name = "SIZE")]
     pub max_record_size: u64,
-}
-
-fn parse_learning_rate(s: &str) -> Result<f64, String> {
-    let value: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number"))?;
-    if value > 0.0 && value <= 1.0 {
-        Ok(value)
-    } else {
-        Err(format!(
-            "{s} is not in (0, 1]: a learning rate is above 0 and at most 1"
-        ))
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -752,47 +684,6 @@ impl ValueEnum for VerdictArg {
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(PossibleValue::new(self.0.name()).help(self.0.summary()))
     }
-}
-
-/// A size in bytes: a whole number, alone or with a unit of 1024: `K`/`KiB`, `M`/`MiB`,
-/// `G`/`GiB` (any case), or `B`. At least 1 byte.
-pub fn parse_size(s: &str) -> Result<u64, String> {
-    let text = s.trim();
-    let digits = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(digits);
-    let number: u64 = number.parse().map_err(|_| {
-        format!("`{s}` is not a size: a whole number of bytes, or with a unit such as 64MiB")
-    })?;
-    let shift = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 0,
-        "k" | "kib" => 10,
-        "m" | "mib" => 20,
-        "g" | "gib" => 30,
-        _ => {
-            return Err(format!(
-                "`{s}` is not a size: the units are B, KiB, MiB and GiB (K, M, G), of 1024"
-            ));
-        }
-    };
-    match number.checked_mul(1 << shift) {
-        Some(0) => Err("a size of 0 bytes reads nothing".to_string()),
-        Some(bytes) if bytes <= 1 << 50 => Ok(bytes),
-        _ => Err(format!("`{s}` is too large a size")),
-    }
-}
-
-fn parse_threshold(s: &str) -> Result<f64, String> {
-    let value: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number"))?;
-    let (low, high) = ragcite::THRESHOLD_RANGE;
-    if !(low..=high).contains(&value) {
-        return Err(format!("{value} is outside {low}..{high}"));
-    }
-    Ok(value)
 }
 
 // Conversions from the arguments to what the library and the emitters take.
@@ -963,45 +854,6 @@ mod tests {
     #[test]
     fn the_definition_is_consistent() {
         Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn thresholds_outside_the_range_are_refused() {
-        assert_eq!(parse_threshold("0.6"), Ok(0.6));
-        assert_eq!(parse_threshold("1"), Ok(1.0));
-        assert!(parse_threshold("0.05").is_err());
-        assert!(parse_threshold("1.5").is_err());
-        assert!(parse_threshold("NaN").is_err());
-        assert!(parse_threshold("half").is_err());
-    }
-
-    #[cfg(feature = "service")]
-    #[test]
-    fn cors_takes_an_origin_or_a_star() {
-        for good in [
-            "*",
-            "null",
-            "https://example.com",
-            "http://localhost:3000",
-            "http://[::1]:8080",
-            "http://127.0.0.1",
-        ] {
-            assert_eq!(parse_origin(good).as_deref(), Ok(good), "{good}");
-        }
-        for bad in [
-            "",
-            "example.com",
-            "https://",
-            "https://example.com/",
-            "https://example.com/path",
-            "https://example.com:99999",
-            "https://exa mple.com",
-            "https://example.com\r\nX: y",
-            "**",
-            "://example.com",
-        ] {
-            assert!(parse_origin(bad).is_err(), "{bad:?}");
-        }
     }
 
     #[test]
