@@ -104,7 +104,7 @@ impl Problem {
     }
 
     /// The problem of a body that is not strict JSON, for a transport that reads a body
-    /// itself (such as `/mcp`): 400, naming the key given twice.
+    /// itself (such as `/mcp`): 400, naming the key given twice; 413 for too many values.
     pub fn from_json_error(error: json::JsonError) -> Self {
         match error {
             json::JsonError::Syntax(detail) => {
@@ -115,6 +115,14 @@ impl Problem {
                 "Duplicate key",
                 "duplicate-key",
                 format!("{duplicate} (JSON keys must be unique)"),
+            ),
+            json::JsonError::TooManyValues(limit) => Problem::new(
+                413,
+                "Request body too large",
+                "too-many-values",
+                format!(
+                    "the body holds more than {limit} JSON values; an MCP message needs far fewer"
+                ),
             ),
         }
     }

@@ -2,7 +2,7 @@
 //! the last one silently. One pass over the text, each key checked as it is inserted, as deep as
 //! serde_json's recursion limit (128 levels) lets any reading go.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
@@ -21,6 +21,9 @@ pub enum JsonError {
     /// from the top, empty for the top-level object).
     #[error("the key `{}` is given more than once{}", shown(.key), within(.path))]
     Duplicate { path: Vec<String>, key: String },
+    /// More values than [`parse_unique_within`] was given.
+    #[error("the text holds more than {0} JSON values")]
+    TooManyValues(usize),
 }
 
 fn within(path: &[String]) -> String {
@@ -82,16 +85,27 @@ fn is_invisible(c: char) -> bool {
 
 /// Parses `bytes` as one JSON value, refusing a key given twice in any object.
 pub fn parse_unique(bytes: &[u8]) -> Result<Value, JsonError> {
+    parse_unique_within(bytes, usize::MAX)
+}
+
+/// [`parse_unique`] of a text of at most `limit` values (objects, arrays, keys, strings,
+/// numbers, ...): past it, [`JsonError::TooManyValues`] before more is built, so that what is
+/// built stays a few times the size of a small message whatever the text holds.
+pub fn parse_unique_within(bytes: &[u8], limit: usize) -> Result<Value, JsonError> {
     let duplicate = RefCell::new(None);
+    let count = Cell::new(0);
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = Unique {
         duplicate: &duplicate,
+        count: &count,
+        limit,
     }
     .deserialize(&mut deserializer)
     .and_then(|value| deserializer.end().map(|()| value));
     match (value, duplicate.into_inner()) {
         (_, Some((path, key))) => Err(JsonError::Duplicate { path, key }),
         (Ok(value), None) => Ok(value),
+        (Err(_), None) if count.get() > limit => Err(JsonError::TooManyValues(limit)),
         (Err(e), None) => Err(JsonError::Syntax(e.to_string())),
     }
 }
@@ -135,9 +149,22 @@ pub fn key_in_start(start: &[u8], key: &str) -> Option<Value> {
 #[derive(Clone, Copy)]
 struct Unique<'a> {
     duplicate: &'a RefCell<Option<(Vec<String>, String)>>,
+    /// Values read so far, and how many may be.
+    count: &'a Cell<usize>,
+    limit: usize,
 }
 
 impl Unique<'_> {
+    /// One more value read: an error past the limit.
+    fn tick<E: de::Error>(self) -> Result<(), E> {
+        self.count.set(self.count.get() + 1);
+        if self.count.get() > self.limit {
+            Err(E::custom("too many values"))
+        } else {
+            Ok(())
+        }
+    }
+
     /// On the way up from a duplicate: `segment` is one more step of its path.
     fn note(self, segment: impl FnOnce() -> String) {
         if let Some((path, _)) = self.duplicate.borrow_mut().as_mut() {
@@ -161,39 +188,48 @@ impl<'de> Visitor<'de> for Unique<'_> {
         formatter.write_str("a JSON value")
     }
 
-    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<Value, E> {
+        self.tick()?;
         Ok(Value::Bool(value))
     }
 
-    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<Value, E> {
+        self.tick()?;
         Ok(Value::Number(value.into()))
     }
 
-    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<Value, E> {
+        self.tick()?;
         Ok(Value::Number(value.into()))
     }
 
-    fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Value, E> {
+        self.tick()?;
         Ok(Number::from_f64(value).map_or(Value::Null, Value::Number))
     }
 
-    fn visit_str<E>(self, value: &str) -> Result<Value, E> {
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<Value, E> {
+        self.tick()?;
         Ok(Value::String(value.to_string()))
     }
 
-    fn visit_string<E>(self, value: String) -> Result<Value, E> {
+    fn visit_string<E: de::Error>(self, value: String) -> Result<Value, E> {
+        self.tick()?;
         Ok(Value::String(value))
     }
 
-    fn visit_unit<E>(self) -> Result<Value, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        self.tick()?;
         Ok(Value::Null)
     }
 
-    fn visit_none<E>(self) -> Result<Value, E> {
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        self.tick()?;
         Ok(Value::Null)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        self.tick()?;
         let mut items = Vec::new();
         loop {
             match seq.next_element_seed(self) {
@@ -208,8 +244,10 @@ impl<'de> Visitor<'de> for Unique<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        self.tick()?;
         let mut object = Map::new();
         while let Some(key) = map.next_key::<String>()? {
+            self.tick()?;
             if object.contains_key(&key) {
                 *self.duplicate.borrow_mut() = Some((Vec::new(), key));
                 return Err(de::Error::custom("a key is given more than once"));
@@ -231,6 +269,26 @@ impl<'de> Visitor<'de> for Unique<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_past_the_limit_are_refused_before_they_are_built() {
+        // An object, its key and its two-item array: five values.
+        let text = br#"{"a": [1, "b"]}"#;
+        assert!(parse_unique_within(text, 5).is_ok());
+        assert_eq!(
+            parse_unique_within(text, 4),
+            Err(JsonError::TooManyValues(4))
+        );
+        let zeros = format!("[{}0]", "0,".repeat(100_000));
+        assert_eq!(
+            parse_unique_within(zeros.as_bytes(), 10_000),
+            Err(JsonError::TooManyValues(10_000))
+        );
+        assert!(matches!(
+            parse_unique_within(b"[1,", 10),
+            Err(JsonError::Syntax(_))
+        ));
+    }
 
     fn duplicate(text: &str) -> (Vec<String>, String) {
         match parse_unique(text.as_bytes()) {

@@ -177,7 +177,10 @@ fn take_line(
             message.push(b'\n');
             lines.blocking_send(message).is_ok()
         }
-        Err(JsonError::Syntax(e)) => reply(Value::Null, -32700, format!("Parse error: {e}")),
+        // A line's values are bounded by its length alone (`parse_unique` counts none).
+        Err(e @ (JsonError::Syntax(_) | JsonError::TooManyValues(_))) => {
+            reply(Value::Null, -32700, format!("Parse error: {e}"))
+        }
         Err(duplicate @ JsonError::Duplicate { .. }) => {
             let JsonError::Duplicate { path, .. } = &duplicate else {
                 unreachable!()

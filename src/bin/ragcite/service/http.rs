@@ -486,11 +486,10 @@ async fn mcp(State(app): State<Arc<App>>, request: Request) -> Response {
     let Ok(_admitted) = app.queue.try_acquire() else {
         return overloaded();
     };
-    // Counted first, so that only a message of a bounded number of values is built to find a
-    // key given twice (rmcp would keep the last one).
+    // Read strictly (a key given twice is refused; rmcp would keep the last one) and counted
+    // as it is built, so that no more than a small message's values are built.
     let scanned = tokio::task::spawn_blocking(move || {
-        scan_json(&body, MAX_MCP_VALUES)?;
-        ragcite::api::json::parse_unique(&body)
+        ragcite::api::json::parse_unique_within(&body, MAX_MCP_VALUES)
             .map_err(|e| Box::new(Problem::from_json_error(e)))?;
         Ok::<_, Box<Problem>>(body)
     })
@@ -502,107 +501,6 @@ async fn mcp(State(app): State<Arc<App>>, request: Request) -> Response {
     };
     let request = Request::from_parts(parts, Body::from(body));
     mcp_problem(app.mcp.handle(request).await.map(Body::new)).await
-}
-
-/// Checks that `body` is one JSON document of at most `limit` values, nested at most 128 deep,
-/// without building it: 400 when it is not JSON, 413 when it holds more.
-fn scan_json(body: &[u8], limit: usize) -> Result<(), Box<Problem>> {
-    use serde::de::DeserializeSeed;
-    let count = std::cell::Cell::new(0);
-    let mut deserializer = serde_json::Deserializer::from_slice(body);
-    let scanned = Count {
-        count: &count,
-        limit,
-    }
-    .deserialize(&mut deserializer)
-    .and_then(|()| deserializer.end());
-    match scanned {
-        Ok(()) => Ok(()),
-        Err(_) if count.get() > limit => Err(Box::new(Problem::new(
-            413,
-            "Request body too large",
-            "too-many-values",
-            format!("the body holds more than {limit} JSON values; an MCP message needs far fewer"),
-        ))),
-        Err(e) => Err(Box::new(Problem::new(
-            400,
-            "Malformed JSON body",
-            "malformed-json",
-            format!("the body is not valid JSON: {e}"),
-        ))),
-    }
-}
-
-/// Counts the values of a JSON document as it is read, and stops past `limit`.
-#[derive(Clone, Copy)]
-struct Count<'a> {
-    count: &'a std::cell::Cell<usize>,
-    limit: usize,
-}
-
-impl Count<'_> {
-    fn tick<E: serde::de::Error>(self) -> Result<(), E> {
-        self.count.set(self.count.get() + 1);
-        if self.count.get() > self.limit {
-            Err(E::custom("too many values"))
-        } else {
-            Ok(())
-        }
-    }
-}
-
-impl<'de> serde::de::DeserializeSeed<'de> for Count<'_> {
-    type Value = ();
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for Count<'_> {
-    type Value = ();
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
-        self.tick()
-    }
-
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
-        self.tick()
-    }
-
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
-        self.tick()
-    }
-
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
-        self.tick()
-    }
-
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
-        self.tick()
-    }
-
-    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
-        self.tick()
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        self.tick()?;
-        while seq.next_element_seed(self)?.is_some() {}
-        Ok(())
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        self.tick()?;
-        while map.next_key_seed(self)?.is_some() {
-            map.next_value_seed(self)?;
-        }
-        Ok(())
-    }
 }
 
 /// An error rmcp wrote as plain text, as a problem document with its status; a JSON-RPC reply
