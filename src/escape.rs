@@ -127,6 +127,11 @@ impl<F: Formatter> Formatter for LineSafe<F> {
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
+        // The three characters' UTF-8 starts with 0xC2 or 0xE2: most fragments hold neither,
+        // and a byte scan is cheaper than decoding characters.
+        if !fragment.bytes().any(|b| b == 0xC2 || b == 0xE2) {
+            return self.0.write_string_fragment(writer, fragment);
+        }
         let mut rest = fragment;
         while let Some(at) = rest.find(['\u{0085}', '\u{2028}', '\u{2029}']) {
             self.0.write_string_fragment(writer, &rest[..at])?;
