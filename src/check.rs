@@ -187,6 +187,7 @@ impl Checker {
                 threshold: self.options.threshold,
                 model: &self.options.model,
                 keep_features: self.options.keep_features,
+                language: self.options.language,
             },
             parallel,
             deadline,

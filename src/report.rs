@@ -31,6 +31,8 @@ pub enum Verdict {
     UnsupportedCitation,
     /// `misquote`
     Misquote,
+    /// `contradicted`
+    Contradicted,
     /// `number-mismatch`
     NumberMismatch,
     /// `weak-support`
@@ -40,8 +42,9 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub const ALL: [Verdict; 7] = [
+    pub const ALL: [Verdict; 8] = [
         Verdict::Supported,
+        Verdict::Contradicted,
         Verdict::NumberMismatch,
         Verdict::Misquote,
         Verdict::WeakSupport,
@@ -58,6 +61,7 @@ impl Verdict {
             Verdict::WeakSupport => "weak-support",
             Verdict::UnsupportedCitation => "unsupported-citation",
             Verdict::Misquote => "misquote",
+            Verdict::Contradicted => "contradicted",
             Verdict::UncitedClaim => "uncited-claim",
             Verdict::NoClaim => "no-claim",
         }
@@ -78,6 +82,9 @@ impl Verdict {
             }
             Verdict::Misquote => {
                 "a quotation of the sentence is not, word for word, in the chunk it cites"
+            }
+            Verdict::Contradicted => {
+                "the passage of a cited chunk that the sentence matches says the opposite"
             }
             Verdict::UncitedClaim => "a sentence that states something checkable cites nothing",
             Verdict::NoClaim => {
@@ -103,6 +110,9 @@ impl Verdict {
             }
             Verdict::Misquote => {
                 "The sentence quotes (“…”, \"…\", '…', «…», „…“, 「…」, 『…』, ‘…’, three or more words), or the provider attached the text it cites (Anthropic cited_text, a citation list's quote), and that text is not in the cited chunk. Matching is exact after normalisation (Unicode NFKC, dashes, curly quotes, white space, case, soft hyphens, words hyphenated across a line break); an ellipsis splits the quote into fragments that must appear in order. The report shows the closest passage of the chunk and how many words differ: that is where the quote drifted."
+            }
+            Verdict::Contradicted => {
+                "The sentence matches a passage of a chunk it cites, and the two say opposite things: one negates what the other states (not, no, never, without, cannot, fails to, n't, and their equivalents in the language checked), or they use opposite words (increase and decrease, before and after, allowed and prohibited), or the sentence's direction word goes against the passage's own figures (fell where the figures rose), or one limits what the other does not (only, all, none, always, never). Only the passage the sentence matches counts: a negation elsewhere in the chunk changes nothing. The report shows the chunk's words that contradict. Read the passage: a negation can be phrased so that both readings hold."
             }
             Verdict::UncitedClaim => {
                 "The sentence has no citation marker but three or more content words or a number, so it states something a reader would want a source for. Add a marker, or a suggested citation if one is shown."
@@ -206,8 +216,21 @@ pub struct SentenceResult {
     /// Its quotations and the cited texts of the provider citations on it, each checked in
     /// the cited chunk.
     pub quotes: Vec<QuoteCheck>,
-    /// Content words (as written, lower-cased) that the best cited chunk lacks.
+    /// Content words (as written, lower-cased) that none of the cited chunks holds (before
+    /// schema 3.0: that the best cited chunk lacks).
     pub missing_words: Vec<String>,
+    /// The cited chunk that decided the verdict: the one whose support is the sentence's
+    /// (earliest on a tie), or the one that contradicts it; `null` when the sentence cites no
+    /// chunk or has no content words. Added in schema 3.0.
+    pub deciding_chunk: Option<String>,
+    /// Each cited chunk judged on its own: whether it supports the sentence, partly supports
+    /// it, or adds nothing the others do not (ALCE's citation precision). Empty when the
+    /// sentence cites no chunk or has no content words. Added in schema 3.0.
+    pub cited_chunks: Vec<CitedChunk>,
+    /// What a cited chunk says against the sentence, when it does (verdict `contradicted`).
+    /// Added in schema 3.0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contradiction: Option<Contradiction>,
     /// Number of content words (after stop words and stemming).
     pub content_words: usize,
     /// Byte span in the answer.
@@ -225,6 +248,88 @@ pub struct SentenceResult {
     #[serde(skip)]
     #[schemars(skip)]
     pub features: Option<features::Features>,
+}
+
+/// One cited chunk of a sentence, judged on its own.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CitedChunk {
+    pub chunk: String,
+    pub finding: CitationFinding,
+    /// Its support of the sentence on its own.
+    #[serde(serialize_with = "rounded")]
+    #[schemars(with = "f64")]
+    pub support: f64,
+    /// The sentence's content words it holds that no other cited chunk holds, as written.
+    pub adds: Vec<String>,
+}
+
+/// What one citation of a sentence does for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum CitationFinding {
+    /// Its support alone reaches the threshold.
+    Supports,
+    /// Below the threshold alone, but it holds words of the sentence that no other cited chunk
+    /// holds, or its support alone is at least half the threshold.
+    Partly,
+    /// Below half the threshold alone, and every word of the sentence it holds another cited
+    /// chunk holds too: the sentence would lose nothing without it.
+    AddsNothing,
+}
+
+impl CitationFinding {
+    pub fn name(self) -> &'static str {
+        match self {
+            CitationFinding::Supports => "supports",
+            CitationFinding::Partly => "partly",
+            CitationFinding::AddsNothing => "adds-nothing",
+        }
+    }
+}
+
+/// What a cited chunk says against a sentence.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Contradiction {
+    pub kind: ContradictionKind,
+    /// The chunk that says the opposite.
+    pub chunk: String,
+    /// The sentence's words that the chunk contradicts, as written.
+    pub sentence_words: String,
+    /// The chunk's words that contradict the sentence, as written (`did not significantly
+    /// reduce`).
+    pub chunk_words: String,
+    /// Byte span of those words in the chunk's text.
+    pub chunk_span: Span,
+    /// The passage of the chunk the sentence matches (its sentence or clause), white space
+    /// collapsed, at most 200 characters around the contradicting words.
+    pub passage: String,
+}
+
+/// How a chunk contradicts a sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ContradictionKind {
+    /// One negates what the other states.
+    Polarity,
+    /// They use opposite words (`increase` and `decrease`).
+    Antonym,
+    /// The sentence's direction word goes against the chunk's own figures.
+    Direction,
+    /// One limits what the other does not (`only`, `all`, `none`, `always`, `never`).
+    Exclusivity,
+}
+
+impl ContradictionKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ContradictionKind::Polarity => "polarity",
+            ContradictionKind::Antonym => "antonym",
+            ContradictionKind::Direction => "direction",
+            ContradictionKind::Exclusivity => "exclusivity",
+        }
+    }
 }
 
 /// One retrieved chunk and how the answer used it.
@@ -261,6 +366,9 @@ pub struct Counts {
     pub weak_support: usize,
     pub unsupported_citation: usize,
     pub misquote: usize,
+    /// Added in schema 3.0 (read as 0 from counts written before).
+    #[serde(default)]
+    pub contradicted: usize,
     pub uncited_claim: usize,
     pub no_claim: usize,
     /// Provider citations not tied to a sentence (a citation list's entries) whose quote is not
@@ -283,6 +391,7 @@ impl Counts {
             Verdict::WeakSupport => self.weak_support,
             Verdict::UnsupportedCitation => self.unsupported_citation,
             Verdict::Misquote => self.misquote,
+            Verdict::Contradicted => self.contradicted,
             Verdict::UncitedClaim => self.uncited_claim,
             Verdict::NoClaim => self.no_claim,
         }
@@ -298,6 +407,7 @@ impl Counts {
             weak_support,
             unsupported_citation,
             misquote,
+            contradicted,
             uncited_claim,
             no_claim,
             misquoted_citations,
@@ -315,6 +425,7 @@ impl Counts {
         self.weak_support += weak_support;
         self.unsupported_citation += unsupported_citation;
         self.misquote += misquote;
+        self.contradicted += contradicted;
         self.uncited_claim += uncited_claim;
         self.no_claim += no_claim;
         self.misquoted_citations += misquoted_citations;
@@ -358,6 +469,7 @@ impl Counts {
                 Verdict::WeakSupport => &mut counts.weak_support,
                 Verdict::UnsupportedCitation => &mut counts.unsupported_citation,
                 Verdict::Misquote => &mut counts.misquote,
+                Verdict::Contradicted => &mut counts.contradicted,
                 Verdict::UncitedClaim => &mut counts.uncited_claim,
                 Verdict::NoClaim => &mut counts.no_claim,
             };

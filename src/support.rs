@@ -1,6 +1,8 @@
 //! Support stage: indexes the chunks' words once, scores every sentence against the chunks
 //! through that index, and decides verdicts, suggested citations and chunk statuses.
 
+mod contradiction;
+pub(crate) mod decide;
 pub mod features;
 mod index;
 mod judge;
@@ -70,6 +72,8 @@ pub struct Scoring<'a> {
     pub threshold: f64,
     pub model: &'a model::Model,
     pub keep_features: bool,
+    /// The language of the texts: its negation words.
+    pub language: crate::words::Language,
 }
 
 /// Sentences from which a check judges them on two threads: below it, starting a thread costs
@@ -91,6 +95,7 @@ pub fn assess(
         threshold,
         model,
         keep_features,
+        language,
     } = scoring;
     // A provider citation's cited text is checked once, however many sentences it covers.
     let mut searches = QuoteSearches::new(chunks, deadline);
@@ -108,7 +113,15 @@ pub fn assess(
     // with none prepared.
     let shortcuts = judge::shortcuts();
     let judge = |searches| {
-        let mut judge = Judge::new(index, chunks, threshold, model, &citation_quotes, searches);
+        let mut judge = Judge::new(
+            index,
+            chunks,
+            threshold,
+            model,
+            &citation_quotes,
+            searches,
+            language,
+        );
         judge.keep_features = keep_features;
         judge.shortcuts = shortcuts;
         judge

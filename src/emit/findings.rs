@@ -41,7 +41,8 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order SARIF lists them (the verdicts in [`Verdict::ALL`]'s order).
-    pub const ALL: [Rule; 7] = [
+    pub const ALL: [Rule; 8] = [
+        Rule::Verdict(Verdict::Contradicted),
         Rule::Verdict(Verdict::NumberMismatch),
         Rule::Verdict(Verdict::Misquote),
         Rule::Verdict(Verdict::WeakSupport),
@@ -73,6 +74,7 @@ impl Rule {
         match self {
             Rule::Verdict(Verdict::NumberMismatch) => "NumberMismatch",
             Rule::Verdict(Verdict::Misquote) => "Misquote",
+            Rule::Verdict(Verdict::Contradicted) => "Contradicted",
             Rule::Verdict(Verdict::WeakSupport) => "WeakSupport",
             Rule::Verdict(Verdict::UnsupportedCitation) => "UnsupportedCitation",
             Rule::Verdict(Verdict::UncitedClaim) => "UncitedClaim",

@@ -420,9 +420,10 @@ impl TableEmitter {
     fn verdict(verdict: Verdict) -> Entry {
         Entry::text(verdict.name()).painted(match verdict {
             Verdict::Supported => Paint::Fg(Color::DarkGreen),
-            Verdict::NumberMismatch | Verdict::UnsupportedCitation | Verdict::Misquote => {
-                Paint::Fg(Color::DarkRed)
-            }
+            Verdict::NumberMismatch
+            | Verdict::UnsupportedCitation
+            | Verdict::Misquote
+            | Verdict::Contradicted => Paint::Fg(Color::DarkRed),
             Verdict::WeakSupport => Paint::Fg(Color::DarkYellow),
             Verdict::UncitedClaim => Paint::Fg(Color::DarkMagenta),
             Verdict::NoClaim => Paint::Dim,

@@ -21,7 +21,10 @@ const BIGRAM: usize = 4;
 const TRIGRAM: usize = 5;
 const COPIED: usize = 6;
 const LONGEST_COPY: usize = 7;
-const NEGATION: usize = 13;
+pub(crate) const NEGATION: usize = 13;
+/// Indices of the features about numbers and the chunk's length.
+pub(crate) const MISSING_NUMBERS: usize = 11;
+const CHUNK_WORDS: usize = 16;
 
 /// A sentence as the features read it: its content words and their rarities in tenths (exact
 /// integers, so that sums are the same in any order).
@@ -254,6 +257,42 @@ impl Features {
             let flipped = negation_factor(words, chunk, held, positions) < 1.0;
             self.0[NEGATION] = if flipped { 1.0 } else { 0.0 };
         }
+    }
+}
+
+impl Features {
+    /// The features of the cited chunks together: those about which words are held from
+    /// `together` (the features of the pair with every word any of them holds counted as
+    /// held), those about word positions the best any one chunk reaches (`each`: every cited
+    /// chunk's own features), a negation flipped when one chunk flips it, and the length of
+    /// all of them.
+    pub(crate) fn union(together: &Features, each: &[Features]) -> Features {
+        let mut union = *together;
+        for k in [
+            BEST_WINDOW,
+            LCS,
+            BIGRAM,
+            TRIGRAM,
+            COPIED,
+            LONGEST_COPY,
+            NEGATION,
+        ] {
+            union.0[k] = each.iter().map(|f| f.0[k]).fold(0.0, f64::max);
+        }
+        union.0[CHUNK_WORDS] = each.iter().map(|f| f.0[CHUNK_WORDS]).sum();
+        union
+    }
+
+    /// The same features with the numbers counting as found.
+    pub(crate) fn numbers_found(mut self) -> Features {
+        self.0[MISSING_NUMBERS] = 0.0;
+        self
+    }
+
+    /// The same features without the negation flag.
+    pub(crate) fn unflipped(mut self) -> Features {
+        self.0[NEGATION] = 0.0;
+        self
     }
 }
 

@@ -10,11 +10,15 @@ use crate::deadline::{Deadline, Every};
 use crate::input::Chunk;
 use crate::quote::{QuoteMatch, QuoteSearch};
 use crate::report::{QuoteCheck, QuoteOrigin, SentenceResult, Span, Verdict};
+use crate::words::Language;
 
+use super::contradiction::Contradictions;
+use super::decide::{Findings, decide, reaches};
 use super::features::{self, Features, Pair, SentenceWords};
 use super::model::{Learned, Model};
 use super::*;
 
+mod cited;
 mod shortcuts;
 #[cfg(test)]
 pub(crate) use shortcuts::SHORTCUTS;
@@ -417,15 +421,6 @@ impl<'a> Scores<'a> {
             .count()
     }
 
-    pub(super) fn missing_words(&self, chunk: usize) -> Vec<String> {
-        self.sentence
-            .words
-            .iter()
-            .filter(|w| !self.index.holds_word(w.id, chunk))
-            .map(|w| w.surface.clone())
-            .collect()
-    }
-
     /// Numbers of the sentence that no cited chunk holds, each value once. `is_cited` flags
     /// the cited chunks, so that a number is looked up by whichever list is shorter.
     pub(super) fn missing_numbers(&self, is_cited: &[bool]) -> Vec<String> {
@@ -612,6 +607,7 @@ pub(super) struct Judge<'a> {
     pub(super) keep_features: bool,
     pub(super) citation_quotes: &'a [Option<QuoteCheck>],
     searches: QuoteSearches<'a>,
+    contradictions: Contradictions<'a>,
     /// Scratch space for [`Scores`].
     shared: Vec<u32>,
     pub(super) held: Vec<u64>,
@@ -638,6 +634,7 @@ impl<'a> Judge<'a> {
         model: &'a Model,
         citation_quotes: &'a [Option<QuoteCheck>],
         searches: QuoteSearches<'a>,
+        language: Language,
     ) -> Self {
         let deadline = searches.deadline;
         Judge {
@@ -648,6 +645,7 @@ impl<'a> Judge<'a> {
             keep_features: false,
             citation_quotes,
             searches,
+            contradictions: Contradictions::new(chunks, language),
             shared: vec![0; index.len],
             held: vec![0; index.len],
             is_cited: vec![false; chunks.len()],
@@ -678,7 +676,6 @@ impl<'a> Judge<'a> {
 
     /// Judges sentence `k` (0-based) and adds it to the chunk tallies.
     pub(super) fn judge(&mut self, k: usize, sentence: &SentenceInput) -> SentenceResult {
-        let reaches = |score: f64, limit: f64| score >= limit - EPSILON;
         // The search without the frequent words' lists first; when it does not stand, those
         // lists are walked too.
         let mut scores = Scores::new(
@@ -712,38 +709,8 @@ impl<'a> Judge<'a> {
         } else {
             scores.missing_numbers(&self.is_cited)
         };
-        // Verdicts are decided on support, the best among the cited chunks (the earliest on a
-        // tie decides). A long sentence citing many chunks takes long here: past the deadline,
-        // the chunks left are not scored (the check gives no result).
-        let deadline = self.deadline;
-        let best_support = |missing: usize| {
-            sentence
-                .cited
-                .iter()
-                .take_while(|_| !deadline.passed())
-                .map(|&c| (c, scores.cited_support(c, missing)))
-                .fold((None, 0.0), |(b, s), (c, score)| {
-                    if b.is_none() || score > s {
-                        (Some(c), score)
-                    } else {
-                        (b, s)
-                    }
-                })
-        };
-        let (deciding, support) = best_support(missing_numbers.len());
-        let deciding = deciding.filter(|_| !sentence.words.is_empty());
-        // A number no cited chunk holds counts against support as a missing name does. The
-        // verdict's rule 4 looks at the words' support (as if the numbers were found): a
-        // sentence whose words match and whose number does not is a number-mismatch, not
-        // unsupported.
-        let (words_support, support) = match self.model {
-            Model::Formula => (
-                support,
-                support * score::missing_numbers_factor(missing_numbers.len()),
-            ),
-            Model::Learned(_) if missing_numbers.is_empty() => (support, support),
-            Model::Learned(_) => (best_support(0).1, support),
-        };
+        let cited = scores.cited_scores(missing_numbers.len(), self.model, self.deadline);
+        let support = cited.support;
         let has_claim_words = !sentence.words.is_empty() || !sentence.numbers.is_empty();
         let mut quotes: Vec<QuoteCheck> = Vec::new();
         if !sentence.cited.is_empty() {
@@ -760,30 +727,47 @@ impl<'a> Judge<'a> {
                 quotes.push(check.clone());
             }
         }
-        let misquoted = quotes.iter().any(|q| !q.found());
-        let verdict = if sentence.labels.is_empty() {
-            let checkable = sentence.words.len() >= MIN_CLAIM_WORDS || !sentence.numbers.is_empty();
-            if checkable && !sentence.position.heading {
-                Verdict::UncitedClaim
-            } else {
-                Verdict::NoClaim
-            }
-        } else if !has_claim_words && !misquoted {
-            // A quotation that is not in its chunk is a claim about the chunk, words or not.
-            Verdict::NoClaim
-        } else if sentence.cited.is_empty()
-            || !reaches(words_support, self.threshold * UNSUPPORTED_BELOW)
-        {
-            Verdict::UnsupportedCitation
-        } else if misquoted {
-            Verdict::Misquote
-        } else if !missing_numbers.is_empty() {
-            Verdict::NumberMismatch
-        } else if !reaches(support, self.threshold) {
-            Verdict::WeakSupport
-        } else {
-            Verdict::Supported
+        let mut findings = Findings {
+            marked: !sentence.labels.is_empty(),
+            words: sentence.words.len(),
+            numbers: !sentence.numbers.is_empty(),
+            heading: sentence.position.heading,
+            resolves: !sentence.cited.is_empty(),
+            misquoted: quotes.iter().any(|q| !q.found()),
+            missing_numbers: !missing_numbers.is_empty(),
+            contradicted: false,
+            support,
+            words_support: cited.words_support,
+            unflipped_support: cited.unflipped_support,
         };
+        let mut verdict = decide(&findings, self.threshold);
+        // The passages are read for contradictions only when one would change the verdict.
+        let mut contradiction = None;
+        let mut deciding = cited.deciding;
+        if !sentence.words.is_empty()
+            && decide(
+                &Findings {
+                    contradicted: true,
+                    ..findings
+                },
+                self.threshold,
+            ) == Verdict::Contradicted
+        {
+            contradiction = cited
+                .each
+                .iter()
+                .filter(|c| reaches(c.words_support, self.threshold * UNSUPPORTED_BELOW))
+                .find_map(|c| self.contradictions.find(sentence, c.chunk));
+            if let Some(found) = &contradiction {
+                findings.contradicted = true;
+                verdict = decide(&findings, self.threshold);
+                deciding = sentence
+                    .cited
+                    .iter()
+                    .copied()
+                    .find(|&c| self.chunks[c].id == found.chunk);
+            }
+        }
 
         let best = if has_claim_words { scores.best() } else { None };
         let suggested = best.filter(|&(chunk, _)| {
@@ -840,12 +824,24 @@ impl<'a> Judge<'a> {
             }
         }
         // The deciding chunk's features, computed once: the explanation, and what eval exports.
-        let features = deciding
-            .filter(|_| self.keep_features || matches!(self.model, Model::Learned(_)))
-            .map(|c| scores.features(c, true, missing_numbers.len()));
+        let features = match cited.features {
+            Some(features) => Some(features),
+            None => deciding
+                .filter(|_| self.keep_features)
+                .map(|c| scores.features(c, true, missing_numbers.len())),
+        };
         let factors = match (self.model, &features) {
             (Model::Learned(learned), Some(f)) => learned.factors(f, FACTORS),
             _ => Vec::new(),
+        };
+        let cited_chunks = if sentence.words.is_empty() {
+            Vec::new()
+        } else {
+            cited
+                .each
+                .iter()
+                .map(|c| scores.cited_chunk(c, self.threshold, self.chunks[c.chunk].id.clone()))
+                .collect()
         };
         let result = SentenceResult {
             index: k + 1,
@@ -866,9 +862,14 @@ impl<'a> Judge<'a> {
             suggested_citation: suggested.map(|(c, _)| self.chunks[c].id.clone()),
             unknown_markers: sentence.unknown.clone(),
             quotes,
-            missing_words: best_cited
-                .filter(|_| !sentence.words.is_empty())
-                .map_or_else(Vec::new, |(c, _)| scores.missing_words(c)),
+            missing_words: if sentence.cited.is_empty() {
+                Vec::new()
+            } else {
+                scores.missing_from_cited()
+            },
+            deciding_chunk: deciding.map(|c| self.chunks[c].id.clone()),
+            cited_chunks,
+            contradiction,
             content_words: sentence.words.len(),
             span: Span {
                 start: sentence.position.span.start,

@@ -186,6 +186,7 @@ fn assert_github_accepts(text: &str) -> Vec<Value> {
     assert_eq!(
         ids,
         [
+            "contradicted",
             "number-mismatch",
             "misquote",
             "weak-support",

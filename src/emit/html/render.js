@@ -5,6 +5,7 @@
 
   var VERDICTS = [
     ['supported', "the cited chunk holds enough of the sentence's words and all its numbers"],
+    ['contradicted', 'the passage of a cited chunk that the sentence matches says the opposite'],
     ['number-mismatch', 'a number of the sentence is in none of the chunks it cites'],
     ['misquote', 'a quotation of the sentence is not, word for word, in the chunk it cites'],
     ['weak-support', "the cited chunk holds some of the sentence's words, fewer than the threshold asks"],
