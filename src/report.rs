@@ -97,7 +97,10 @@ impl Verdict {
     pub fn explanation(self) -> &'static str {
         match self {
             Verdict::Supported => {
-                "A sentence is supported when the support of its best cited chunk reaches the threshold and every number of the sentence appears in a cited chunk. Support is lexical: the share of the sentence's content words (stemmed, stop words removed) the chunk holds, general words such as `also` or `provide` counting half, mixed 70/30 with the share of its neighbouring word pairs that stand together in the chunk; each name no cited chunk holds multiplies it by 0.8, each such number by 0.5, and a negated word the chunk states without negation, or a word the chunk replaces by its opposite (`rose` for `fell`), by 0.6. Lexical overlap is not entailment: a reworded claim can look unsupported, and a subtly changed one can still look supported."
+                concat!(
+                    "A sentence is supported when its support reaches the threshold, every number of the sentence is in a cited chunk (or follows from their figures in one step), and no cited passage it matches says the opposite. ",
+                    crate::how_support_is_scored!()
+                )
             }
             Verdict::NumberMismatch => {
                 "A number of the sentence (compared by value: 1,083 = 1083, 7 million = 7,000,000, 3.5% = 3.5) is in none of the chunks the sentence cites, while the words match well enough (support at least half the threshold). Numbers drift when a model rounds, converts or invents them. Check the figure against the chunk, or cite the chunk that holds it."
@@ -240,8 +243,11 @@ pub struct SentenceResult {
     /// Line and column just after the last character.
     pub end: LineColumn,
     /// The features that pushed `support` up or down the most, strongest first (at most
-    /// three): each with its value and its effect in log-odds. Empty under the formula, and
-    /// when the sentence cites nothing or has no content words. Added in schema 1.4.
+    /// three): each with its value and its effect in log-odds. Only features that say something
+    /// about this sentence: never the two lengths, the numbers' only when it has numbers, the
+    /// names' only when it has names, the negation flag and the rarest missing word only when
+    /// set (schema 3.0). Empty under the formula, and when the sentence cites nothing or has no
+    /// content words. Added in schema 1.4.
     pub factors: Vec<features::Factor>,
     /// The features of the sentence and its deciding cited chunk (none when it cites nothing
     /// or has no content words): what `ragcite eval --features` exports.

@@ -7,6 +7,7 @@ pub mod features;
 mod index;
 mod judge;
 pub mod model;
+pub mod passage;
 pub mod score;
 pub mod train;
 

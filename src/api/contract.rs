@@ -123,6 +123,39 @@ pub fn verify_output_schema() -> Value {
 mod tests {
     use super::*;
 
+    /// Every text that says how support is scored says it in the same words, and those words
+    /// match the shipped model.
+    #[test]
+    fn every_description_of_support_is_the_models() {
+        use crate::support::model::{HOW_SUPPORT_IS_SCORED, Model};
+        let how = HOW_SUPPORT_IS_SCORED;
+        assert!(debugger_description().contains(how), "MCP tool description");
+        assert!(
+            tool_definition("http://x")["description"]
+                .as_str()
+                .unwrap()
+                .contains(how),
+            "tool definition"
+        );
+        assert!(
+            crate::Verdict::Supported.explanation().contains(how),
+            "ragcite explain supported"
+        );
+        let units = crate::api::envelope::UNITS;
+        assert!(
+            units.iter().any(|&(k, v)| k == "support" && v == how),
+            "units"
+        );
+        // The description's figures are the shipped model's.
+        let description = Model::shipped().describe();
+        assert!(description.contains("depth=2 n=100"), "{description}");
+        assert!(how.contains("100 shallow decision trees"));
+        assert!(how.contains(&format!(
+            "{} lexical features",
+            crate::support::features::COUNT
+        )));
+    }
+
     #[test]
     fn the_openapi_document_names_the_server() {
         let document = openapi("http://127.0.0.1:9000/");

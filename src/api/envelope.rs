@@ -420,7 +420,7 @@ fn counts(report: &Report) -> BTreeMap<&'static str, usize> {
     ])
 }
 
-const UNITS: [(&str, &str); 4] = [
+pub(crate) const UNITS: [(&str, &str); 4] = [
     (
         "coverage",
         "share of the sentence's content words found in the cited chunk, 0 to 1",
@@ -433,10 +433,7 @@ const UNITS: [(&str, &str); 4] = [
         "supportThreshold",
         "the support a sentence's best cited chunk must reach, 0.1 to 1",
     ),
-    (
-        "support",
-        "in presentation: coverage with general words counting half, mixed 70/30 with word pairs found together, lowered for names, numbers and negations the chunk lacks, 0 to 1",
-    ),
+    ("support", crate::how_support_is_scored!()),
 ];
 
 const ASSUMPTIONS: [&str; 6] = [

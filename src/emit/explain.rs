@@ -30,12 +30,16 @@ pub fn write_features(out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-/// Each sentence of a checked answer: its verdict and support, and the features that pushed
-/// its support up or down the most, with what each measures. What the answer holds is
-/// written as [`printable`] makes it.
+/// Each sentence of a checked answer: its verdict and support; the passage of the chunk that
+/// decided, with the sentence's words it holds marked; the words, figures and contradiction
+/// that made the verdict; each citation's part; and the features that pushed its support up
+/// or down the most, with what each measures. What the inputs hold is written as
+/// [`printable`] makes it.
 pub fn write_sentences(
     out: &mut dyn Write,
     report: &crate::Report,
+    chunks: &[crate::input::Chunk],
+    analyzer: &crate::words::Analyzer,
     threshold: f64,
 ) -> io::Result<()> {
     use crate::support::features::{MEANINGS, NAMES, WINDOW};
@@ -43,12 +47,12 @@ pub fn write_sentences(
         if k > 0 {
             writeln!(out)?;
         }
-        let text = sentence
-            .sentence
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-        writeln!(out, "{}. {}", sentence.index, printable(&text))?;
+        writeln!(
+            out,
+            "{}. {}",
+            sentence.index,
+            printable(&collapsed(&sentence.sentence))
+        )?;
         let verdict = sentence.verdict;
         if sentence.cited.is_empty() {
             writeln!(out, "   {}: {}", verdict.name(), verdict.summary())?;
@@ -66,12 +70,80 @@ pub fn write_sentences(
             sentence.support,
             verdict.summary()
         )?;
+        let chunk_text = |id: &str| chunks.iter().find(|c| c.id == id).map(|c| c.text.as_str());
+        if let Some(contradiction) = &sentence.contradiction {
+            writeln!(
+                out,
+                "   chunk {} says the opposite ({}): “{}” against “{}”",
+                printable(&contradiction.chunk),
+                contradiction.kind.name(),
+                printable(&contradiction.chunk_words),
+                printable(&contradiction.sentence_words),
+            )?;
+            writeln!(
+                out,
+                "     {}",
+                printable(&collapsed(&contradiction.passage))
+            )?;
+        } else if let Some(id) = &sentence.deciding_chunk
+            && let Some(text) = chunk_text(id)
+        {
+            match crate::support::passage::best_passage(analyzer, &sentence.sentence, text) {
+                Some(passage) => {
+                    writeln!(out, "   decided by chunk {}:", printable(id))?;
+                    writeln!(out, "     {}", marked(text, &passage))?;
+                }
+                None => writeln!(
+                    out,
+                    "   decided by chunk {}, which holds none of its words",
+                    printable(id)
+                )?,
+            }
+        }
+        if !sentence.missing_words.is_empty() {
+            writeln!(
+                out,
+                "   words no cited chunk holds: {}",
+                printable(&sentence.missing_words.join(", "))
+            )?;
+        }
+        let found: Vec<&str> = sentence
+            .check_worthy
+            .iter()
+            .filter(|n| !sentence.missing_numbers.contains(n))
+            .map(String::as_str)
+            .collect();
+        if !found.is_empty() {
+            writeln!(
+                out,
+                "   numbers found in a cited chunk: {}",
+                printable(&found.join(", "))
+            )?;
+        }
         if !sentence.missing_numbers.is_empty() {
             writeln!(
                 out,
                 "   numbers no cited chunk holds: {}",
                 printable(&sentence.missing_numbers.join(", "))
             )?;
+        }
+        if sentence.cited_chunks.len() > 1 {
+            let parts: Vec<String> = sentence
+                .cited_chunks
+                .iter()
+                .map(|c| {
+                    let only = if c.adds.is_empty() || c.finding.name() == "supports" {
+                        String::new()
+                    } else {
+                        format!(" (only it holds {})", c.adds.join(", "))
+                    };
+                    format!("{} {}{only}", c.chunk, c.finding.name())
+                })
+                .collect();
+            writeln!(out, "   citations: {}", printable(&parts.join("; ")))?;
+        }
+        if !sentence.factors.is_empty() {
+            writeln!(out, "   what moved the support most:")?;
         }
         for factor in &sentence.factors {
             let meaning = NAMES
@@ -82,7 +154,7 @@ pub fn write_sentences(
             let direction = if factor.effect >= 0.0 { "up" } else { "down" };
             writeln!(
                 out,
-                "   {direction:>4} {:+.2}  {} = {}: {meaning}",
+                "   {direction:>6} {:+.2}  {} = {}: {meaning}",
                 factor.effect,
                 factor.feature,
                 number(factor.value)
@@ -90,6 +162,53 @@ pub fn write_sentences(
         }
     }
     Ok(())
+}
+
+/// White space runs as one space.
+fn collapsed(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A passage of `text` with the sentence's words in it marked `*like this*`, `…` where it is
+/// cut from the chunk, white space collapsed.
+fn marked(text: &str, passage: &crate::support::passage::Passage) -> String {
+    let mut out = String::new();
+    if passage.span.start > 0 {
+        out.push('…');
+    }
+    let mut at = passage.span.start;
+    for word in &passage.matched {
+        out.push_str(&printable(&collapsed_keep_edges(&text[at..word.start])));
+        out.push('*');
+        out.push_str(&printable(&text[word.clone()]));
+        out.push('*');
+        at = word.end;
+    }
+    if passage.span.end < text.trim_end().len() {
+        out.push('…');
+    }
+    out
+}
+
+/// White space runs as one space, a space kept at either edge.
+fn collapsed_keep_edges(text: &str) -> String {
+    let mut out = String::new();
+    let mut space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            space = true;
+        } else {
+            if space {
+                out.push(' ');
+            }
+            space = false;
+            out.push(c);
+        }
+    }
+    if space {
+        out.push(' ');
+    }
+    out
 }
 
 /// A feature's value: whole numbers without decimals.

@@ -23,7 +23,11 @@ const COPIED: usize = 6;
 const LONGEST_COPY: usize = 7;
 pub(crate) const NEGATION: usize = 13;
 /// Indices of the features about numbers and the chunk's length.
+const MISSING_NAMES: usize = 10;
 pub(crate) const MISSING_NUMBERS: usize = 11;
+const MATCHED_NUMBERS: usize = 12;
+const RAREST_MISSING: usize = 14;
+const SENTENCE_WORDS: usize = 15;
 const CHUNK_WORDS: usize = 16;
 
 /// A sentence as the features read it: its content words and their rarities in tenths (exact
@@ -257,6 +261,20 @@ impl Features {
             let flipped = negation_factor(words, chunk, held, positions) < 1.0;
             self.0[NEGATION] = if flipped { 1.0 } else { 0.0 };
         }
+    }
+}
+
+/// Whether feature `k` of `features` says something about this sentence, for the factors an
+/// explanation shows: the lengths never do (they describe the texts' size, not what they
+/// share), numbers only when the sentence has some, names only when it has some, the negation
+/// flag and the rarest missing word only when they are set.
+pub(crate) fn telling(k: usize, features: &Features, words: &[Word], numbers: bool) -> bool {
+    match k {
+        CHUNK_WORDS | SENTENCE_WORDS => false,
+        MISSING_NUMBERS | MATCHED_NUMBERS => numbers,
+        MISSING_NAMES => words.iter().any(|w| w.name),
+        NEGATION | RAREST_MISSING => features.0[k] != 0.0,
+        _ => true,
     }
 }
 

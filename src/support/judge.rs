@@ -831,7 +831,9 @@ impl<'a> Judge<'a> {
                 .map(|c| scores.features(c, true, missing_numbers.len())),
         };
         let factors = match (self.model, &features) {
-            (Model::Learned(learned), Some(f)) => learned.factors(f, FACTORS),
+            (Model::Learned(learned), Some(f)) => learned.factors_among(f, FACTORS, |k| {
+                features::telling(k, f, &sentence.words, !sentence.numbers.is_empty())
+            }),
             _ => Vec::new(),
         };
         let cited_chunks = if sentence.words.is_empty() {

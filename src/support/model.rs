@@ -10,6 +10,20 @@
 //! `f64` with a portable `exp`, so that the same features give the same score to the last bit on
 //! every machine. Each score can say which features pushed it up or down the most.
 
+/// How support is scored, in one paragraph: `ragcite explain supported`, the methodology, the
+/// API's `units.support` and the MCP tools' descriptions all say it in these words (a test
+/// keeps them equal). A macro, so that other constant texts can include it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! how_support_is_scored {
+    () => {
+        "Support (0 to 1) is scored by a model fitted to human labels: 100 shallow decision trees over 17 lexical features of the sentence and a cited chunk: how many of the sentence's content words the chunk holds (plain, and weighted by rarity), how close together and in what order (the best window, the longest common subsequence, word pairs and triples found together, copied runs), which of its names, numbers and rare words it lacks, whether it states what the sentence negates or uses an opposite word, and the two lengths. The sentence's support is the best of its cited chunks alone and of all of them together (a word any of them holds counts as found). Lexical overlap is not entailment: a reworded claim can score low, and a subtly changed one high."
+    };
+}
+
+/// [`how_support_is_scored`] as a constant.
+pub const HOW_SUPPORT_IS_SCORED: &str = how_support_is_scored!();
+
 use std::sync::{Arc, LazyLock};
 
 use serde::{Deserialize, Serialize};
@@ -527,6 +541,16 @@ impl Learned {
     /// (at most `most`): a logistic model's terms measured from the average pair, a tree
     /// model's changes along each tree's path.
     pub fn factors(&self, features: &Features, most: usize) -> Vec<Factor> {
+        self.factors_among(features, most, |_| true)
+    }
+
+    /// [`Learned::factors`] among the features `relevant` keeps (by index).
+    pub fn factors_among(
+        &self,
+        features: &Features,
+        most: usize,
+        relevant: impl Fn(usize) -> bool,
+    ) -> Vec<Factor> {
         let mut effects = [0.0f64; COUNT];
         match &self.kind {
             Kind::Logistic { terms, .. } => {
@@ -542,7 +566,7 @@ impl Learned {
             }
         }
         let mut factors: Vec<Factor> = (0..COUNT)
-            .filter(|&k| effects[k] != 0.0)
+            .filter(|&k| effects[k] != 0.0 && relevant(k))
             .map(|k| Factor {
                 feature: NAMES[k],
                 value: features.0[k],

@@ -257,9 +257,6 @@ fn counts_tally_verdicts() {
 /// changing a constant without its explanation fails here.
 #[test]
 fn verdict_explanations_quote_the_scoring_constants() {
-    use super::score::{
-        GENERAL_WEIGHT, MISSING_ITEM_FACTOR, MISSING_NUMBER_FACTOR, NEGATION_FACTOR, PHRASE_WEIGHT,
-    };
     use super::{MIN_CLAIM_WORDS, UNSUPPORTED_BELOW};
     use crate::quote::MIN_QUOTATION_WORDS;
     let says = |verdict: Verdict, phrase: &str| {
@@ -274,24 +271,8 @@ fn verdict_explanations_quote_the_scoring_constants() {
         0.5 => "half".to_string(),
         x => format!("{x}"),
     };
-    says(
-        Verdict::Supported,
-        &format!("counting {}", share(GENERAL_WEIGHT)),
-    );
-    let (words, phrases) = ((1.0 - PHRASE_WEIGHT) * 100.0, PHRASE_WEIGHT * 100.0);
-    says(
-        Verdict::Supported,
-        &format!("mixed {}/{}", words.round(), phrases.round()),
-    );
-    says(
-        Verdict::Supported,
-        &format!("multiplies it by {MISSING_ITEM_FACTOR}"),
-    );
-    says(
-        Verdict::Supported,
-        &format!("each such number by {MISSING_NUMBER_FACTOR}"),
-    );
-    says(Verdict::Supported, &format!("by {NEGATION_FACTOR}."));
+    // Supported describes the model that scores, in the words every other description uses.
+    says(Verdict::Supported, super::model::HOW_SUPPORT_IS_SCORED);
     let floor = format!("{} the threshold", share(UNSUPPORTED_BELOW));
     for verdict in [
         Verdict::NumberMismatch,

@@ -783,9 +783,20 @@ fn explain_an_answer_names_each_sentences_verdict_and_features() {
         "missing_numbers = 1: numbers of the sentence that no cited chunk holds",
         "   unsupported-citation: support 0.00 < threshold 0.50",
         "4. Around 7 million people visit it every year.\n   uncited-claim: ",
+        // The passage that decided, the sentence's words in it marked.
+        "   decided by chunk 1:\n     …*Eiffel* *Tower* is a wrought-iron lattice *tower* in Paris. It is 330 *metres* (1,083 ft) *tall*…",
+        "   numbers found in a cited chunk: 330",
+        "   decided by chunk 3, which holds none of its words\n   words no cited chunk holds: designed, engineering, company, gustave, eiffel",
     ] {
         assert!(text.contains(wanted), "{wanted:?} not in:\n{text}");
     }
+    // Factors that say nothing about a sentence are left out: lengths, and numbers for a
+    // sentence without any.
+    assert!(!text.contains("chunk_words ="), "{text}");
+    assert!(!text.contains("sentence_words ="), "{text}");
+    let third = text.split("3. It was designed").nth(1).unwrap();
+    let third = third.split("\n\n").next().unwrap();
+    assert!(!third.contains("numbers"), "{third}");
     // The missing number pushes sentence 2's support down.
     let line = text
         .lines()
