@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--answer-format', '--answer-format', [CompletionResultType]::ParameterName, 'Read the answer as this format instead of recognising it [default: auto]')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error')
+            [CompletionResult]::new('--question', '--question', [CompletionResultType]::ParameterName, 'The question the answer replies to: a figure it states is context, not a claim the answer must cite')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer and stop words')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`')

@@ -185,7 +185,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__check)
-            opts="-h -V --format --answer-format --max-input-size --threshold --lang --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --answer-format --max-input-size --question --threshold --lang --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -200,6 +200,10 @@ _ragcite() {
                     return 0
                     ;;
                 --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --question)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

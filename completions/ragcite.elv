@@ -36,6 +36,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --format 'Output format'
             cand --answer-format 'Read the answer as this format instead of recognising it [default: auto]'
             cand --max-input-size 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error'
+            cand --question 'The question the answer replies to: a figure it states is context, not a claim the answer must cite'
             cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)'
             cand --lang 'Language of the stemmer and stop words'
             cand --model 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'

@@ -61,6 +61,7 @@ langchain\t'LangChain retrieval chain output {answer, context}'
 llamaindex\t'LlamaIndex Response {response, source_nodes}'
 haystack\t'Haystack pipeline output with AnswerBuilder answers'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-input-size -d 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l question -d 'The question the answer replies to: a figure it states is context, not a claim the answer must cite' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
 da\t'Danish'

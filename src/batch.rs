@@ -27,6 +27,7 @@ pub struct Fields {
     pub id: Vec<String>,
     pub answer: Vec<String>,
     pub contexts: Vec<String>,
+    pub question: Vec<String>,
 }
 
 /// The aliases of the common eval tools: RAGAS (old and new names), DeepEval (snake and camel
@@ -56,6 +57,18 @@ pub const CONTEXT_ALIASES: &[&str] = &[
     "context",
 ];
 
+/// Where a record's question may be: its figures are context, not claims of the answer.
+pub const QUESTION_ALIASES: &[&str] = &[
+    "question",
+    "user_input",
+    "input",
+    "query",
+    "vars.query",
+    "vars.question",
+    "inputs.question",
+    "inputs.query",
+];
+
 impl Default for Fields {
     fn default() -> Self {
         let owned = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
@@ -63,6 +76,7 @@ impl Default for Fields {
             id: owned(ID_ALIASES),
             answer: owned(ANSWER_ALIASES),
             contexts: owned(CONTEXT_ALIASES),
+            question: owned(QUESTION_ALIASES),
         }
     }
 }
@@ -134,6 +148,14 @@ pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record
     }
     let chunks = input::chunks_from_value(contexts)
         .map_err(|e| format!("record {id}: the contexts: {e}"))?;
+    let mut answer = answer;
+    answer.question = fields
+        .question
+        .iter()
+        .find_map(|path| match lookup(&value, path)? {
+            Value::String(s) => Some(s),
+            _ => None,
+        });
     Ok(Record { id, answer, chunks })
 }
 
@@ -637,6 +659,7 @@ mod tests {
             answer: vec!["outputs.text".to_string()],
             contexts: vec!["docs".to_string()],
             id: vec!["key".to_string()],
+            question: Vec::new(),
         };
         let record = read_record(
             br#"{"key": "k", "outputs": {"text": "A."}, "docs": ["x"], "answer": "no"}"#,

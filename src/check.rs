@@ -122,6 +122,12 @@ impl Checker {
     ) -> Result<Report, Expired> {
         self.analyzer.begin();
         let resolver = Resolver::for_chunks(chunks);
+        // The values of the figures the question states.
+        let given: FxHashSet<words::NumberValue> = answer
+            .question
+            .as_deref()
+            .map(|q| words::numbers(q).into_iter().map(|n| n.value).collect())
+            .unwrap_or_default();
         // The answer's sentences with their markers, citations and words.
         let read_answer = || {
             let mut split = sentence::split(&answer.text, &resolver);
@@ -154,8 +160,7 @@ impl Checker {
                         &split.prose,
                         position,
                         native,
-                        &citations,
-                        &resolver,
+                        (&citations, &resolver, &given),
                     )
                 })
                 .collect::<Vec<SentenceInput>>();
@@ -221,8 +226,11 @@ impl Checker {
         prose: &str,
         position: sentence::SentenceSpan,
         native: Vec<usize>,
-        citations: &[ResolvedCitation],
-        resolver: &Resolver,
+        (citations, resolver, given): (
+            &[ResolvedCitation],
+            &Resolver,
+            &FxHashSet<words::NumberValue>,
+        ),
     ) -> SentenceInput {
         let range = position.span.clone();
         let prose = &prose[range.clone()];
@@ -273,6 +281,8 @@ impl Checker {
         // `According to 1, ...`, `contexts 1 and 2`: a source named in words is a citation,
         // not a number the sentence claims.
         numbers.retain(|n| !marker::names_a_source(&text[..n.span.start], &n.text, resolver));
+        // A figure the question states is context: `How tall is the 330 m tower?`.
+        numbers.retain(|n| !given.contains(&n.value));
         let words = self.analyzer.content_words(&text, &numbers);
         SentenceInput {
             text: answer[range].to_string(),

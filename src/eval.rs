@@ -276,8 +276,17 @@ pub fn judge_record(
         .ok_or("the record has no `chunks` or `contexts`")?;
     let chunks = crate::input::chunks_from_value(contexts.clone())
         .map_err(|e| format!("the chunks: {e}"))?;
+    // A figure the question states is context, as `batch` reads it.
+    let question = object
+        .get("question")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     let read = |text: &str| {
         crate::input::read_answer(text.as_bytes(), Some(crate::AnswerFormat::Text))
+            .map(|mut answer| {
+                answer.question = question.clone();
+                answer
+            })
             .map_err(|e| e.to_string())
     };
     let check =

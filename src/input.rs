@@ -226,6 +226,10 @@ pub struct Answer {
     /// What the response says that a reader should know: cut off by the token limit, an error
     /// inside the stream, no citation at all, a citation to a source that does not exist.
     pub warnings: Vec<String>,
+    /// The question the answer replies to, when the input gives it (a batch record's
+    /// `question`, `check --question`): a figure it states is context, not a claim of the
+    /// answer.
+    pub question: Option<String>,
     /// The retrieved chunks the response carries beside the answer (Bedrock's references, Azure's
     /// citations, a LangChain chain's context, ...); `None` when it carries none.
     pub sources: Option<Chunks>,

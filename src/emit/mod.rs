@@ -99,6 +99,8 @@ pub struct BatchFields {
     pub id: Vec<String>,
     pub answer: Vec<String>,
     pub contexts: Vec<String>,
+    /// Where the question is read: its figures are context, not claims. Added in schema 3.0.
+    pub question: Vec<String>,
 }
 
 /// How a batch ended.

@@ -673,7 +673,7 @@ fn field_paths_replace_the_aliases() {
 #[test]
 fn a_bad_field_option_is_a_usage_error() {
     for (field, message) in [
-        ("question=user_input", "unknown field `question`"),
+        ("reference=ground_truth", "unknown field `reference`"),
         ("answer", "is not KEY=PATH"),
         ("answer=outputs..text", "is not a field path"),
     ] {

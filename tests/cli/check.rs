@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Stdio;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::util::{Run, path, ragcite, strings};
 
@@ -1321,4 +1321,88 @@ fn a_closed_pipe_is_not_an_error() {
 fn a_closed_pipe_keeps_the_gates_exit_code() {
     let (code, _) = run_into_closed_pipe("table");
     assert_eq!(code, Some(1));
+}
+
+/// A figure the question states is context, not a claim the answer must cite: `--question` on
+/// `check`, a record's `question` (or `user_input`, `input`, `query`) in `batch`.
+#[test]
+fn a_figure_the_question_states_is_context() {
+    let dir = tempfile::tempdir().unwrap();
+    let answer = dir.path().join("answer.md");
+    let chunks = dir.path().join("chunks.json");
+    std::fs::write(
+        &answer,
+        "A 12 year old who attempted suicide should see a psychiatrist at once [1].",
+    )
+    .unwrap();
+    std::fs::write(
+        &chunks,
+        r#"[{"id": "1", "text": "A child who attempted suicide should see a psychiatrist at once."}]"#,
+    )
+    .unwrap();
+    let (answer, chunks) = (answer.to_str().unwrap(), chunks.to_str().unwrap());
+    let verdict = |doc: &Value| doc["result"]["sentences"][0]["verdict"].clone();
+    let without = ragcite(["check", answer, chunks, "--format", "json"]).json(1);
+    assert_eq!(verdict(&without), "number-mismatch");
+    let question = "Should a 12 year old who attempted suicide see a psychiatrist?";
+    let with = ragcite([
+        "check",
+        answer,
+        chunks,
+        "--format",
+        "json",
+        "--question",
+        question,
+    ])
+    .json(0);
+    assert_eq!(verdict(&with), "supported");
+    assert_eq!(with["result"]["sentences"][0]["checkWorthy"], json!([]));
+    // Another figure is still a claim.
+    let other = ragcite([
+        "check",
+        answer,
+        chunks,
+        "--format",
+        "json",
+        "--question",
+        "Should a 13 year old see a psychiatrist?",
+    ])
+    .json(1);
+    assert_eq!(verdict(&other), "number-mismatch");
+    // In a batch, the record's question.
+    let records = dir.path().join("records.jsonl");
+    let record = |key: &str| {
+        json!({"id": key, key: question, "answer": "A 12 year old who attempted suicide should see a psychiatrist at once [1].",
+               "contexts": ["A child who attempted suicide should see a psychiatrist at once."]})
+        .to_string()
+    };
+    let lines: Vec<String> = ["question", "user_input", "input", "query"]
+        .iter()
+        .map(|k| record(k))
+        .chain([json!({"id": "none", "answer": "A 12 year old who attempted suicide should see a psychiatrist at once [1].",
+                       "contexts": ["A child who attempted suicide should see a psychiatrist at once."]}).to_string()])
+        .collect();
+    std::fs::write(&records, lines.join("\n")).unwrap();
+    let out = ragcite(["batch", records.to_str().unwrap(), "--format", "jsonl"]).stdout(1);
+    let passed: Vec<(String, bool)> = out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["type"] == "record")
+        .map(|v| {
+            (
+                v["id"].as_str().unwrap().to_string(),
+                v["passed"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        passed,
+        [
+            ("question".to_string(), true),
+            ("user_input".to_string(), true),
+            ("input".to_string(), true),
+            ("query".to_string(), true),
+            ("none".to_string(), false),
+        ]
+    );
 }

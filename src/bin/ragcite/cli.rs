@@ -267,6 +267,10 @@ pub struct CheckArgs {
     #[arg(long, default_value = "256MiB", value_parser = parse_size, value_name = "SIZE")]
     pub max_input_size: u64,
 
+    /// The question the answer replies to: a figure it states is context, not a claim the answer must cite
+    #[arg(long, value_name = "TEXT")]
+    pub question: Option<String>,
+
     #[command(flatten)]
     pub checking: CheckingArgs,
 
@@ -406,6 +410,7 @@ pub enum FieldKey {
     Answer,
     Contexts,
     Id,
+    Question,
 }
 
 fn parse_field(s: &str) -> Result<(FieldKey, String), String> {
@@ -416,9 +421,10 @@ fn parse_field(s: &str) -> Result<(FieldKey, String), String> {
         "answer" => FieldKey::Answer,
         "contexts" => FieldKey::Contexts,
         "id" => FieldKey::Id,
+        "question" => FieldKey::Question,
         other => {
             return Err(format!(
-                "unknown field `{other}` (expected answer, contexts or id)"
+                "unknown field `{other}` (expected answer, contexts, id or question)"
             ));
         }
     };
@@ -822,6 +828,7 @@ impl BatchArgs {
                 FieldKey::Answer => &mut fields.answer,
                 FieldKey::Contexts => &mut fields.contexts,
                 FieldKey::Id => &mut fields.id,
+                FieldKey::Question => &mut fields.question,
             };
             if !overridden.contains(key) {
                 overridden.push(*key);

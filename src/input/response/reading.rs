@@ -89,6 +89,7 @@ impl Reading {
             citations: self.citations,
             usage,
             warnings: self.warnings,
+            question: None,
             sources,
         })
     }

@@ -83,6 +83,7 @@ fn write_until(
             id: fields.id.clone(),
             answer: fields.answer.clone(),
             contexts: fields.contexts.clone(),
+            question: fields.question.clone(),
         },
     };
     let mut emitter = args.format.emitter(&args.output, args.all);

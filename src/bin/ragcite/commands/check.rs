@@ -67,6 +67,7 @@ pub fn write(
     if input::is_blank(&answer.text) {
         bail!("{answer_name}: the response holds no answer text");
     }
+    answer.question = args.question.clone();
     // Only the API envelope echoes the inputs as given.
     let echo = |bytes: &[u8]| match args.format {
         Format::Api => input::decode(bytes).unwrap_or_default().to_string(),
