@@ -15,6 +15,11 @@ citation-integrity-check 0.1.0 (a pure-Python token-overlap checker that compare
 sentence with the chunk it cites), timed as a whole `python3 -c` process on the same files when
 it can be imported (`pip install citation-integrity-check==0.1.0`), skipped otherwise. The floor
 is `wc -w` over the two files and `cat` of the two files. Prints medians and bests in ms.
+
+    python3 scripts/bench-peer.py DEV_DIR --instructions BIN [BIN ...]
+
+counts instead the instructions of one whole `check` process of each binary on each workload
+with valgrind's callgrind (they do not move with the machine's load), to compare two builds.
 """
 
 import argparse
@@ -95,6 +100,18 @@ def all_match(scale):
     return " ".join(sentences), chunks
 
 
+def instructions(command):
+    """Instructions of one run of `command`, counted by callgrind."""
+    with tempfile.TemporaryDirectory() as scratch:
+        done = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={scratch}/out"] + command,
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in done.stderr.splitlines():
+        if "Collected" in line:
+            return int(line.split()[-1])
+    return None
+
+
 def timed(command, runs):
     times = []
     for _ in range(runs):
@@ -111,6 +128,8 @@ def main():
     parser.add_argument("dev")
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--bin", default="target/release/ragcite")
+    parser.add_argument("--instructions", nargs="+", metavar="BIN",
+                        help="count instructions of these binaries' check processes instead")
     args = parser.parse_args()
     peer = subprocess.run([sys.executable, "-c", "import citation_integrity_check"],
                           capture_output=True).returncode == 0
@@ -128,6 +147,14 @@ def main():
             size = os.path.getsize(a) + os.path.getsize(c)
             sentences = answer.count("].")
             row = [name, f"{sentences} sentences, {len(chunks)} chunks, {size / 1000:.0f} kB"]
+            if args.instructions:
+                counts = [instructions([b, "check", a, c, "--format", "json", "--isolated"])
+                          for b in args.instructions]
+                row += [f"{n / 1e6:.1f} M" if n else "-" for n in counts]
+                if len(counts) > 1 and counts[0] and counts[-1]:
+                    row.append(f"{(counts[-1] / counts[0] - 1) * 100:+.1f}%")
+                rows.append(row)
+                continue
             for command in (
                 [args.bin, "check", a, c, "--format", "json", "--isolated"],
                 [sys.executable, "-c", PEER, a, c] if peer else None,
@@ -138,11 +165,18 @@ def main():
                 row.append("-" if result is None else f"{result[0]:.1f} ({result[1]:.1f})")
             rows.append(row)
         header = ["workload", "size", "ragcite check", "peer (python3)", "wc -w", "cat"]
+        if args.instructions:
+            header = ["workload", "size"] + args.instructions
+            if len(args.instructions) > 1:
+                header.append("last / first")
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
         for row in rows:
             print("| " + " | ".join(row) + " |")
-        print(f"\nwhole processes, median (best) of {args.runs} runs, in ms")
+        if args.instructions:
+            print("\ninstructions of one whole `check --format json` process (callgrind)")
+        else:
+            print(f"\nwhole processes, median (best) of {args.runs} runs, in ms")
     finally:
         shutil.rmtree(work)
 
