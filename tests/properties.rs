@@ -306,8 +306,8 @@ proptest! {
     ) {
         let report = check(&bytes, &chunks);
         let json = serde_json::to_value(&report.result).unwrap();
-        const VERDICTS: [&str; 7] = [
-            "supported", "number-mismatch", "misquote", "weak-support",
+        const VERDICTS: [&str; 8] = [
+            "supported", "contradicted", "number-mismatch", "misquote", "weak-support",
             "unsupported-citation", "uncited-claim", "no-claim",
         ];
         let in_unit = |v: &Value| v.as_f64().is_some_and(|x| (0.0..=1.0).contains(&x));
@@ -337,10 +337,56 @@ proptest! {
         prop_assert_eq!(counts.sentences, report.result.sentences.len());
         prop_assert_eq!(
             counts.supported + counts.number_mismatch + counts.weak_support
-                + counts.unsupported_citation + counts.misquote + counts.uncited_claim
-                + counts.no_claim,
+                + counts.unsupported_citation + counts.misquote + counts.contradicted
+                + counts.uncited_claim + counts.no_claim,
             counts.sentences
         );
+    }
+
+    /// The chunk that decided is one the sentence cites; each cited chunk is judged once, in
+    /// order; the words only one citation holds are its own and never missing; a finding
+    /// agrees with the citation's support; a contradiction names a cited chunk and the words
+    /// its span holds.
+    #[test]
+    fn deciding_and_cited_chunks_agree_with_the_citations(
+        bytes in answer_bytes(),
+        chunks in chunk_list(),
+    ) {
+        use ragcite::report::CitationFinding;
+        let report = check(&bytes, &chunks);
+        let text_of = |id: &str| chunks.iter().find(|(i, _)| i == id).map(|(_, t)| t.clone());
+        for s in &report.result.sentences {
+            if let Some(deciding) = &s.deciding_chunk {
+                prop_assert!(s.cited.contains(deciding), "{deciding} not in {:?}", s.cited);
+            }
+            if !s.cited_chunks.is_empty() {
+                let judged: Vec<&String> = s.cited_chunks.iter().map(|c| &c.chunk).collect();
+                let cited: Vec<&String> = s.cited.iter().collect();
+                prop_assert_eq!(judged, cited);
+            }
+            let mut owned = std::collections::HashSet::new();
+            for c in &s.cited_chunks {
+                prop_assert!((0.0..=1.0).contains(&c.support));
+                for word in &c.adds {
+                    prop_assert!(owned.insert(word.clone()), "{word} added by two citations");
+                    prop_assert!(!s.missing_words.contains(word), "{word} both held and missing");
+                }
+                match c.finding {
+                    CitationFinding::Supports => prop_assert!(c.support >= 0.5 - 1e-9),
+                    CitationFinding::AddsNothing => {
+                        prop_assert!(c.support < 0.5 && c.adds.is_empty())
+                    }
+                    CitationFinding::Partly => prop_assert!(c.support < 0.5),
+                }
+            }
+            if let Some(found) = &s.contradiction {
+                prop_assert!(s.cited.contains(&found.chunk));
+                prop_assert_eq!(s.verdict, ragcite::Verdict::Contradicted);
+                let text = text_of(&found.chunk).unwrap_or_default();
+                let span = found.chunk_span.start..found.chunk_span.end;
+                prop_assert_eq!(text.get(span), Some(found.chunk_words.as_str()));
+            }
+        }
     }
 
     /// Checking twice, with the same checker or a new one, gives equal reports.
