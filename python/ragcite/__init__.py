@@ -42,6 +42,7 @@ def check(
     lang: str = "en",
     answer_format: str = "auto",
     model: Optional[Union[str, "os.PathLike[str]"]] = None,
+    question: Optional[str] = None,
 ) -> dict:
     """Checks one answer against its chunks, as ``ragcite check --format json`` does.
 
@@ -63,12 +64,20 @@ def check(
     an ``os.PathLike`` such as a ``pathlib.Path``; a ``PathLike`` is always a file, even one
     named ``formula``). ``inputs.model`` in the report says which was used.
 
+    ``question`` is the question the answer replies to, as ``--question``: a figure it states is
+    context, not a claim the answer must cite.
+
     Returns the report: ``result.sentences`` (each with its ``verdict``), ``result.chunks``,
     ``result.counts``, ``gate`` and ``inputs`` (the answer is named ``<answer>``, the chunks
     ``<chunks>``). Raises :class:`InputError` for input ragcite cannot read, and for a model
     file that is not a ragcite support model.
     """
     options = _check_options(threshold, lang, answer_format, model)
+    if question is not None:
+        if not isinstance(question, str):
+            raise TypeError(f"question must be a str or None, not {type(question).__name__}")
+        # One argument, so that a question starting with `-` is not read as an option.
+        options.append(f"--question={question}")
     return json.loads(_native.check(_answer_bytes(answer), _chunks_bytes(chunks), options))
 
 

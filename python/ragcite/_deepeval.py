@@ -103,6 +103,7 @@ class DeepEvalMetric(BaseMetric):
                 lang=self.lang,
                 answer_format=self.answer_format,
                 support_model=self.support_model,
+                question=test_case.input if isinstance(test_case.input, str) else None,
             )
         except Exception as error:
             self.error = str(error)

@@ -173,6 +173,7 @@ def score_answer(
     lang: str = "en",
     answer_format: str = "text",
     support_model: Optional[Union[str, "os.PathLike[str]"]] = None,
+    question: Optional[str] = None,
 ) -> CitationScore:
     """Checks ``answer`` against ``chunks`` with :func:`ragcite.check` and scores it.
 
@@ -183,7 +184,8 @@ def score_answer(
     ragcite's ``model``, what scores support: ``None`` the model built in, ``"formula"``, or
     the path of a model file. Raises :class:`ragcite.InputError` for input ragcite cannot read
     (an empty answer, an unknown language, a threshold out of range, a file that is not a
-    ragcite support model).
+    ragcite support model). ``question``: the question the answer replies to, whose figures
+    are context, not claims.
     """
     report = check(
         answer,
@@ -192,6 +194,7 @@ def score_answer(
         lang=lang,
         answer_format=answer_format,
         model=support_model,
+        question=question,
     )
     return score(report)
 

@@ -426,3 +426,15 @@ def test_a_bad_model_raises_input_error(eiffel, tmp_path):
         assert "missing.json" in str(raised.value)
     with pytest.raises(TypeError):
         ragcite.check(answer, chunks, model=3)
+
+
+def test_a_figure_the_question_states_is_context():
+    answer = "A 12 year old who attempted suicide should see a psychiatrist at once [1]."
+    chunks = ["A child who attempted suicide should see a psychiatrist at once."]
+    verdict = lambda report: report["result"]["sentences"][0]["verdict"]  # noqa: E731
+    assert verdict(ragcite.check(answer, chunks)) == "number-mismatch"
+    question = "-- Should a 12 year old who attempted suicide see a psychiatrist?"
+    assert verdict(ragcite.check(answer, chunks, question=question)) == "supported"
+    assert verdict(ragcite.check(answer, chunks, question="A 13 year old?")) == "number-mismatch"
+    with pytest.raises(TypeError):
+        ragcite.check(answer, chunks, question=12)
