@@ -273,6 +273,9 @@ impl Checker {
         // not a number the sentence claims.
         numbers.retain(|n| !marker::names_a_source(&text[..n.span.start], &n.text, resolver));
         let words = self.analyzer.content_words(&text, &numbers);
+        // Identifiers, code, addresses and enumerators are names, not figures the sentence
+        // states (their digits are no words either).
+        numbers.retain(|n| n.role != words::Role::Name);
         SentenceInput {
             text: answer[range].to_string(),
             position,

@@ -1,6 +1,7 @@
 //! Support stage: indexes the chunks' words once, scores every sentence against the chunks
 //! through that index, and decides verdicts, suggested citations and chunk statuses.
 
+mod derived;
 pub mod features;
 mod index;
 mod judge;
