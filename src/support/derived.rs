@@ -120,7 +120,7 @@ pub fn derive(number: &Number, operands: &[f64]) -> Option<Derivation> {
         // years between two years; operands of 10 or more; a percentage only from a
         // percentage or a change, and no other figure from them.
         let allowed = match operation {
-            Operation::Difference if years == 2 => true,
+            Operation::Difference if years == 2 => !percentage && a.fract() == 0.0,
             Operation::Sum | Operation::Difference | Operation::Product | Operation::Ratio => {
                 years == 0 && !percentage && significant >= 3
             }
@@ -145,47 +145,52 @@ pub fn derive(number: &Number, operands: &[f64]) -> Option<Derivation> {
         let v = *a;
         // a + b = n
         for b in search(low - v, high - v) {
-            if *b >= v && near(v + *b) {
-                if let Some(d) = found(a, b, Operation::Sum) {
-                    return Some(d);
-                }
+            if *b >= v
+                && near(v + *b)
+                && let Some(d) = found(a, b, Operation::Sum)
+            {
+                return Some(d);
             }
         }
         // a - b = n
         for b in search(v - high, v - low) {
-            if near(v - *b) {
-                if let Some(d) = found(a, b, Operation::Difference) {
-                    return Some(d);
-                }
+            if near(v - *b)
+                && let Some(d) = found(a, b, Operation::Difference)
+            {
+                return Some(d);
             }
         }
         if v > 0.0 {
             // a × b = n
             for b in search(low / v, high / v) {
-                if *b >= v && near(v * *b) {
-                    if let Some(d) = found(a, b, Operation::Product) {
-                        return Some(d);
-                    }
+                if *b >= v
+                    && near(v * *b)
+                    && let Some(d) = found(a, b, Operation::Product)
+                {
+                    return Some(d);
                 }
             }
             // b / a = n, and as a percentage
             for (scale, operation) in [(1.0, Operation::Ratio), (100.0, Operation::Percentage)] {
                 for b in search(low * v / scale, high * v / scale) {
-                    if near(*b / v * scale) {
-                        if let Some(d) = found(b, a, operation) {
-                            return Some(d);
-                        }
+                    if near(*b / v * scale)
+                        && let Some(d) = found(b, a, operation)
+                    {
+                        return Some(d);
                     }
                 }
             }
             // (b - a) / a = ±n percent
             for sign in [1.0, -1.0] {
-                let (from, to) = (v * (1.0 + sign * low / 100.0), v * (1.0 + sign * high / 100.0));
+                let (from, to) = (
+                    v * (1.0 + sign * low / 100.0),
+                    v * (1.0 + sign * high / 100.0),
+                );
                 for b in search(from, to) {
-                    if near(((*b - v) / v * 100.0).abs()) {
-                        if let Some(d) = found(a, b, Operation::Change) {
-                            return Some(d);
-                        }
+                    if near(((*b - v) / v * 100.0).abs())
+                        && let Some(d) = found(a, b, Operation::Change)
+                    {
+                        return Some(d);
                     }
                 }
             }
@@ -266,14 +271,17 @@ mod tests {
         assert_eq!(derived("costs £600", "60 items at $10/unit"), None);
         assert_eq!(derived("a 20% discount", "2 plans at $10"), None);
         assert_eq!(derived("a 25% cut", "99 users in 4 teams"), None);
-        // Years are no sums.
+        // Years are no sums, and no percentage comes from two years.
+        assert_eq!(derived("up 1%", "from 2020 to 2021"), None);
         assert_eq!(derived("in 2024", "2000 and 24"), None);
         // At the precision written: 12.47 is not 12.5 when the sentence says 12.47.
         assert_eq!(derived("a rise of 12.47%", "from 200 to 225 users"), None);
         // A figure is not used with itself.
         assert_eq!(derived("12 pies", "6 cakes"), None);
         // Too many figures to search.
-        let many: String = (0..=MAX_OPERANDS).map(|k| format!("{} ", 100 + 7 * k)).collect();
+        let many: String = (0..=MAX_OPERANDS)
+            .map(|k| format!("{} ", 100 + 7 * k))
+            .collect();
         assert_eq!(derived("a total of 213", &many), None);
     }
 }

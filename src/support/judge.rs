@@ -434,11 +434,7 @@ impl<'a> Scores<'a> {
     pub(super) fn missing_numbers(&self, is_cited: &[bool]) -> (Vec<String>, Vec<Derived>) {
         let cited = &self.sentence.cited;
         let held = |value: &crate::words::NumberValue| {
-            let holders = self
-                .index
-                .numbers
-                .get(value)
-                .map_or(&[][..], Vec::as_slice);
+            let holders = self.index.numbers.get(value).map_or(&[][..], Vec::as_slice);
             if holders.len() <= cited.len() {
                 holders.iter().any(|&c| is_cited[c as usize])
             } else {
@@ -456,9 +452,7 @@ impl<'a> Scores<'a> {
             .filter(|n| match n.role {
                 Role::Name => false,
                 // A label is missing when a cited chunk writes its word with another number.
-                Role::Label => {
-                    !held(&n.value) && n.label_word().is_some_and(|word| held(&word))
-                }
+                Role::Label => !held(&n.value) && n.label_word().is_some_and(|word| held(&word)),
                 Role::Figure => !held(&n.value) && !n.also.iter().any(held),
             })
             .collect();

@@ -146,7 +146,10 @@ impl NumberValue {
 
     /// The quantity as an integer, when it is a whole number of at most 18 digits.
     pub(crate) fn as_whole(&self) -> Option<u64> {
-        if self.kind != Kind::Quantity || self.exponent < 0 || self.digits.len() + self.exponent as usize > 18 {
+        if self.kind != Kind::Quantity
+            || self.exponent < 0
+            || self.digits.len() + self.exponent as usize > 18
+        {
             return None;
         }
         let digits: u64 = self.digits.parse().ok()?;

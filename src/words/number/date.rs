@@ -203,7 +203,9 @@ pub(super) fn numeric(text: &str, start: usize) -> Option<(Number, usize, Vec<Nu
     let first = values.next()?;
     let mut number = Number::figure(text, start..c_end, first, 0);
     number.also.extend(values);
-    let parts = [a, b, c].into_iter().map(|v| NumberValue::whole(u64::from(v)));
+    let parts = [a, b, c]
+        .into_iter()
+        .map(|v| NumberValue::whole(u64::from(v)));
     Some((number, c_end, parts.collect()))
 }
 
@@ -256,7 +258,9 @@ fn month_before(text: &str, to: usize) -> Option<(u8, usize)> {
 
 /// Whether the number is a day of the month as written (`31`, `1st`, `15.`).
 fn day(number: &Number) -> Option<u8> {
-    let digits = number.text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let digits = number
+        .text
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic());
     if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }

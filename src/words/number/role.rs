@@ -72,14 +72,14 @@ const VERSION_WORDS: &[&str] = &["version", "release", "ver", "v"];
 /// Units a number may be written onto (`5km`, `10x`): with any other letters attached, the
 /// number is part of a name (`4IR`, `3D`, `5G`).
 const UNITS: &[&str] = &[
-    "km", "m", "cm", "mm", "nm", "kg", "g", "mg", "mcg", "lb", "lbs", "oz", "t", "l", "L",
-    "ml", "mL", "dl", "h", "hr", "hrs", "min", "mins", "s", "sec", "ms", "ns", "d", "y", "yr",
-    "yrs", "x", "X", "GB", "MB", "KB", "kB", "TB", "PB", "Gb", "Mb", "kb", "kW", "W", "MW",
-    "GW", "kWh", "MWh", "GWh", "TWh", "Wh", "Hz", "kHz", "MHz", "GHz", "V", "kV", "mV", "A",
-    "mA", "mAh", "mph", "kph", "kmh", "ft", "in", "yd", "mi", "sq", "pp", "pts", "pt", "cal",
-    "kcal", "J", "kJ", "MJ", "N", "Pa", "kPa", "MPa", "bar", "psi", "dB", "am", "pm", "AM",
-    "PM", "BC", "AD", "BCE", "CE", "ppm", "ppb", "mol", "mmol", "mmHg", "IU", "hp", "bhp",
-    "cc", "fps", "bit", "bits", "px", "dpi", "µg", "µm", "µl", "µL", "μg", "μm", "wt",
+    "km", "m", "cm", "mm", "nm", "kg", "g", "mg", "mcg", "lb", "lbs", "oz", "t", "l", "L", "ml",
+    "mL", "dl", "h", "hr", "hrs", "min", "mins", "s", "sec", "ms", "ns", "d", "y", "yr", "yrs",
+    "x", "X", "GB", "MB", "KB", "kB", "TB", "PB", "Gb", "Mb", "kb", "kW", "W", "MW", "GW", "kWh",
+    "MWh", "GWh", "TWh", "Wh", "Hz", "kHz", "MHz", "GHz", "V", "kV", "mV", "A", "mA", "mAh", "mph",
+    "kph", "kmh", "ft", "in", "yd", "mi", "sq", "pp", "pts", "pt", "cal", "kcal", "J", "kJ", "MJ",
+    "N", "Pa", "kPa", "MPa", "bar", "psi", "dB", "am", "pm", "AM", "PM", "BC", "AD", "BCE", "CE",
+    "ppm", "ppb", "mol", "mmol", "mmHg", "IU", "hp", "bhp", "cc", "fps", "bit", "bits", "px",
+    "dpi", "µg", "µm", "µl", "µL", "μg", "μm", "wt",
 ];
 
 /// Whether `word` is a unit a number may be written onto.
@@ -88,7 +88,11 @@ pub fn is_unit(word: &str) -> bool {
 }
 
 /// A version at `start` (its parts as written) spanning `span`.
-pub(super) fn version(text: &str, span: std::ops::Range<usize>, core: std::ops::Range<usize>) -> Number {
+pub(super) fn version(
+    text: &str,
+    span: std::ops::Range<usize>,
+    core: std::ops::Range<usize>,
+) -> Number {
     let value = NumberValue::tagged(Kind::Version, &text[core]);
     let mut number = Number::figure(text, span, value, 0);
     number.role = Role::Figure;
@@ -170,7 +174,11 @@ fn label_before(text: &str, start: usize) -> Option<String> {
     if j > 0 && bytes[j - 1] == b'#' {
         j -= 1;
     }
-    let space = if j > 0 && matches!(bytes[j - 1], b' ' | b'-') { 1 } else { 0 };
+    let space = if j > 0 && matches!(bytes[j - 1], b' ' | b'-') {
+        1
+    } else {
+        0
+    };
     if space == 0 && j == start {
         return None;
     }
@@ -239,7 +247,11 @@ fn in_identifier(text: &str, number: &Number) -> bool {
     if letters > 0 && !is_unit(&after[..letters]) {
         return true;
     }
-    if matches!(bytes.get(end), Some(b'_' | b'=')) && bytes.get(end + 1).is_some_and(|b| b.is_ascii_alphanumeric()) {
+    if matches!(bytes.get(end), Some(b'_' | b'='))
+        && bytes
+            .get(end + 1)
+            .is_some_and(|b| b.is_ascii_alphanumeric())
+    {
         return true;
     }
     if start == 0 {
@@ -263,7 +275,9 @@ fn enumerator(text: &str, number: &Number) -> bool {
     }
     let (start, end) = (number.span.start, number.span.end);
     let line = text[..start].rsplit('\n').next().unwrap_or("");
-    let opens_line = line.trim_matches([' ', '\t', '-', '*', '•', '>']).is_empty();
+    let opens_line = line
+        .trim_matches([' ', '\t', '-', '*', '•', '>'])
+        .is_empty();
     if opens_line && matches!(text.as_bytes().get(end), Some(b'.' | b')')) {
         let rest = &text[end + 1..];
         if rest.is_empty() || rest.starts_with([' ', '\t', '\n', '\u{a0}']) {
@@ -326,7 +340,11 @@ pub(super) fn share(numerator: u64, denominator: u64) -> Vec<NumberValue> {
 /// Roles of the numbers `found` in `text`: names, labels, versions and shares; in a chunk,
 /// `extras` get the values it holds beside them (a label's number as a quantity, a decimal
 /// as a version).
-pub(super) fn annotate(text: &str, found: &mut [Number], mut extras: Option<&mut Vec<NumberValue>>) {
+pub(super) fn annotate(
+    text: &str,
+    found: &mut [Number],
+    mut extras: Option<&mut Vec<NumberValue>>,
+) {
     let code = if text.contains('`') {
         code_spans(text)
     } else {
@@ -350,7 +368,12 @@ pub(super) fn annotate(text: &str, found: &mut [Number], mut extras: Option<&mut
             continue;
         }
         if let Some(word) = label_before(text, start) {
-            let label = format!("{word} {}", number.text.trim_end_matches(|c: char| c.is_ascii_alphabetic()));
+            let label = format!(
+                "{word} {}",
+                number
+                    .text
+                    .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+            );
             let label = NumberValue::tagged(Kind::Label, &label);
             if let Some(extras) = extras.as_deref_mut() {
                 extras.push(std::mem::replace(&mut found[k].value, label));
@@ -412,11 +435,23 @@ mod tests {
     fn names_are_no_quantities() {
         use Role::*;
         assert_eq!(role_of("Set `burst=5` and `limit 7` here"), [Name, Name]);
-        assert_eq!(role_of("see https://example.com/2024/03/x and www.a.com/7"), [Name, Name, Name]);
+        assert_eq!(
+            role_of("see https://example.com/2024/03/x and www.a.com/7"),
+            [Name, Name, Name]
+        );
         assert_eq!(role_of("write to team2024@example.com or to 7"), [Figure]);
-        assert_eq!(role_of("gpt-4o on an H100, 4IR, 3D, x86_64"), [Name, Name, Name, Name]);
-        assert_eq!(role_of("the Ka-27 and COVID-19 and F-35"), [Name, Name, Name]);
-        assert_eq!(role_of("mid-2020, 5km, 10x faster, 12-year-old, 3 kg"), [Figure; 5]);
+        assert_eq!(
+            role_of("gpt-4o on an H100, 4IR, 3D, x86_64"),
+            [Name, Name, Name, Name]
+        );
+        assert_eq!(
+            role_of("the Ka-27 and COVID-19 and F-35"),
+            [Name, Name, Name]
+        );
+        assert_eq!(
+            role_of("mid-2020, 5km, 10x faster, 12-year-old, 3 kg"),
+            [Figure; 5]
+        );
         assert_eq!(role_of("follow these steps: 1"), [Name]);
         assert_eq!(role_of("1. Preheat for 20 minutes"), [Name, Figure]);
         assert_eq!(role_of("it took 3 steps: 1"), [Figure, Name]);
@@ -425,11 +460,20 @@ mod tests {
 
     #[test]
     fn labels_carry_their_word() {
-        let found = roles("Stage 3 cancer, type 2 diabetes, Article 5, section 4.2, Steps 1, No. 4, #7");
+        let found =
+            roles("Stage 3 cancer, type 2 diabetes, Article 5, section 4.2, Steps 1, No. 4, #7");
         let labels: Vec<&str> = found.iter().map(|(_, _, v)| v.as_str()).collect();
         assert_eq!(
             labels,
-            ["stage 3", "type 2", "article 5", "section 4.2", "step 1", "no 4", "7e0"]
+            [
+                "stage 3",
+                "type 2",
+                "article 5",
+                "section 4.2",
+                "step 1",
+                "no 4",
+                "7e0"
+            ]
         );
         assert!(found[..6].iter().all(|(_, role, _)| *role == Role::Label));
         assert_eq!(roles("no 5 cats")[0].1, Role::Figure);
@@ -440,7 +484,10 @@ mod tests {
         let value = |text: &str| numbers(text)[0].value.clone();
         assert_eq!(value("with Python 3.10 installed").to_string(), "3.10");
         assert_eq!(value("with Python 3.10 installed").kind(), Kind::Version);
-        assert_ne!(value("with Python 3.10 installed"), value("with Python 3.1 installed"));
+        assert_ne!(
+            value("with Python 3.10 installed"),
+            value("with Python 3.1 installed")
+        );
         assert_eq!(value("upgrade to v2.0.1 now").to_string(), "2.0.1");
         assert_eq!(value("release 3.5.1").to_string(), "3.5.1");
         assert_eq!(value("version 2.1").kind(), Kind::Version);
