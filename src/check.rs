@@ -284,6 +284,9 @@ impl Checker {
         // A figure the question states is context: `How tall is the 330 m tower?`.
         numbers.retain(|n| !given.contains(&n.value));
         let words = self.analyzer.content_words(&text, &numbers);
+        // Identifiers, code, addresses and enumerators are names, not figures the sentence
+        // states (their digits are no words either).
+        numbers.retain(|n| n.role != words::Role::Name);
         SentenceInput {
             text: answer[range].to_string(),
             position,

@@ -177,6 +177,15 @@ pub struct Span {
 }
 
 /// One sentence of the answer and what was found about it.
+/// A number of a sentence derived from figures of its cited chunks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Derived {
+    /// The number as the sentence writes it (`2,054`).
+    pub number: String,
+    /// How it follows (`1,204 + 850 = 2,054`).
+    pub how: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SentenceResult {
@@ -206,6 +215,11 @@ pub struct SentenceResult {
     pub check_worthy: Vec<String>,
     /// Numbers of the sentence found in none of its cited chunks.
     pub missing_numbers: Vec<String>,
+    /// Numbers of the sentence that none of its cited chunks holds but one step of
+    /// arithmetic over their figures gives (a sum, difference, product, ratio, percentage
+    /// change): not missing. Left out when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub derived: Vec<Derived>,
     /// The chunk with the highest coverage over all chunks, earliest on a tie; `null` when no
     /// chunk shares anything with the sentence.
     pub best_chunk: Option<String>,

@@ -3,6 +3,7 @@
 
 mod contradiction;
 pub(crate) mod decide;
+mod derived;
 pub mod features;
 mod index;
 mod judge;

@@ -6,7 +6,7 @@ mod porter2;
 
 use std::fmt;
 
-pub use number::{Number, NumberValue, SpelledNumbers, chunk_numbers, numbers};
+pub use number::{Kind, Number, NumberValue, Role, SpelledNumbers, chunk_numbers, numbers};
 use rust_stemmers::Stemmer;
 use rustc_hash::{FxHashMap, FxHashSet};
 use unicode_normalization::UnicodeNormalization;

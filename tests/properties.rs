@@ -557,6 +557,42 @@ proptest! {
         }
     }
 
+    /// A day written in ISO form and as `Month D, YYYY` or `D Month YYYY` is the same date:
+    /// the ISO number's value is a value the written date's day and year are found by.
+    #[test]
+    fn a_date_is_the_same_day_in_every_form(year in 1000u32..3000, month in 1usize..=12, day in 1u32..=28) {
+        const NAMES: [&str; 12] = ["January", "February", "March", "April", "May", "June", "July",
+            "August", "September", "October", "November", "December"];
+        let iso = ragcite::words::numbers(&format!("on {year:04}-{month:02}-{day:02}."));
+        prop_assert_eq!(iso.len(), 1);
+        let name = NAMES[month - 1];
+        for written in [format!("on {name} {day}, {year}."), format!("on {day} {name} {year}.")] {
+            let found = ragcite::words::numbers(&written);
+            prop_assert_eq!(found.len(), 2, "{}", written);
+            for number in &found {
+                prop_assert!(number.also.contains(&iso[0].value), "{} {:?}", written, number);
+            }
+        }
+        let slashed = ragcite::words::numbers(&format!("on {day:02}/{month:02}/{year:04}"));
+        prop_assert!(
+            slashed[0].value == iso[0].value || slashed[0].also.contains(&iso[0].value),
+            "{:?}", slashed
+        );
+    }
+
+    /// Any text: numbers and chunk numbers are read without panic, in order, within the text.
+    #[test]
+    fn numbers_of_any_text(text in "[0-9a-zA-Z .,:/%$`=_@-]{0,80}|\\PC{0,40}") {
+        let found = ragcite::words::numbers(&text);
+        let mut end = 0;
+        for n in &found {
+            prop_assert!(n.span.start >= end && n.span.end <= text.len(), "{:?}", found);
+            prop_assert_eq!(&text[n.span.clone()], n.text.as_str());
+            end = n.span.end;
+        }
+        let _ = ragcite::words::chunk_numbers(&text);
+    }
+
     /// Thousands separators, percent signs and percent words do not change a number's value.
     #[test]
     fn numbers_compare_by_value(n in 0u64..10_000_000_000_000, fraction in 0u32..100) {

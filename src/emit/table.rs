@@ -521,6 +521,9 @@ fn problems(s: &SentenceResult) -> String {
             word_list(&s.missing_numbers, LIST_SHOWN)
         ));
     }
+    if let Some(first) = s.derived.first() {
+        lines.push(format!("derived: {}", cut(&first.how, ITEM_CHARS)));
+    }
     let shows_words = matches!(
         s.verdict,
         Verdict::UnsupportedCitation | Verdict::WeakSupport | Verdict::NumberMismatch

@@ -6,7 +6,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::input::Chunk;
 use crate::words::{
-    Analyzer, Number, NumberValue, SpelledNumbers, WordFilter, chunk_numbers, negates,
+    Analyzer, Number, NumberValue, Role, SpelledNumbers, WordFilter, chunk_numbers, negates,
 };
 
 use super::*;
@@ -105,14 +105,20 @@ impl TokenNotes {
     }
 }
 
-/// The number values a chunk holds: those written in digits (`found`, and `glued` to a word)
-/// and, in English, in words (a chunk that writes `six albums` holds the 6 of a sentence).
+/// The number values a chunk holds: those written in digits (`found`, with the other values
+/// each stands for, such as its date; and `glued`: digits glued to a word, and what the chunk
+/// holds beside its numbers, see [`chunk_numbers`]) and, in English, in words (a chunk that
+/// writes `six albums` holds the 6 of a sentence).
 fn chunk_values(
     found: Vec<Number>,
     glued: Vec<NumberValue>,
     spelled: SpelledNumbers,
 ) -> FxHashSet<NumberValue> {
-    let mut values: FxHashSet<NumberValue> = found.into_iter().map(|n| n.value).collect();
+    let mut values: FxHashSet<NumberValue> = FxHashSet::default();
+    for number in found {
+        values.extend(number.also);
+        values.insert(number.value);
+    }
     values.extend(glued);
     values.extend(spelled.finish());
     values
@@ -131,6 +137,9 @@ pub struct ChunkIndex {
     /// Interned stem id → the chunks holding it.
     pub(super) postings: FxHashMap<u32, Vec<u32>>,
     pub(super) numbers: FxHashMap<NumberValue, Vec<u32>>,
+    /// Each chunk's distinct figures of 2 or more, for derived figures; `None` past
+    /// [`derived::MAX_OPERANDS`].
+    pub(super) figures: Vec<Option<Box<[f64]>>>,
     /// Where the wanted stems stand in each chunk, for phrase evidence.
     pub(super) positions: score::Positions,
     /// Tokens in each chunk.
@@ -272,9 +281,17 @@ impl ChunkIndex {
             self.postings.entry(id).or_default().push(chunk);
         }
         self.positions.push_chunk(at_positions, negations);
+        let mut figures: Vec<f64> = Vec::new();
         for value in values {
+            if figures.len() <= derived::MAX_OPERANDS
+                && let Some(figure) = derived::operand(&value)
+            {
+                figures.push(figure);
+            }
             self.numbers.entry(value).or_default().push(chunk);
         }
+        self.figures
+            .push((figures.len() <= derived::MAX_OPERANDS).then(|| figures.into_boxed_slice()));
     }
 
     pub(super) fn holds_word(&self, stem_id: u32, chunk: usize) -> bool {
@@ -287,5 +304,28 @@ impl ChunkIndex {
         self.numbers
             .get(value)
             .is_some_and(|list| list.binary_search(&(chunk as u32)).is_ok())
+    }
+
+    /// Whether `chunk` holds the number's value or one of the others it stands for (its date,
+    /// ...).
+    pub(super) fn holds_value_of(&self, number: &Number, chunk: usize) -> bool {
+        self.holds_number(&number.value, chunk)
+            || number.also.iter().any(|v| self.holds_number(v, chunk))
+    }
+
+    /// Whether the number is no mismatch as far as `chunk` goes: the chunk holds its value
+    /// (see [`ChunkIndex::holds_value_of`]), or it is a label whose word the chunk never
+    /// writes with a number, or a name.
+    pub(super) fn holds_figure(&self, number: &Number, chunk: usize) -> bool {
+        match number.role {
+            Role::Name => true,
+            Role::Label => {
+                self.holds_value_of(number, chunk)
+                    || number
+                        .label_word()
+                        .is_none_or(|word| !self.holds_number(&word, chunk))
+            }
+            Role::Figure => self.holds_value_of(number, chunk),
+        }
     }
 }

@@ -9,8 +9,8 @@ use rustc_hash::FxHashSet;
 use crate::deadline::{Deadline, Every};
 use crate::input::Chunk;
 use crate::quote::{QuoteMatch, QuoteSearch};
-use crate::report::{QuoteCheck, QuoteOrigin, SentenceResult, Span, Verdict};
-use crate::words::Language;
+use crate::report::{Derived, QuoteCheck, QuoteOrigin, SentenceResult, Span, Verdict};
+use crate::words::{Language, Role};
 
 use super::contradiction::Contradictions;
 use super::decide::{Findings, decide, reaches};
@@ -140,7 +140,7 @@ impl<'a> Scores<'a> {
                     if sentence
                         .numbers
                         .iter()
-                        .all(|n| index.holds_number(&n.value, chunk as usize))
+                        .all(|n| index.holds_figure(n, chunk as usize))
                     {
                         shared[chunk as usize] = 1;
                         touched.push(chunk);
@@ -399,7 +399,7 @@ impl<'a> Scores<'a> {
             .sentence
             .numbers
             .iter()
-            .filter(|n| seen.insert(&n.value) && self.index.holds_number(&n.value, chunk))
+            .filter(|n| seen.insert(&n.value) && self.index.holds_value_of(n, chunk))
             .count();
         Pair {
             chunk: chunk as u32,
@@ -417,36 +417,62 @@ impl<'a> Scores<'a> {
         self.sentence
             .numbers
             .iter()
-            .filter(|n| seen.insert(&n.value) && !self.index.holds_number(&n.value, chunk))
+            .filter(|n| seen.insert(&n.value) && !self.index.holds_figure(n, chunk))
             .count()
     }
 
-    /// Numbers of the sentence that no cited chunk holds, each value once. `is_cited` flags
-    /// the cited chunks, so that a number is looked up by whichever list is shorter.
-    pub(super) fn missing_numbers(&self, is_cited: &[bool]) -> Vec<String> {
+    /// Numbers of the sentence that no cited chunk holds, each value once, and those of them
+    /// that one step of arithmetic over the cited chunks' figures gives (see [`derived`]),
+    /// which are not missing. `is_cited` flags the cited chunks, so that a value is looked up
+    /// by whichever list is shorter.
+    pub(super) fn missing_numbers(&self, is_cited: &[bool]) -> (Vec<String>, Vec<Derived>) {
         let cited = &self.sentence.cited;
+        let held = |value: &crate::words::NumberValue| {
+            let holders = self.index.numbers.get(value).map_or(&[][..], Vec::as_slice);
+            if holders.len() <= cited.len() {
+                holders.iter().any(|&c| is_cited[c as usize])
+            } else {
+                cited
+                    .iter()
+                    .any(|&c| holders.binary_search(&(c as u32)).is_ok())
+            }
+        };
         let mut seen = FxHashSet::default();
-        self.sentence
+        let missing: Vec<&crate::words::Number> = self
+            .sentence
             .numbers
             .iter()
             .filter(|n| seen.insert(&n.value))
-            .filter(|n| {
-                let holders = self
-                    .index
-                    .numbers
-                    .get(&n.value)
-                    .map_or(&[][..], Vec::as_slice);
-                let found = if holders.len() <= cited.len() {
-                    holders.iter().any(|&c| is_cited[c as usize])
-                } else {
-                    cited
-                        .iter()
-                        .any(|&c| holders.binary_search(&(c as u32)).is_ok())
-                };
-                !found
+            .filter(|n| match n.role {
+                Role::Name => false,
+                // A label is missing when a cited chunk writes its word with another number.
+                Role::Label => !held(&n.value) && n.label_word().is_some_and(|word| held(&word)),
+                Role::Figure => !held(&n.value) && !n.also.iter().any(held),
             })
-            .map(|n| n.text.clone())
-            .collect()
+            .collect();
+        if missing.is_empty() {
+            return (Vec::new(), Vec::new());
+        }
+        // The cited chunks' figures together, unless one of them holds too many.
+        let figures = cited
+            .iter()
+            .map(|&c| self.index.figures[c].as_deref())
+            .collect::<Option<Vec<&[f64]>>>()
+            .filter(|all| all.iter().map(|f| f.len()).sum::<usize>() <= derived::MAX_OPERANDS)
+            .map(|all| derived::operands(all.into_iter().flatten().copied()))
+            .unwrap_or_default();
+        let mut derivations = Vec::new();
+        let mut left = Vec::new();
+        for n in missing {
+            match derived::derive(n, &figures) {
+                Some(d) => derivations.push(Derived {
+                    number: n.text.clone(),
+                    how: d.to_string(),
+                }),
+                None => left.push(n.text.clone()),
+            }
+        }
+        (left, derivations)
     }
 
     /// Whether the chunks left out by not walking the frequent words' lists change nothing
@@ -704,8 +730,8 @@ impl<'a> Judge<'a> {
                 _ => Some((c, score)),
             });
         let coverage = best_cited.map_or(0.0, |(_, s)| s);
-        let missing_numbers = if sentence.cited.is_empty() {
-            Vec::new()
+        let (missing_numbers, derived) = if sentence.cited.is_empty() {
+            (Vec::new(), Vec::new())
         } else {
             scores.missing_numbers(&self.is_cited)
         };
@@ -859,6 +885,7 @@ impl<'a> Judge<'a> {
             support,
             check_worthy: sentence.numbers.iter().map(|n| n.text.clone()).collect(),
             missing_numbers,
+            derived,
             best_chunk: best.map(|(c, _)| self.chunks[c].id.clone()),
             best_coverage: best.map_or(0.0, |(_, s)| s),
             suggested_citation: suggested.map(|(c, _)| self.chunks[c].id.clone()),

@@ -1,5 +1,7 @@
 //! Numbers of a text, read by value: `1,083` = `1083`, `3.5 %` = `3.5 percent` = `3.5`,
-//! `7 million` = `7,000,000`, `2.1 bn` = `2,100,000,000`.
+//! `7 million` = `7,000,000`, `2.1 bn` = `2,100,000,000`, `25 cents` = `0.25`,
+//! `150 bp` = `1.5` (percentage points); dates in every common form compared by day
+//! (number/date.rs); versions, labels and names told from quantities (number/role.rs).
 
 use std::fmt;
 use std::ops::Range;
@@ -13,6 +15,51 @@ pub struct Number {
     pub text: String,
     /// Its value, exact.
     pub value: NumberValue,
+    /// Other values, any of which a chunk may hold for the number to be found: the date a
+    /// day or a year is part of (`31` of `March 31, 2024`), the other reading of an
+    /// ambiguous date (`03/04/2024`), `20` (percent) for `1 in 5`.
+    pub also: Vec<NumberValue>,
+    /// What the number is to its text: a figure it states, a label or a name.
+    pub role: Role,
+    /// Power of ten of the last digit as written (`12.5%`: -1, `2,054`: 0, `7 million`: 6):
+    /// the precision a figure derived from others is compared at.
+    pub precision: i64,
+}
+
+/// What a number is to the text it stands in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// A figure the text states: a chunk must hold its value (or one of its `also`).
+    Figure,
+    /// A label (`Stage 3`, `type 2`, `Article 5`): its value is the label word with the
+    /// number; missing only when a chunk names the same label word with another number.
+    Label,
+    /// Part of a name, not a quantity: an identifier (`gpt-4o`, `4IR`, `Ka-27`, `x86_64`),
+    /// inline code (`burst=5`), a URL or e-mail address, a list enumerator (`steps: 1`).
+    Name,
+}
+
+impl Number {
+    /// A figure read from the text: `value` alone, as written at `span`.
+    fn figure(text: &str, span: Range<usize>, value: NumberValue, precision: i64) -> Self {
+        Number {
+            text: text[span.clone()].to_string(),
+            span,
+            value,
+            also: Vec::new(),
+            role: Role::Figure,
+            precision,
+        }
+    }
+
+    /// The label word of a [`Role::Label`] (`stage` of `Stage 3`), as the value a chunk holds
+    /// when it names that label with any number.
+    pub fn label_word(&self) -> Option<NumberValue> {
+        (self.value.kind == Kind::Label)
+            .then(|| self.value.digits.split_once(' '))
+            .flatten()
+            .map(|(word, _)| NumberValue::tagged(Kind::LabelWord, word))
+    }
 }
 
 /// An exact decimal value: significant digits times a power of ten.
@@ -21,10 +68,28 @@ pub struct Number {
 /// rounding error and very long digit runs never overflow.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NumberValue {
+    /// What the value is; for a quantity, `digits` and `exponent` are its decimal value,
+    /// for the others `digits` is the value's text (`2024-03-31`, `3.10`, `stage 3`).
+    kind: Kind,
     /// Significant digits without leading or trailing zeros; `"0"` for zero.
     digits: String,
     /// Power of ten the digits are multiplied by.
     exponent: i64,
+}
+
+/// What a [`NumberValue`] is: values of two kinds are never equal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// An amount, compared by value (`1,083` = `1083.0`).
+    Quantity,
+    /// A day (`2024-03-31`), a month (`2024-03`) or a day without its year (`--03-31`).
+    Date,
+    /// A version, compared component by component as written (`3.10` is not `3.1`).
+    Version,
+    /// A label with its number (`stage 3`).
+    Label,
+    /// A label word a text writes with a number (`stage`).
+    LabelWord,
 }
 
 impl NumberValue {
@@ -36,6 +101,7 @@ impl NumberValue {
         all.drain(..leading);
         if all.is_empty() {
             return NumberValue {
+                kind: Kind::Quantity,
                 digits: "0".to_string(),
                 exponent: 0,
             };
@@ -44,15 +110,59 @@ impl NumberValue {
         all.truncate(all.len() - trailing);
         exponent += trailing as i64;
         NumberValue {
+            kind: Kind::Quantity,
             digits: all,
             exponent,
         }
+    }
+
+    /// A value that is not a quantity, by its text.
+    pub fn tagged(kind: Kind, text: &str) -> Self {
+        NumberValue {
+            kind,
+            digits: text.to_string(),
+            exponent: 0,
+        }
+    }
+
+    /// What the value is.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+
+    /// A quantity as a float (`None` for the other kinds, or past `f64`'s range).
+    pub fn as_f64(&self) -> Option<f64> {
+        if self.kind != Kind::Quantity || self.digits.len() > 30 || self.exponent.abs() > 300 {
+            return None;
+        }
+        let value: f64 = format!("{}e{}", self.digits, self.exponent).parse().ok()?;
+        value.is_finite().then_some(value)
+    }
+
+    /// A whole quantity (`from_parts` of an integer).
+    pub(crate) fn whole(value: u64) -> Self {
+        NumberValue::from_parts(&value.to_string(), "", 0)
+    }
+
+    /// The quantity as an integer, when it is a whole number of at most 18 digits.
+    pub(crate) fn as_whole(&self) -> Option<u64> {
+        if self.kind != Kind::Quantity
+            || self.exponent < 0
+            || self.digits.len() + self.exponent as usize > 18
+        {
+            return None;
+        }
+        let digits: u64 = self.digits.parse().ok()?;
+        digits.checked_mul(10u64.checked_pow(self.exponent as u32)?)
     }
 }
 
 impl fmt::Display for NumberValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}e{}", self.digits, self.exponent)
+        match self.kind {
+            Kind::Quantity => write!(f, "{}e{}", self.digits, self.exponent),
+            _ => f.write_str(&self.digits),
+        }
     }
 }
 
@@ -113,6 +223,15 @@ fn scan(text: &str, mut glued: Option<&mut Vec<NumberValue>>) -> Vec<Number> {
     while let Some(digit) = next_digit(bytes, i) {
         i = digit;
         if !starts_number(text, i) {
+            // `v2.0.1`: a version after a `v` of its own.
+            if let Some((version, end)) = role::version_after_v(text, i) {
+                if let Some(glued) = glued.as_deref_mut() {
+                    role::version_values(&version.value, glued);
+                }
+                found.push(version);
+                i = end;
+                continue;
+            }
             if let Some(glued) = glued.as_deref_mut()
                 && after_letter(text, i)
             {
@@ -126,15 +245,39 @@ fn scan(text: &str, mut glued: Option<&mut Vec<NumberValue>>) -> Vec<Number> {
             }
             continue;
         }
-        let (mut number, end) = read_number(text, i);
+        // `2024-03-31`, `31/03/2024`, `31.03.2024`: one number, a date.
+        if let Some((date, end, parts)) = date::numeric(text, i) {
+            if let Some(glued) = glued.as_deref_mut() {
+                glued.extend(parts);
+                for value in std::iter::once(&date.value).chain(&date.also) {
+                    date::coarser(value, glued);
+                }
+            }
+            found.push(date);
+            i = end;
+            continue;
+        }
+        let (mut number, mut end) = read_number(text, i);
         // `.5` is a half: a decimal point before the digits, not after another number.
         if i > 0 && bytes[i - 1] == b'.' && number.text.bytes().all(|b| b.is_ascii_digit()) {
             let digits = &text[i..end];
-            number = Number {
-                span: i - 1..end,
-                text: text[i - 1..end].to_string(),
-                value: NumberValue::from_parts("", digits, 0),
-            };
+            number = Number::figure(
+                text,
+                i - 1..end,
+                NumberValue::from_parts("", digits, 0),
+                -(digits.len() as i64),
+            );
+        }
+        // `3.10.2`: a version (whose first two parts are also the quantity `3.1` in a chunk).
+        if let Some(version_end) = role::dotted_version_end(text, &number, end) {
+            if let Some(glued) = glued.as_deref_mut() {
+                glued.push(number.value.clone());
+            }
+            number = role::version(text, i..version_end, i..version_end);
+            if let Some(glued) = glued.as_deref_mut() {
+                role::version_values(&number.value, glued);
+            }
+            end = version_end;
         }
         if let Some(previous) = found.last()
             && let Some(year) = year_range_end(text, previous, &number, end)
@@ -143,6 +286,10 @@ fn scan(text: &str, mut glued: Option<&mut Vec<NumberValue>>) -> Vec<Number> {
         }
         found.push(number);
         i = end.max(i + 1);
+    }
+    if !found.is_empty() {
+        date::worded(text, &mut found, glued.as_deref_mut());
+        role::annotate(text, &mut found, glued);
     }
     found
 }
@@ -290,6 +437,7 @@ fn read_number(text: &str, start: usize) -> (Number, usize) {
         end = frac_end;
     }
     let mut scale = 0;
+    let mut raw = None;
     if let Some(len) = attached_word(text, end, ATTACHED_ENDINGS.iter().map(|w| (*w, 0, true))) {
         end += len;
     } else if let Some(len) = percent_at(text, end) {
@@ -300,14 +448,40 @@ fn read_number(text: &str, start: usize) -> (Number, usize) {
     } else if let Some((len, power)) = currency_scale(text, start, end) {
         end += len;
         scale = power;
+    } else if let Some(len) = subunit_at(text, end) {
+        // `25 cents` = `0.25`; `150 bp` = `1.5` (percentage points). The figure as written
+        // counts too: a chunk's `500 base pairs` holds a sentence's `500 bp`.
+        end += len;
+        scale = -2;
+        raw = Some(NumberValue::from_parts(&integer, fraction, 0));
     }
     let value = NumberValue::from_parts(&integer, fraction, scale);
-    let number = Number {
-        span: start..end,
-        text: text[start..end].to_string(),
-        value,
-    };
+    let mut number = Number::figure(text, start..end, value, scale - fraction.len() as i64);
+    number.also.extend(raw);
     (number, end)
+}
+
+/// Currency subunits and basis points: the number before them is hundredths.
+const SUBUNITS: &[(&str, i64, bool)] = &[
+    ("cents", 0, false),
+    ("cent", 0, false),
+    ("pence", 0, false),
+    ("basis points", 0, false),
+    ("basis point", 0, false),
+    ("bps", 0, false),
+    ("bp", 0, false),
+];
+
+/// Length of a subunit word or the cent sign `¢` at `j`.
+fn subunit_at(text: &str, j: usize) -> Option<usize> {
+    let rest = &text[j..];
+    if rest.starts_with('\u{a2}') {
+        return Some('\u{a2}'.len_utf8());
+    }
+    if rest.starts_with(" \u{a2}") {
+        return Some(1 + '\u{a2}'.len_utf8());
+    }
+    attached_word(text, j, SUBUNITS.iter().copied())
 }
 
 fn word_ends_at(text: &str, j: usize) -> bool {
@@ -549,6 +723,10 @@ pub struct SpelledNumbers {
     group: Option<u64>,
     reading: bool,
     previous_article: bool,
+    /// The number read last.
+    last: Option<u64>,
+    /// A number followed by `in`, while the number after is read (`one in five`).
+    armed: Option<u64>,
 }
 
 impl SpelledNumbers {
@@ -557,6 +735,20 @@ impl SpelledNumbers {
     /// number ends the number being read.
     pub fn word(&mut self, word: &str) {
         let word = word.as_bytes();
+        // `half` and `quarter`: 0.5 and 50 (percent), 0.25 and 25.
+        let share = match word {
+            b"half" | b"Half" => Some((5, 50)),
+            b"quarter" | b"Quarter" => Some((25, 25)),
+            _ => None,
+        };
+        if let Some((fraction, percent)) = share {
+            let places = if fraction < 10 { -1 } else { -2 };
+            self.found
+                .push(NumberValue::from_parts(&fraction.to_string(), "", places));
+            self.found.push(NumberValue::whole(percent));
+        }
+        let is_in = word.eq_ignore_ascii_case(b"in");
+        let was_reading = self.reading;
         // Every word of every chunk passes here: most are ruled out by their length and first
         // two letters; the others cost one integer key and one hash lookup.
         let entry = (may_be_number_word(word) && word.iter().all(u8::is_ascii_alphabetic))
@@ -600,6 +792,11 @@ impl SpelledNumbers {
             _ if self.reading => self.flush(),
             _ => {}
         }
+        if is_in {
+            self.armed = self.last.filter(|_| was_reading);
+        } else if !matches!(entry, Some(Spelled::Number(_) | Spelled::Multiplier(_))) {
+            self.armed = None;
+        }
         self.previous_article = entry == Some(Spelled::Article);
     }
 
@@ -612,14 +809,25 @@ impl SpelledNumbers {
     fn flush(&mut self) {
         if self.reading {
             let value = self.total.saturating_add(self.group.unwrap_or(0));
-            self.found
-                .push(NumberValue::from_parts(&value.to_string(), "", 0));
+            self.found.push(NumberValue::whole(value));
+            // `one in five`: 20 (percent) and 0.2 as well.
+            if let Some(from) = self.armed.take()
+                && from >= 1
+                && from < value
+                && value <= 1000
+            {
+                self.found.extend(role::share(from, value));
+            }
+            self.last = Some(value);
         }
         self.total = 0;
         self.group = None;
         self.reading = false;
     }
 }
+
+mod date;
+mod role;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,287 @@
+//! Derived figures: a number of the sentence that no cited chunk holds, but that one
+//! arithmetic step over two figures of the cited chunks gives (`3,204 + 2,850 = 6,054`): a sum,
+//! a difference (also the years between two years), a product,
+//! a ratio (also as a percentage) or a percentage change. Such a number is no mismatch.
+//!
+//! Pure: the missing number and the cited chunks' figures in, a [`Derivation`] out. Compared
+//! at the precision the sentence writes the number in (`12.5%` is 12.45 to 12.55). Bounded
+//! and guarded against coincidence, since with small numbers nearly anything is derivable:
+//! - the figures come from the cited chunks together, and only when they hold at most
+//!   [`MAX_OPERANDS`] distinct figures (a long page gives nothing);
+//! - the number must have three significant digits or more (`2,054`, `12.5%`, not `20` or
+//!   `600`, which round figures hit by chance) and not be a year, unless it is the years
+//!   between two years (a duration); operands are at least 10 and distinct; a percentage
+//!   comes only from a ratio or a change, other figures never from those;
+//! - the search is `O(n log n)` over the sorted figures: for each figure, each operation's
+//!   other operand is looked up by binary search.
+
+use std::fmt;
+
+use crate::words::{Kind, Number, NumberValue, Role};
+
+/// The most distinct figures the cited chunks may hold together for a derivation.
+pub const MAX_OPERANDS: usize = 24;
+
+/// How a number follows from two figures of the cited chunks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Derivation {
+    /// The number as the sentence writes it.
+    pub number: String,
+    left: String,
+    operation: Operation,
+    right: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Operation {
+    Sum,
+    Difference,
+    Product,
+    Ratio,
+    /// `b / a` as a percentage
+    Percentage,
+    /// `(b - a) / a` as a percentage
+    Change,
+}
+
+impl fmt::Display for Derivation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (l, r, n) = (&self.left, &self.right, &self.number);
+        match self.operation {
+            Operation::Sum => write!(f, "{l} + {r} = {n}"),
+            Operation::Difference => write!(f, "{l} \u{2212} {r} = {n}"),
+            Operation::Product => write!(f, "{l} \u{d7} {r} = {n}"),
+            Operation::Ratio => write!(f, "{l} / {r} = {n}"),
+            Operation::Percentage => write!(f, "{l} / {r} = {n}"),
+            Operation::Change => write!(f, "{l} \u{2192} {r}: {n}"),
+        }
+    }
+}
+
+/// The figure a chunk holds as `value`, for a search: quantities of 2 or more.
+pub fn operand(value: &NumberValue) -> Option<f64> {
+    value.as_f64().filter(|v| v.abs() >= 2.0)
+}
+
+/// The figures for a search: sorted, each once.
+pub fn operands(values: impl Iterator<Item = f64>) -> Vec<f64> {
+    let mut all: Vec<f64> = values.collect();
+    all.sort_by(f64::total_cmp);
+    all.dedup();
+    all
+}
+
+fn is_year(value: f64) -> bool {
+    value.fract() == 0.0 && (1000.0..=2100.0).contains(&value)
+}
+
+/// Significant digits of the number as written, leading and trailing zeros left out
+/// (`600`: 1, `0.25`: 2, `2,054`: 4, `12.50`: 3).
+fn significant_digits(text: &str) -> usize {
+    let digits: Vec<u8> = text
+        .split(|c: char| c.is_alphabetic() || c == '%')
+        .next()
+        .unwrap_or("")
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .skip_while(|&b| b == b'0')
+        .collect();
+    let trailing = digits.iter().rev().take_while(|&&b| b == b'0').count();
+    digits.len() - trailing
+}
+
+/// Whether the number is written as a percentage.
+fn is_percentage(text: &str) -> bool {
+    text.ends_with('%') || text.to_ascii_lowercase().contains("percent") || text.ends_with("cent")
+}
+
+/// The derivation of `number` from the `operands` (see [`operands`]), if one step gives it.
+pub fn derive(number: &Number, operands: &[f64]) -> Option<Derivation> {
+    if number.role != Role::Figure
+        || number.value.kind() != Kind::Quantity
+        || operands.len() < 2
+        || operands.len() > MAX_OPERANDS
+    {
+        return None;
+    }
+    let significant = significant_digits(&number.text);
+    let percentage = is_percentage(&number.text);
+    let target = number.value.as_f64()?;
+    if is_year(target) || target == 0.0 {
+        return None;
+    }
+    let tolerance = 0.5 * 10f64.powi(number.precision.clamp(-12, 12) as i32);
+    let (low, high) = (target - tolerance, target + tolerance);
+    let near = |x: f64| x >= low - 1e-9 * x.abs() && x <= high + 1e-9 * x.abs();
+    // Each operation: for a figure `a`, the range of `b` that gives the number.
+    let found = |a: &f64, b: &f64, operation: Operation| {
+        let years = is_year(*a) as u8 + is_year(*b) as u8;
+        // Three significant digits at least (`5`, `20`, `650` are too easy to hit), or the
+        // years between two years; operands of 10 or more; a percentage only from a
+        // percentage or a change, and no other figure from them.
+        let allowed = match operation {
+            Operation::Difference if years == 2 => !percentage && a.fract() == 0.0,
+            Operation::Sum | Operation::Difference | Operation::Product | Operation::Ratio => {
+                years == 0 && !percentage && significant >= 3
+            }
+            Operation::Percentage | Operation::Change => {
+                years == 0 && percentage && significant >= 3
+            }
+        } && (years == 2 || (a.abs() >= 10.0 && b.abs() >= 10.0));
+        (allowed && !std::ptr::eq(a, b)).then(|| Derivation {
+            number: number.text.clone(),
+            left: plain(*a),
+            operation,
+            right: plain(*b),
+        })
+    };
+    let search = |from: f64, to: f64| -> &[f64] {
+        let (from, to) = if from <= to { (from, to) } else { (to, from) };
+        let start = operands.partition_point(|&o| o < from - 1e-9 * from.abs());
+        let end = operands.partition_point(|&o| o <= to + 1e-9 * to.abs());
+        &operands[start..end.max(start)]
+    };
+    for a in operands {
+        let v = *a;
+        // a + b = n
+        for b in search(low - v, high - v) {
+            if *b >= v
+                && near(v + *b)
+                && let Some(d) = found(a, b, Operation::Sum)
+            {
+                return Some(d);
+            }
+        }
+        // a - b = n
+        for b in search(v - high, v - low) {
+            if near(v - *b)
+                && let Some(d) = found(a, b, Operation::Difference)
+            {
+                return Some(d);
+            }
+        }
+        if v > 0.0 {
+            // a × b = n
+            for b in search(low / v, high / v) {
+                if *b >= v
+                    && near(v * *b)
+                    && let Some(d) = found(a, b, Operation::Product)
+                {
+                    return Some(d);
+                }
+            }
+            // b / a = n, and as a percentage
+            for (scale, operation) in [(1.0, Operation::Ratio), (100.0, Operation::Percentage)] {
+                for b in search(low * v / scale, high * v / scale) {
+                    if near(*b / v * scale)
+                        && let Some(d) = found(b, a, operation)
+                    {
+                        return Some(d);
+                    }
+                }
+            }
+            // (b - a) / a = ±n percent
+            for sign in [1.0, -1.0] {
+                let (from, to) = (
+                    v * (1.0 + sign * low / 100.0),
+                    v * (1.0 + sign * high / 100.0),
+                );
+                for b in search(from, to) {
+                    if near(((*b - v) / v * 100.0).abs())
+                        && let Some(d) = found(a, b, Operation::Change)
+                    {
+                        return Some(d);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A quantity in plain decimals with thousands separators (`1,204`, `0.25`, `2,100,000`);
+/// a year without (`1992`).
+fn plain(float: f64) -> String {
+    let text = format!("{float}");
+    if is_year(float) {
+        return text;
+    }
+    let (integer, fraction) = text.split_once('.').unwrap_or((&text, ""));
+    let (sign, integer) = integer
+        .strip_prefix('-')
+        .map_or(("", integer), |rest| ("-", rest));
+    let mut grouped = String::new();
+    for (k, c) in integer.chars().enumerate() {
+        if k > 0 && (integer.len() - k) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    if fraction.is_empty() {
+        format!("{sign}{grouped}")
+    } else {
+        format!("{sign}{grouped}.{fraction}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::numbers;
+
+    fn derived(sentence: &str, chunk: &str) -> Option<String> {
+        let number = numbers(sentence).into_iter().next()?;
+        let found = numbers(chunk);
+        let list = operands(found.iter().filter_map(|n| operand(&n.value)));
+        derive(&number, &list).map(|d| d.to_string())
+    }
+
+    #[test]
+    fn one_step_over_two_figures() {
+        assert_eq!(
+            derived("6,054 in all", "3,204 in May and 2,850 in June").as_deref(),
+            Some("2,850 + 3,204 = 6,054")
+        );
+        assert_eq!(
+            derived("it lasted 46 years", "from 1946 to 1992").as_deref(),
+            Some("1992 \u{2212} 1946 = 46")
+        );
+        assert_eq!(
+            derived("costs £615", "41 items at $15/unit").as_deref(),
+            Some("15 \u{d7} 41 = 615")
+        );
+        assert_eq!(
+            derived("a rise of 12.5%", "from 200 to 225 users").as_deref(),
+            Some("200 \u{2192} 225: 12.5%")
+        );
+        assert_eq!(
+            derived("a rise of 12.5%", "from 3,000 to 3,374.1 users").as_deref(),
+            Some("3,000 \u{2192} 3,374.1: 12.5%")
+        );
+        assert_eq!(
+            derived("a share of 12.5%", "25 of 200 patients").as_deref(),
+            Some("25 / 200 = 12.5%")
+        );
+    }
+
+    #[test]
+    fn coincidences_are_guarded() {
+        // Round figures: anything is derivable from small numbers.
+        assert_eq!(derived("5 cats", "2 dogs and 3 birds"), None);
+        assert_eq!(derived("costs £600", "60 items at $10/unit"), None);
+        assert_eq!(derived("a 20% discount", "2 plans at $10"), None);
+        assert_eq!(derived("a 25% cut", "99 users in 4 teams"), None);
+        // Years are no sums, and no percentage comes from two years.
+        assert_eq!(derived("up 1%", "from 2020 to 2021"), None);
+        assert_eq!(derived("in 2024", "2000 and 24"), None);
+        // At the precision written: 12.47 is not 12.5 when the sentence says 12.47.
+        assert_eq!(derived("a rise of 12.47%", "from 200 to 225 users"), None);
+        // A figure is not used with itself.
+        assert_eq!(derived("12 pies", "6 cakes"), None);
+        // Too many figures to search.
+        let many: String = (0..=MAX_OPERANDS)
+            .map(|k| format!("{} ", 100 + 7 * k))
+            .collect();
+        assert_eq!(derived("a total of 213", &many), None);
+    }
+}

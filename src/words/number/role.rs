@@ -1,0 +1,515 @@
+//! What a number is to its text, beyond its value: a version (compared as a version), a
+//! label (`Stage 3`), a name that is no quantity (identifiers, code, URLs, enumerators), and
+//! `1 in 5` as the share it states.
+//!
+//! - A **version** is a number of three or more dotted parts (`3.10.2`), a dotted number
+//!   after a `v` of its own (`v2.0`) or after `version`, `release`, `ver.`, or a decimal with a
+//!   trailing zero after a capitalised word that does not open the sentence (`Python 3.10`).
+//!   Its value is its parts as written: `3.10` is not `3.1`. A chunk holds every plain decimal
+//!   as a version too (its `3.10` holds a sentence's `Python 3.10`), and its versions' first
+//!   parts as versions and quantities (`3.10.2` holds `3.10`).
+//! - A **label** is a number after a label word (`step`, `stage`, `type`, `phase`, `article`,
+//!   `section`, `chapter`, `No.`, ...): its value is the word with the number (`stage 3`).
+//! - A **name** is a number inside inline code, a URL or an e-mail address; one written onto
+//!   letters that are not a unit (`4IR`, `3D`), onto an `_` or `=` (`x86_64`, `burst=5`), or
+//!   after a capitalised or short word and a hyphen (`Ka-27`, `COVID-19`, `F-35`); and a list
+//!   enumerator (`1.` opening a line, `these steps: 1` ending the text).
+
+use super::{Kind, Number, NumberValue, Role, digit_run};
+
+/// Label words, singular and lower-cased: a number written after one is a label.
+const LABEL_WORDS: &[&str] = &[
+    "act",
+    "amendment",
+    "annex",
+    "appendix",
+    "article",
+    "book",
+    "canto",
+    "category",
+    "chapter",
+    "class",
+    "clause",
+    "cohort",
+    "episode",
+    "exercise",
+    "fig",
+    "figure",
+    "gen",
+    "generation",
+    "grade",
+    "item",
+    "lesson",
+    "level",
+    "module",
+    "no",
+    "para",
+    "paragraph",
+    "part",
+    "phase",
+    "question",
+    "rhapsody",
+    "round",
+    "rule",
+    "scene",
+    "season",
+    "section",
+    "series",
+    "stage",
+    "step",
+    "table",
+    "tier",
+    "title",
+    "type",
+    "verse",
+    "vol",
+    "volume",
+];
+
+/// Words after which a dotted number is a version.
+const VERSION_WORDS: &[&str] = &["version", "release", "ver", "v"];
+
+/// Units a number may be written onto (`5km`, `10x`): with any other letters attached, the
+/// number is part of a name (`4IR`, `3D`, `5G`).
+const UNITS: &[&str] = &[
+    "km", "m", "cm", "mm", "nm", "kg", "g", "mg", "mcg", "lb", "lbs", "oz", "t", "l", "L", "ml",
+    "mL", "dl", "h", "hr", "hrs", "min", "mins", "s", "sec", "ms", "ns", "d", "y", "yr", "yrs",
+    "x", "X", "GB", "MB", "KB", "kB", "TB", "PB", "Gb", "Mb", "kb", "kW", "W", "MW", "GW", "kWh",
+    "MWh", "GWh", "TWh", "Wh", "Hz", "kHz", "MHz", "GHz", "V", "kV", "mV", "A", "mA", "mAh", "mph",
+    "kph", "kmh", "ft", "in", "yd", "mi", "sq", "pp", "pts", "pt", "cal", "kcal", "J", "kJ", "MJ",
+    "N", "Pa", "kPa", "MPa", "bar", "psi", "dB", "am", "pm", "AM", "PM", "BC", "AD", "BCE", "CE",
+    "ppm", "ppb", "mol", "mmol", "mmHg", "IU", "hp", "bhp", "cc", "fps", "bit", "bits", "px",
+    "dpi", "µg", "µm", "µl", "µL", "μg", "μm", "wt",
+];
+
+/// Whether `word` is a unit a number may be written onto.
+pub fn is_unit(word: &str) -> bool {
+    UNITS.contains(&word)
+}
+
+/// A version at `start` (its parts as written) spanning `span`.
+pub(super) fn version(
+    text: &str,
+    span: std::ops::Range<usize>,
+    core: std::ops::Range<usize>,
+) -> Number {
+    let value = NumberValue::tagged(Kind::Version, &text[core]);
+    let mut number = Number::figure(text, span, value, 0);
+    number.role = Role::Figure;
+    number
+}
+
+/// The end of a version of three or more parts whose first two `number` reads (as `3.10`),
+/// the text going on at `end` with `.` and digits.
+pub(super) fn dotted_version_end(text: &str, number: &Number, end: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let (integer, fraction) = number.text.split_once('.')?;
+    if integer.is_empty()
+        || !integer.bytes().all(|b| b.is_ascii_digit())
+        || !fraction.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let mut j = end;
+    while bytes.get(j) == Some(&b'.') && bytes.get(j + 1).is_some_and(u8::is_ascii_digit) {
+        j = digit_run(bytes, j + 1);
+    }
+    (j > end).then_some(j)
+}
+
+/// A dotted version after a `v` of its own (`v2.0.1`, `V3.1`), its digits starting at `i`.
+pub(super) fn version_after_v(text: &str, i: usize) -> Option<(Number, usize)> {
+    let bytes = text.as_bytes();
+    if i == 0 || !matches!(bytes[i - 1], b'v' | b'V') {
+        return None;
+    }
+    if i >= 2 && (bytes[i - 2].is_ascii_alphanumeric() || bytes[i - 2] >= 0x80) {
+        return None;
+    }
+    let mut j = digit_run(bytes, i);
+    let mut parts = 1;
+    while bytes.get(j) == Some(&b'.') && bytes.get(j + 1).is_some_and(u8::is_ascii_digit) {
+        j = digit_run(bytes, j + 1);
+        parts += 1;
+    }
+    if parts < 2 || bytes.get(j).is_some_and(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    Some((version(text, i - 1..j, i..j), j))
+}
+
+/// What a chunk holds for a version: the version and each shorter one of two parts or more
+/// (`3.10.2` holds `3.10`).
+pub(super) fn version_values(value: &NumberValue, out: &mut Vec<NumberValue>) {
+    let text = &value.digits;
+    out.push(value.clone());
+    let dots: Vec<usize> = text.match_indices('.').map(|(k, _)| k).collect();
+    for &k in dots.iter().skip(1) {
+        out.push(NumberValue::tagged(Kind::Version, &text[..k]));
+    }
+}
+
+/// The word of ASCII letters ending at `end`, at most `reach` bytes before it, with where it
+/// starts.
+fn word_ending(text: &str, end: usize) -> Option<(&str, usize)> {
+    let bytes = text.as_bytes();
+    let mut start = end;
+    while start > 0 && end - start < 24 && bytes[start - 1].is_ascii_alphabetic() {
+        start -= 1;
+    }
+    (start < end).then(|| (&text[start..end], start))
+}
+
+/// Whether the word starting at `start` opens the text or a sentence of it.
+fn opens_sentence(text: &str, start: usize) -> bool {
+    let before = text[..start].trim_end_matches([' ', '\u{a0}', '\t', '*', '_', '"', '(']);
+    before.is_empty() || before.ends_with(['.', '!', '?', ':', '\n', '-', '•'])
+}
+
+/// The label word before a number at `start` (`Stage 3`, `type-2`, `No. 4`, `#5`), singular
+/// and lower-cased.
+fn label_before(text: &str, start: usize) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut j = start;
+    if j > 0 && bytes[j - 1] == b'#' {
+        j -= 1;
+    }
+    let space = if j > 0 && matches!(bytes[j - 1], b' ' | b'-') {
+        1
+    } else {
+        0
+    };
+    if space == 0 && j == start {
+        return None;
+    }
+    let mut end = j - space;
+    let dotted = end > 0 && bytes[end - 1] == b'.';
+    if dotted {
+        end -= 1;
+    }
+    let (word, _) = word_ending(text, end)?;
+    let lower = word.to_ascii_lowercase();
+    if lower == "no" && !dotted && j == start {
+        return None; // `no 5 ...` is no label; `No. 5` and `No #5` are
+    }
+    let singular = match lower.strip_suffix('s') {
+        Some(stem) if lower.len() > 3 && LABEL_WORDS.contains(&stem) => stem.to_string(),
+        _ => lower,
+    };
+    LABEL_WORDS.contains(&singular.as_str()).then_some(singular)
+}
+
+/// Byte ranges of the inline code spans (between backticks) of `text`.
+fn code_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut open: Option<usize> = None;
+    for (k, b) in text.bytes().enumerate() {
+        if b == b'`' {
+            match open.take() {
+                Some(from) => spans.push((from, k)),
+                None => open = Some(k),
+            }
+        }
+    }
+    spans
+}
+
+/// Whether the number at `span` stands in a URL or an e-mail address: the run of text
+/// without spaces around it (looked at up to 200 bytes each way) has `://`, opens with
+/// `www.`, or has an `@`.
+fn in_address(text: &str, start: usize, end: usize) -> bool {
+    let bytes = text.as_bytes();
+    let mut from = start;
+    while from > 0 && start - from < 200 && !bytes[from - 1].is_ascii_whitespace() {
+        from -= 1;
+    }
+    let mut to = end;
+    while to < bytes.len() && to - end < 200 && !bytes[to].is_ascii_whitespace() {
+        to += 1;
+    }
+    let run = &bytes[from..to];
+    run.windows(3).any(|w| w == b"://")
+        || run.starts_with(b"www.")
+        || (run.contains(&b'@') && run.iter().any(u8::is_ascii_alphabetic))
+}
+
+/// Whether the number at `span` is part of an identifier.
+fn in_identifier(text: &str, number: &Number) -> bool {
+    let bytes = text.as_bytes();
+    let (start, end) = (number.span.start, number.span.end);
+    let after = &text[end..];
+    // Letters written onto it that are not a unit: `4IR`, `3D`, `5G`, `gpt-4o`.
+    let letters: usize = after
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .map(char::len_utf8)
+        .sum();
+    if letters > 0 && !is_unit(&after[..letters]) {
+        return true;
+    }
+    if matches!(bytes.get(end), Some(b'_' | b'='))
+        && bytes
+            .get(end + 1)
+            .is_some_and(|b| b.is_ascii_alphanumeric())
+    {
+        return true;
+    }
+    if start == 0 {
+        return false;
+    }
+    match bytes[start - 1] {
+        b'_' => true,
+        b'=' => start >= 2 && bytes[start - 2].is_ascii_alphanumeric(),
+        b'-' => word_ending(text, start - 1).is_some_and(|(word, _)| {
+            word.len() <= 2 || word.bytes().any(|b| b.is_ascii_uppercase())
+        }),
+        _ => false,
+    }
+}
+
+/// Whether the number is a list enumerator: `1.` or `1)` opening a line, or a lone number
+/// ending the text after a colon (`these steps: 1`).
+fn enumerator(text: &str, number: &Number) -> bool {
+    if number.text.len() > 2 || !number.text.bytes().all(|b| b.is_ascii_digit()) {
+        return false;
+    }
+    let (start, end) = (number.span.start, number.span.end);
+    let line = text[..start].rsplit('\n').next().unwrap_or("");
+    let opens_line = line
+        .trim_matches([' ', '\t', '-', '*', '•', '>'])
+        .is_empty();
+    if opens_line && matches!(text.as_bytes().get(end), Some(b'.' | b')')) {
+        let rest = &text[end + 1..];
+        if rest.is_empty() || rest.starts_with([' ', '\t', '\n', '\u{a0}']) {
+            return true;
+        }
+    }
+    let ends_text = text[end..]
+        .bytes()
+        .all(|b| b.is_ascii_whitespace() || matches!(b, b'.' | b':' | b')' | b'*'));
+    ends_text && line.trim_end_matches([' ', '\u{a0}', '*']).ends_with(':')
+}
+
+/// A plain decimal as written (`3.10`), not grouped, scaled or a percentage.
+fn plain_decimal(number: &Number) -> bool {
+    number.value.kind == Kind::Quantity
+        && number.text.split_once('.').is_some_and(|(i, f)| {
+            !i.is_empty()
+                && !f.is_empty()
+                && i.bytes().all(|b| b.is_ascii_digit())
+                && f.bytes().all(|b| b.is_ascii_digit())
+        })
+}
+
+/// Whether a plain decimal is a version by the word before it: `version 3.1`, or a
+/// capitalised word not opening the sentence with a trailing zero (`Python 3.10`).
+fn named_version(text: &str, number: &Number) -> bool {
+    let start = number.span.start;
+    if start < 2 || text.as_bytes()[start - 1] != b' ' {
+        return false;
+    }
+    let Some((word, word_start)) = word_ending(text, start - 1) else {
+        return false;
+    };
+    if VERSION_WORDS.contains(&word.to_ascii_lowercase().as_str()) {
+        return true;
+    }
+    // No unit, scale or percent after it (`Falcon 9.50 tonnes` is a weight).
+    let next = text[number.span.end..].trim_start();
+    let next_word: String = next.chars().take_while(|c| c.is_alphabetic()).collect();
+    number.text.ends_with('0')
+        && word.bytes().next().is_some_and(|b| b.is_ascii_uppercase())
+        && !opens_sentence(text, word_start)
+        && !is_unit(&next_word)
+        && !next.starts_with('%')
+}
+
+/// `1 in 5`: the share as a percentage (rounded to a whole and to one decimal) and a
+/// fraction (two decimals).
+pub(super) fn share(numerator: u64, denominator: u64) -> Vec<NumberValue> {
+    let percent = numerator as f64 * 100.0 / denominator as f64;
+    let mut values = vec![
+        NumberValue::whole(percent.round() as u64),
+        NumberValue::from_parts(&((percent * 10.0).round() as u64).to_string(), "", -1),
+        NumberValue::from_parts(&((percent).round() as u64).to_string(), "", -2),
+    ];
+    values.dedup();
+    values
+}
+
+/// Roles of the numbers `found` in `text`: names, labels, versions and shares; in a chunk,
+/// `extras` get the values it holds beside them (a label's number as a quantity, a decimal
+/// as a version).
+pub(super) fn annotate(
+    text: &str,
+    found: &mut [Number],
+    mut extras: Option<&mut Vec<NumberValue>>,
+) {
+    let code = if text.contains('`') {
+        code_spans(text)
+    } else {
+        Vec::new()
+    };
+    for k in 0..found.len() {
+        let number = &found[k];
+        if number.role != Role::Figure || !number.also.iter().all(|v| v.kind == Kind::Quantity) {
+            continue;
+        }
+        let (start, end) = (number.span.start, number.span.end);
+        let is_name = code.iter().any(|&(from, to)| from < start && end <= to)
+            || in_address(text, start, end)
+            || (number.value.kind == Kind::Quantity
+                && (in_identifier(text, number) || enumerator(text, number)));
+        if is_name {
+            found[k].role = Role::Name;
+            continue;
+        }
+        if number.value.kind != Kind::Quantity {
+            continue;
+        }
+        if let Some(word) = label_before(text, start) {
+            let label = format!(
+                "{word} {}",
+                number
+                    .text
+                    .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+            );
+            let label = NumberValue::tagged(Kind::Label, &label);
+            if let Some(extras) = extras.as_deref_mut() {
+                extras.push(std::mem::replace(&mut found[k].value, label));
+                extras.push(NumberValue::tagged(Kind::LabelWord, &word));
+            } else {
+                found[k].value = label;
+            }
+            found[k].role = Role::Label;
+            continue;
+        }
+        if plain_decimal(number) {
+            let version = NumberValue::tagged(Kind::Version, &number.text);
+            if named_version(text, number) {
+                let quantity = std::mem::replace(&mut found[k].value, version);
+                if let Some(extras) = extras.as_deref_mut() {
+                    extras.push(quantity);
+                }
+            } else if let Some(extras) = extras.as_deref_mut() {
+                extras.push(version);
+            }
+            continue;
+        }
+        // `1 in 5`: 20 (percent) and 0.2 as well.
+        if let Some(next) = found.get(k + 1)
+            && text.get(end..next.span.start) == Some(" in ")
+            && let (Some(a), Some(b)) = (number.value.as_whole(), next.value.as_whole())
+            && a >= 1
+            && a < b
+            && b <= 1000
+            && next.role == Role::Figure
+        {
+            let values = share(a, b);
+            if let Some(extras) = extras.as_deref_mut() {
+                extras.extend(values.iter().cloned());
+            }
+            found[k].also.extend(values.iter().cloned());
+            found[k + 1].also.extend(values);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::words::numbers;
+
+    fn roles(text: &str) -> Vec<(String, Role, String)> {
+        numbers(text)
+            .into_iter()
+            .map(|n| (n.text, n.role, n.value.to_string()))
+            .collect()
+    }
+
+    fn role_of(text: &str) -> Vec<Role> {
+        numbers(text).into_iter().map(|n| n.role).collect()
+    }
+
+    #[test]
+    fn names_are_no_quantities() {
+        use Role::*;
+        assert_eq!(role_of("Set `burst=5` and `limit 7` here"), [Name, Name]);
+        assert_eq!(
+            role_of("see https://example.com/2024/03/x and www.a.com/7"),
+            [Name, Name, Name]
+        );
+        assert_eq!(role_of("write to team2024@example.com or to 7"), [Figure]);
+        assert_eq!(
+            role_of("gpt-4o on an H100, 4IR, 3D, x86_64"),
+            [Name, Name, Name, Name]
+        );
+        assert_eq!(
+            role_of("the Ka-27 and COVID-19 and F-35"),
+            [Name, Name, Name]
+        );
+        assert_eq!(
+            role_of("mid-2020, 5km, 10x faster, 12-year-old, 3 kg"),
+            [Figure; 5]
+        );
+        assert_eq!(role_of("follow these steps: 1"), [Name]);
+        assert_eq!(role_of("1. Preheat for 20 minutes"), [Name, Figure]);
+        assert_eq!(role_of("it took 3 steps: 1"), [Figure, Name]);
+        assert_eq!(role_of("ages 0-25"), [Figure, Figure]);
+    }
+
+    #[test]
+    fn labels_carry_their_word() {
+        let found =
+            roles("Stage 3 cancer, type 2 diabetes, Article 5, section 4.2, Steps 1, No. 4, #7");
+        let labels: Vec<&str> = found.iter().map(|(_, _, v)| v.as_str()).collect();
+        assert_eq!(
+            labels,
+            [
+                "stage 3",
+                "type 2",
+                "article 5",
+                "section 4.2",
+                "step 1",
+                "no 4",
+                "7e0"
+            ]
+        );
+        assert!(found[..6].iter().all(|(_, role, _)| *role == Role::Label));
+        assert_eq!(roles("no 5 cats")[0].1, Role::Figure);
+    }
+
+    #[test]
+    fn versions_compare_as_versions() {
+        let value = |text: &str| numbers(text)[0].value.clone();
+        assert_eq!(value("with Python 3.10 installed").to_string(), "3.10");
+        assert_eq!(value("with Python 3.10 installed").kind(), Kind::Version);
+        assert_ne!(
+            value("with Python 3.10 installed"),
+            value("with Python 3.1 installed")
+        );
+        assert_eq!(value("upgrade to v2.0.1 now").to_string(), "2.0.1");
+        assert_eq!(value("release 3.5.1").to_string(), "3.5.1");
+        assert_eq!(value("version 2.1").kind(), Kind::Version);
+        // Quantities stay quantities.
+        assert_eq!(value("Revenue grew 3.10%").kind(), Kind::Quantity);
+        assert_eq!(value("About 2.50 kg").kind(), Kind::Quantity);
+        assert_eq!(value("Sales 3.10 billion").kind(), Kind::Quantity);
+    }
+
+    #[test]
+    fn a_chunk_holds_decimals_as_versions_and_labels_as_quantities() {
+        let (_, extras) = crate::words::chunk_numbers("Python 3.10.2 and stage 4 at 1.50");
+        let shown: Vec<String> = extras.iter().map(ToString::to_string).collect();
+        for value in ["3.10.2", "3.10", "stage", "4e0", "1.50"] {
+            assert!(shown.iter().any(|s| s == value), "{value} in {shown:?}");
+        }
+    }
+
+    #[test]
+    fn one_in_five_is_twenty_percent() {
+        let found = numbers("one patient in 10, 1 in 5 adults");
+        let also: Vec<String> = found[1].also.iter().map(ToString::to_string).collect();
+        assert!(also.contains(&"2e1".to_string()), "{also:?}");
+    }
+}
