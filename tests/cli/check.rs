@@ -1084,6 +1084,16 @@ fn max_weak_at_the_count_passes() {
 }
 
 #[test]
+fn max_contradicted_is_zero_by_default_and_takes_a_count() {
+    let doc = check_json(&[WEAK_ANSWER, WEAK_CHUNKS], 0);
+    assert_eq!(doc["inputs"]["limits"]["maxContradicted"], 0);
+    let doc = check_json(&[WEAK_ANSWER, WEAK_CHUNKS, "--max-contradicted", "4"], 0);
+    assert_eq!(doc["inputs"]["limits"]["maxContradicted"], 4);
+    let error = check(&[WEAK_ANSWER, WEAK_CHUNKS, "--max-contradicted", "many"]).usage_error();
+    assert!(error.contains("--max-contradicted"), "{error}");
+}
+
+#[test]
 fn the_summary_names_every_limit_exceeded_and_by_how_much() {
     let out = check(&[EIFFEL_ANSWER, EIFFEL_CHUNKS, "--color", "never"]).output();
     assert_eq!(out.code, Some(1));
