@@ -16,6 +16,8 @@ pub mod location;
 pub mod quote;
 pub mod sarif;
 pub mod table;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use std::io::{self, Write};
 
