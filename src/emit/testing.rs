@@ -160,6 +160,25 @@ mod tests {
     }
 
     #[test]
+    fn the_html_report_carries_the_contradiction_and_styles_the_verdict() {
+        let (answer, chunks) = read();
+        let out = emitted(&crate::emit::html::HtmlEmitter {
+            read: crate::emit::api::ReadInputs { answer, chunks },
+        });
+        for part in [
+            "\"verdict\":\"contradicted\"",
+            "\"chunkWords\":\"did not significantly reduce\"",
+            "\"decidingChunk\":\"2\"",
+            "\"finding\":\"adds-nothing\"",
+            ".verdict-contradicted",
+            "mark.contradicting",
+            "function contradictionBox",
+        ] {
+            assert!(out.contains(part), "{part}");
+        }
+    }
+
+    #[test]
     fn junit_has_a_contradicted_case_that_fails_with_the_finding() {
         let out = emitted(&junit::JunitEmitter::default());
         assert!(
