@@ -735,6 +735,13 @@ fn explain_one_verdict() {
 }
 
 #[test]
+fn explain_contradicted() {
+    let out = ragcite(["explain", "contradicted"]).exits_quietly(0);
+    assert!(out.stdout.starts_with("contradicted: "), "{}", out.stdout);
+    assert!(out.stdout.contains("says the opposite"), "{}", out.stdout);
+}
+
+#[test]
 fn explain_lists_every_verdict() {
     let out = ragcite(["explain"]).output();
     assert_eq!(out.code, Some(0));

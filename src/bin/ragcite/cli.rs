@@ -680,6 +680,7 @@ impl ValueEnum for VerdictArg {
         use ragcite::Verdict as V;
         &[
             VerdictArg(V::Supported),
+            VerdictArg(V::Contradicted),
             VerdictArg(V::NumberMismatch),
             VerdictArg(V::WeakSupport),
             VerdictArg(V::UnsupportedCitation),
