@@ -91,7 +91,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__batch)
-            opts="-h -V --format --field --all --max-record-size --threshold --lang --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-failing-records --max-bad-records --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --field --all --max-record-size --threshold --lang --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-contradicted-rate --max-failing-records --max-bad-records --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -141,6 +141,10 @@ _ragcite() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-contradicted)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-weak)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -154,6 +158,10 @@ _ragcite() {
                     return 0
                     ;;
                 --max-unsupported-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-contradicted-rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -185,7 +193,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__check)
-            opts="-h -V --format --answer-format --max-input-size --question --threshold --lang --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-weak --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --answer-format --max-input-size --question --threshold --lang --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -236,6 +244,10 @@ _ragcite() {
                     return 0
                     ;;
                 --max-misquotes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-contradicted)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -14,7 +14,7 @@ Usage: python3 scripts/browser-tests.py BIN --axe PATH/axe.min.js --screenshots 
 What it checks: the page (the worked example's verdicts, gate and missing number, the chunk panel
 by mouse and by keyboard, an answer of one's own with Ctrl+Enter, an unknown marker, a misquote,
 the API's error for bad chunks, no sideways scroll at 360 px); the reports of `check` (the worked
-example, a misquote, chunk ids such as __proto__) and `batch` (testdata transcripts: filter, show, sort, expand; 20,000
+example, a misquote, each citation's finding and the deciding chunk, chunk ids such as __proto__) and `batch` (testdata transcripts: filter, show, sort, expand; 20,000
 generated records: time to first rows and to filter, printed, with a 30 s sanity bound); on all
 of them, no request off the machine, no CSP violation, no console or uncaught error, no <script>
 rendered as text, and no serious or critical axe-core violation.
@@ -33,7 +33,9 @@ The DOM contract the checks rely on:
          ul#warnings > li, #limits ("lexical", "not entailment"), #legend (.verdict-<name>),
          #answer-view span.sentence[data-index (1-based)][data-verdict][title] > span.verdict-badge,
          a.marker[data-chunk][href="#chunk-<id>"], span.marker.unknown, mark.missing-number,
-         button.suggestion[data-chunk], div.misquote (.closest, .differing); #chunk-panel[role=region]
+         button.suggestion[data-chunk], div.misquote (.closest, .differing); span.sentence
+         [data-deciding-chunk], ul.citations > li[data-chunk][data-deciding] (several cited), div.contradiction
+         (.passage > mark.contradicting); #chunk-panel[role=region]
          with #chunk-panel-title, #chunk-panel-text (mark.shared), ul#chunk-panel-missing,
          button#chunk-panel-close, Esc closes it and gives focus back; ol#chunk-list >
          li.chunk[id="chunk-<id>"][data-status]; button#copy-json, button#download. Served with
@@ -610,6 +612,20 @@ def check_report(page, url):
     expect(page.locator("ol#chunk-list > li.chunk")).to_have_count(5)
 
 
+def check_report_citations(page, url):
+    """A sentence citing two chunks lists each citation's finding and names the one that
+    decided (testdata/markdown: sentence 4 cites 2 and 3; 3 adds nothing)."""
+    page.goto(url)
+    report_basics(page)
+    sentence = page.locator('#answer-view .sentence[data-index="4"]')
+    expect(sentence).to_have_attribute("data-deciding-chunk", "2")
+    expect(sentence).to_have_attribute("title", re.compile(r"decided by chunk 2"))
+    items = sentence.locator("ul.citations > li")
+    expect(items).to_have_count(2)
+    expect(items.nth(0)).to_have_attribute("data-deciding", "true")
+    expect(items.nth(1)).to_contain_text("adds nothing")
+
+
 # Chunk ids that name what every JS object inherits (testdata/html/prototype-ids.*).
 PROTOTYPE_CHUNKS = {"__proto__": "330 metres", "constructor": "1889", "toString": "Paris"}
 
@@ -793,6 +809,10 @@ def run(options, binary, runner, work):
                    "--format", "html", out=quote_html)
     quote_ok = code == 1 and quote_html.stat().st_size > 0
     print(f"  check --format html: exit {code}, {check_html.stat().st_size} bytes")
+    cited_html = work / "citations.html"
+    code = ragcite(binary, "check", "testdata/markdown/answer.md", "testdata/markdown/chunks.json",
+                   "--format", "html", out=cited_html)
+    cited_ok = code == 1 and cited_html.stat().st_size > 0
     proto_html = work / "prototype-ids.html"
     code = ragcite(binary, "check", "testdata/html/prototype-ids.md", "testdata/html/prototype-ids.json",
                    "--format", "html", out=proto_html)
@@ -871,6 +891,9 @@ def run(options, binary, runner, work):
             runner.check("check report: a misquote shows the closest passage and what differs",
                          check_report_misquote, page, quote_html.as_uri(),
                          needs=(quote_ok, "not run: check --format html on testdata/quotes failed"))
+            runner.check("check report: each citation's finding, the deciding chunk named",
+                         check_report_citations, page, cited_html.as_uri(),
+                         needs=(cited_ok, "not run: check --format html on testdata/markdown failed"))
             runner.check("check report: chunk ids __proto__, constructor, toString open their chunk",
                          prototype_ids, page, proto_html.as_uri(),
                          needs=(proto_ok, "not run: check --format html on testdata/html failed"))

@@ -2,7 +2,7 @@
 //! one verdicts are decided on), whether a verdict other than the score rules it out (a number
 //! or quote not found, a citation that resolves nowhere), the verdict, and the label. From
 //! those: ROC-AUC, precision, recall and macro-F1 at the threshold, the confusion matrix, the
-//! precision of `number-mismatch` and `misquote`, the threshold that would maximise macro-F1,
+//! precision of `number-mismatch`, `misquote` and `contradicted`, the threshold that would maximise macro-F1,
 //! and the score distributions.
 
 use std::collections::BTreeMap;
@@ -125,6 +125,8 @@ pub struct Agreement {
     pub confusion: Confusion,
     pub number_mismatch: FlagPrecision,
     pub misquote: FlagPrecision,
+    /// The share of `contradicted` sentences labelled unsupported. Added with the verdict.
+    pub contradicted: FlagPrecision,
     /// The threshold in 0.1..1 that maximises macro-F1 on this data, and that macro-F1.
     pub best_threshold: f64,
     pub best_macro_f1: f64,
@@ -140,7 +142,7 @@ pub fn agreement(judged: &[Judged], threshold: f64) -> Agreement {
     let mut confusion = Confusion::default();
     let mut positive_scores = Histogram::default();
     let mut negative_scores = Histogram::default();
-    let mut flags = [(0usize, 0usize); 2];
+    let mut flags = [(0usize, 0usize); 3];
     for j in judged {
         confusion.add(j.verdict == Verdict::Supported, j.label);
         if j.label {
@@ -148,9 +150,13 @@ pub fn agreement(judged: &[Judged], threshold: f64) -> Agreement {
         } else {
             negative_scores.add(j.score);
         }
-        for (slot, verdict) in [Verdict::NumberMismatch, Verdict::Misquote]
-            .iter()
-            .enumerate()
+        for (slot, verdict) in [
+            Verdict::NumberMismatch,
+            Verdict::Misquote,
+            Verdict::Contradicted,
+        ]
+        .iter()
+        .enumerate()
         {
             if j.verdict == *verdict {
                 flags[slot].0 += 1;
@@ -179,6 +185,7 @@ pub fn agreement(judged: &[Judged], threshold: f64) -> Agreement {
         confusion,
         number_mismatch: flag(flags[0]),
         misquote: flag(flags[1]),
+        contradicted: flag(flags[2]),
         best_threshold,
         best_macro_f1,
         positive_scores,
@@ -383,6 +390,7 @@ fn unit(sentences: &[crate::report::SentenceResult], label: bool) -> Judged {
         Verdict::UnsupportedCitation,
         Verdict::Misquote,
         Verdict::NumberMismatch,
+        Verdict::Contradicted,
         Verdict::WeakSupport,
     ]
     .into_iter()
@@ -612,6 +620,23 @@ mod tests {
         assert_eq!(a.number_mismatch.flagged, 2);
         assert_eq!(a.number_mismatch.precision, Some(0.5));
         assert_eq!(a.misquote.precision, None);
+    }
+
+    #[test]
+    fn contradicted_precision_is_the_share_labelled_unsupported() {
+        let mut caught = j(0.2, false);
+        caught.verdict = Verdict::Contradicted;
+        let mut also = j(0.3, false);
+        also.verdict = Verdict::Contradicted;
+        let mut wrong = j(0.4, true);
+        wrong.verdict = Verdict::Contradicted;
+        let a = agreement(&[caught, also, wrong, j(0.9, true)], 0.5);
+        assert_eq!(a.contradicted.flagged, 3);
+        assert_eq!(a.contradicted.correct, 2);
+        assert!((a.contradicted.precision.unwrap() - 2.0 / 3.0).abs() < 1e-9);
+        assert_eq!(a.number_mismatch.precision, None);
+        let json = serde_json::to_value(&a).unwrap();
+        assert_eq!(json["contradicted"]["flagged"], 3);
     }
 
     #[test]

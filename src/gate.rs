@@ -15,6 +15,8 @@ pub struct Limits {
     pub max_unsupported: Option<usize>,
     pub max_unknown_markers: Option<usize>,
     pub max_misquotes: Option<usize>,
+    /// Added in schema 3.0.
+    pub max_contradicted: Option<usize>,
     pub max_weak: Option<usize>,
 }
 
@@ -26,6 +28,7 @@ impl Default for Limits {
             max_unsupported: Some(0),
             max_unknown_markers: Some(0),
             max_misquotes: Some(0),
+            max_contradicted: Some(0),
             max_weak: None,
         }
     }
@@ -71,7 +74,7 @@ pub struct GateOutcome {
 impl Limits {
     /// The limits in the order they are reported, with the option name, what they count and
     /// the count found.
-    fn checks(&self, counts: &Counts) -> [(&'static str, &'static str, Option<usize>, usize); 6] {
+    fn checks(&self, counts: &Counts) -> [(&'static str, &'static str, Option<usize>, usize); 7] {
         [
             (
                 "max-uncited",
@@ -102,6 +105,12 @@ impl Limits {
                 "misquotes",
                 self.max_misquotes,
                 counts.misquote + counts.misquoted_citations,
+            ),
+            (
+                "max-contradicted",
+                "contradicted",
+                self.max_contradicted,
+                counts.contradicted,
             ),
             (
                 "max-weak",
@@ -143,6 +152,8 @@ pub struct BatchLimits {
     pub max_uncited_rate: Option<f64>,
     pub max_number_mismatch_rate: Option<f64>,
     pub max_unsupported_rate: Option<f64>,
+    /// Added in schema 3.0.
+    pub max_contradicted_rate: Option<f64>,
     pub max_failing_records: Option<usize>,
     pub max_bad_records: Option<usize>,
 }
@@ -154,6 +165,7 @@ impl Default for BatchLimits {
             max_uncited_rate: None,
             max_number_mismatch_rate: None,
             max_unsupported_rate: None,
+            max_contradicted_rate: None,
             max_failing_records: Some(0),
             max_bad_records: Some(0),
         }
@@ -166,7 +178,7 @@ impl BatchLimits {
     /// records are counted only when `max_failing_records` is given.
     pub fn new(
         per_record: Limits,
-        rates: [Option<f64>; 3],
+        rates: [Option<f64>; 4],
         max_failing_records: Option<usize>,
         max_bad_records: usize,
     ) -> Self {
@@ -174,6 +186,7 @@ impl BatchLimits {
             max_uncited_rate,
             max_number_mismatch_rate,
             max_unsupported_rate,
+            max_contradicted_rate,
         ] = rates;
         let any_rate = rates.iter().any(Option::is_some);
         BatchLimits {
@@ -181,6 +194,7 @@ impl BatchLimits {
             max_uncited_rate,
             max_number_mismatch_rate,
             max_unsupported_rate,
+            max_contradicted_rate,
             max_failing_records: match (max_failing_records, any_rate) {
                 (Some(n), _) => Some(n),
                 (None, true) => None,
@@ -240,6 +254,12 @@ impl BatchLimits {
                 limits.max_unsupported_rate,
                 rates.unsupported,
             ),
+            (
+                "max-contradicted-rate",
+                "contradicted rate",
+                limits.max_contradicted_rate,
+                rates.contradicted,
+            ),
         ];
         let mut rate_failures = Vec::new();
         for (limit, what, allowed, found) in rates {
@@ -276,6 +296,10 @@ pub struct Rates {
     #[serde(serialize_with = "crate::rounding::rounded")]
     #[schemars(with = "f64")]
     pub unsupported: f64,
+    /// Added in schema 3.0.
+    #[serde(serialize_with = "crate::rounding::rounded")]
+    #[schemars(with = "f64")]
+    pub contradicted: f64,
 }
 
 impl Rates {
@@ -286,6 +310,7 @@ impl Rates {
             uncited: counts.uncited_claim as f64 / claims,
             number_mismatch: counts.number_mismatch as f64 / claims,
             unsupported: counts.unsupported_citation as f64 / claims,
+            contradicted: counts.contradicted as f64 / claims,
         }
     }
 }
@@ -384,6 +409,40 @@ mod tests {
     }
 
     #[test]
+    fn contradicted_sentences_fail_by_default_and_their_rate_is_gated() {
+        let counts = Counts {
+            claims: 4,
+            supported: 3,
+            contradicted: 1,
+            ..Counts::default()
+        };
+        let failures: Vec<String> = Limits::default()
+            .evaluate(&counts)
+            .failures
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(failures, ["1 contradicted > --max-contradicted 0 (+1)"]);
+        let allowed = Limits {
+            max_contradicted: Some(1),
+            ..Limits::default()
+        };
+        assert!(allowed.evaluate(&counts).passed);
+
+        let rates = Rates::of(&counts);
+        assert_eq!(rates.contradicted, 0.25);
+        let at = BatchLimits::new(allowed, [None, None, None, Some(0.25)], None, 0);
+        assert!(at.evaluate(0, 0, &rates).passed);
+        let below = BatchLimits::new(allowed, [None, None, None, Some(0.2)], None, 0);
+        let gate = below.evaluate(0, 0, &rates);
+        assert!(!gate.passed);
+        assert_eq!(gate.rate_failures[0].limit, "max-contradicted-rate");
+        assert_eq!(gate.rate_failures[0].counts, "contradicted rate");
+        // A rate limit alone leaves failing records unlimited, as the others do.
+        assert_eq!(below.max_failing_records, None);
+    }
+
+    #[test]
     fn every_limit_is_checked() {
         let counts = Counts {
             uncited_claim: 1,
@@ -391,6 +450,7 @@ mod tests {
             unsupported_citation: 1,
             unknown_markers: 1,
             misquote: 1,
+            contradicted: 1,
             weak_support: 1,
             ..Counts::default()
         };
@@ -412,6 +472,7 @@ mod tests {
                 "max-unsupported",
                 "max-unknown-markers",
                 "max-misquotes",
+                "max-contradicted",
                 "max-weak"
             ]
         );

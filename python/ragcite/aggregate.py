@@ -35,6 +35,7 @@ COUNTS = (
     "weakSupport",
     "unsupportedCitation",
     "misquote",
+    "contradicted",
     "uncitedClaim",
     "noClaim",
     "misquotedCitations",

@@ -36,8 +36,9 @@ Decisions:
   want to set such answers aside. An empty answer is an input error (:class:`ragcite.InputError`),
   as it is for :func:`ragcite.check`.
 - **weak-support fails**: its support is below the threshold, so it is not supported.
-- Every verdict other than ``supported`` and ``no-claim`` fails (``number-mismatch``,
-  ``misquote``, ``weak-support``, ``unsupported-citation``, ``uncited-claim``).
+- Every verdict other than ``supported`` and ``no-claim`` fails (``contradicted``,
+  ``number-mismatch``, ``misquote``, ``weak-support``, ``unsupported-citation``,
+  ``uncited-claim``).
 - Chunks that nobody cites do not lower the score: it is about the answer's sentences. A marker
   that names no chunk beside a supporting one leaves its sentence supported; the reason names it.
 - The answer is read as plain text (``answer_format="text"``): the frameworks hold the answer's
@@ -87,7 +88,7 @@ class FailingSentence:
 
     #: Its 1-based position among the answer's sentences.
     index: int
-    #: Its verdict: ``number-mismatch``, ``misquote``, ``weak-support``,
+    #: Its verdict: ``contradicted``, ``number-mismatch``, ``misquote``, ``weak-support``,
     #: ``unsupported-citation`` or ``uncited-claim``.
     verdict: str
     #: The sentence as written in the answer, markers included.
@@ -335,6 +336,13 @@ def _details(sentence: Mapping[str, Any], threshold: Optional[float]) -> Tuple[s
     missing_numbers = _strings(sentence, "missingNumbers")
     if missing_numbers:
         details.append("not in the cited chunks: " + ", ".join(missing_numbers))
+    contradiction = sentence.get("contradiction")
+    if verdict == "contradicted" and isinstance(contradiction, Mapping):
+        words = _cut(str(contradiction.get("chunkWords", "")), 80)
+        kind = contradiction.get("kind")
+        details.append(
+            f"chunk {contradiction.get('chunk')} says “{words}”" + (f" ({kind})" if kind else "")
+        )
     if verdict == "misquote":
         for quote in sentence.get("quotes") or []:
             if isinstance(quote, Mapping) and quote.get("found") is False:
@@ -348,6 +356,9 @@ def _details(sentence: Mapping[str, Any], threshold: Optional[float]) -> Tuple[s
         if isinstance(support, (int, float)) and not isinstance(support, bool):
             below = f" < threshold {_number(threshold)}" if threshold is not None else ""
             details.append(f"support {support:.2f}{below}")
+        deciding = sentence.get("decidingChunk")
+        if isinstance(deciding, str) and len(_strings(sentence, "cited")) > 1:
+            details.append(f"decided by chunk {deciding}")
         missing_words = _strings(sentence, "missingWords")
         if missing_words:
             shown = ", ".join(missing_words[:5]) + (", …" if len(missing_words) > 5 else "")

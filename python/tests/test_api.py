@@ -311,6 +311,10 @@ def test_batch_of_records_and_options():
     lenient = ragcite.batch(records, max_failing_records=len(records), max_uncited_rate=1.0)
     assert lenient["gate"]["passed"] is True
     assert lenient["aggregate"] == report["aggregate"]
+    # The contradiction limits reach the command line and its document.
+    contradicted = ragcite.batch(records, max_contradicted=2, max_contradicted_rate=0.5)
+    assert contradicted["inputs"]["limits"]["perRecord"]["maxContradicted"] == 2
+    assert contradicted["inputs"]["limits"]["maxContradictedRate"] == 0.5
     renamed = [{"q": r["id"], "a": r["response"], "ctx": r["retrieved_contexts"]} for r in records]
     by_fields = ragcite.batch(renamed, fields={"id": "q", "answer": "a", "contexts": ["ctx"]})
     assert by_fields["aggregate"] == report["aggregate"]

@@ -57,8 +57,10 @@ pub const VERIFY_TOOL: &str = "verify_citation";
 pub fn debugger_description() -> String {
     format!(
         "Checks a RAG answer's citations against the retrieved chunks, deterministically (no model, no network): \
-         uncited claims, citations to chunks that do not support the sentence, numbers missing from the cited chunk, \
-         quotations not in the cited chunk, markers that point nowhere, and chunks never used. Use it on an answer \
+         uncited claims, citations to chunks that do not support the sentence, cited chunks that say the opposite \
+         (contradicted: in `presentation`, the chunk and its words; `unsupported-citation` in `result`), numbers \
+         missing from the cited chunk, quotations not in the cited chunk, markers that point nowhere, and chunks \
+         never used. Use it on an answer \
          before you pass it on. `answer` is the answer with its markers, or a provider's whole response (OpenAI, \
          Anthropic, Cohere, Gemini, Bedrock, ...); `chunks` the retrieved chunks as JSON [{{\"id\",\"text\"}}] or \
          [id] / id: blocks (empty when the response carries its sources).\n\n{}",
@@ -164,6 +166,15 @@ mod tests {
         assert_eq!(
             document["paths"]["/api/v1/calculate"]["post"]["x-mcp-tool"],
             TOOL_ID
+        );
+    }
+
+    #[test]
+    fn the_debugger_tool_mentions_contradictions() {
+        let description = debugger_description();
+        assert!(
+            description.contains("say the opposite (contradicted"),
+            "{description}"
         );
     }
 

@@ -5,7 +5,9 @@
 //!
 //! The contract's verdicts have no `misquote`: a sentence whose quotation is not in the chunk
 //! it cites is an `unsupported-citation` there (the citation does not support what the sentence
-//! quotes), and its `presentation` block says `misquote`.
+//! quotes), and its `presentation` block says `misquote`. Nor `contradicted`: a sentence that
+//! a cited chunk says the opposite of is an `unsupported-citation` there too, and its
+//! `presentation` block says `contradicted`, with the chunk's words that contradict.
 
 use std::collections::BTreeMap;
 
@@ -68,7 +70,8 @@ pub struct EnvelopeResult<'a> {
     pub chunks: Vec<EnvelopeChunk<'a>>,
     pub unknown_markers: &'a [String],
     /// Every count of the check, by name (`supported`, `uncitedClaim`, `unused`, ...).
-    /// `unsupportedCitation` includes the misquotes, which `misquote` counts again.
+    /// `unsupportedCitation` includes the misquotes and the contradicted sentences, which
+    /// `misquote` and `contradicted` count again.
     pub counts: BTreeMap<&'static str, usize>,
 }
 
@@ -159,7 +162,7 @@ pub struct MarkerSpan {
 #[serde(rename_all = "camelCase")]
 pub struct SentenceDetails<'a> {
     pub index: usize,
-    /// ragcite's verdict, which may be `misquote`.
+    /// ragcite's verdict, which may be `misquote` or `contradicted`.
     pub verdict: Verdict,
     #[serde(serialize_with = "rounded")]
     pub support: f64,
@@ -175,6 +178,13 @@ pub struct SentenceDetails<'a> {
     pub missing_numbers: &'a [String],
     pub suggested_citation: Option<&'a str>,
     pub best_chunk: Option<&'a str>,
+    /// The cited chunk that decided the verdict.
+    pub deciding_chunk: Option<&'a str>,
+    /// Each cited chunk judged on its own.
+    pub cited_chunks: &'a [crate::report::CitedChunk],
+    /// What a cited chunk says against the sentence (verdict `contradicted`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contradiction: Option<&'a crate::report::Contradiction>,
     /// Its citation markers, where they are and what they resolve to.
     pub marker_spans: Vec<MarkerSpan>,
 }
@@ -235,10 +245,10 @@ pub fn answer_as_read(answer: &crate::input::Answer) -> String {
     }
 }
 
-/// The contract's verdict for ragcite's: `misquote` is not among them.
+/// The contract's verdict for ragcite's: `misquote` and `contradicted` are not among them.
 pub fn contract_verdict(verdict: Verdict) -> &'static str {
     match verdict {
-        Verdict::Misquote => Verdict::UnsupportedCitation.name(),
+        Verdict::Misquote | Verdict::Contradicted => Verdict::UnsupportedCitation.name(),
         other => other.name(),
     }
 }
@@ -371,6 +381,9 @@ fn details<'a>(
         missing_numbers: &s.missing_numbers,
         suggested_citation: s.suggested_citation.as_deref(),
         best_chunk: s.best_chunk.as_deref(),
+        deciding_chunk: s.deciding_chunk.as_deref(),
+        cited_chunks: &s.cited_chunks,
+        contradiction: s.contradiction.as_ref(),
         marker_spans,
         index: s.index,
         verdict: s.verdict,
@@ -396,8 +409,8 @@ fn chunk(c: &ChunkResult) -> EnvelopeChunk<'_> {
     }
 }
 
-/// The counts by name, the misquotes counted among the unsupported citations as the sentences'
-/// contract verdicts are.
+/// The counts by name, the misquotes and the contradicted sentences counted among the
+/// unsupported citations as the sentences' contract verdicts are.
 fn counts(report: &Report) -> BTreeMap<&'static str, usize> {
     let c = &report.result.counts;
     BTreeMap::from([
@@ -406,8 +419,12 @@ fn counts(report: &Report) -> BTreeMap<&'static str, usize> {
         ("supported", c.supported),
         ("numberMismatch", c.number_mismatch),
         ("weakSupport", c.weak_support),
-        ("unsupportedCitation", c.unsupported_citation + c.misquote),
+        (
+            "unsupportedCitation",
+            c.unsupported_citation + c.misquote + c.contradicted,
+        ),
         ("misquote", c.misquote),
+        ("contradicted", c.contradicted),
         ("uncitedClaim", c.uncited_claim),
         ("noClaim", c.no_claim),
         ("misquotedCitations", c.misquoted_citations),
@@ -465,11 +482,54 @@ mod tests {
     use super::*;
 
     #[test]
-    fn misquote_is_an_unsupported_citation_in_the_contract() {
+    fn misquote_and_contradicted_are_unsupported_citations_in_the_contract() {
         assert_eq!(contract_verdict(Verdict::Misquote), "unsupported-citation");
-        for verdict in Verdict::ALL.into_iter().filter(|v| *v != Verdict::Misquote) {
+        assert_eq!(
+            contract_verdict(Verdict::Contradicted),
+            "unsupported-citation"
+        );
+        for verdict in Verdict::ALL
+            .into_iter()
+            .filter(|v| !matches!(v, Verdict::Misquote | Verdict::Contradicted))
+        {
             assert_eq!(contract_verdict(verdict), verdict.name());
         }
+    }
+
+    #[test]
+    fn a_contradicted_sentence_keeps_its_detail_in_the_presentation_block() {
+        let report = crate::emit::testing::report();
+        let (answer, chunks) = crate::emit::testing::read();
+        let envelope = Envelope::new(EnvelopeParts {
+            report: &report,
+            answer: crate::emit::testing::ANSWER,
+            chunks: "",
+            threshold: 0.5,
+            answer_format: "text",
+            chunks_format: "json",
+            computed_at: "2026-01-01T00:00:00Z",
+            base_url: "http://127.0.0.1:8080",
+            read: Some(Read {
+                answer: &answer,
+                chunks: &chunks,
+            }),
+            gate: None,
+        });
+        let doc = serde_json::to_value(&envelope).unwrap();
+        let result = &doc["result"];
+        assert_eq!(result["sentences"][0]["verdict"], "unsupported-citation");
+        assert_eq!(result["counts"]["unsupportedCitation"], 2);
+        assert_eq!(result["counts"]["contradicted"], 1);
+        let details = &doc["presentation"][0]["sentences"];
+        assert_eq!(details[0]["verdict"], "contradicted");
+        assert_eq!(details[0]["decidingChunk"], "2");
+        assert_eq!(
+            details[0]["contradiction"]["chunkWords"],
+            "did not significantly reduce"
+        );
+        assert_eq!(details[1]["citedChunks"][1]["finding"], "adds-nothing");
+        assert!(details[1].get("contradiction").is_none());
+        assert!(doc["summary"].as_str().unwrap().contains("1 contradicted"));
     }
 
     #[test]

@@ -104,6 +104,7 @@ pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
             "TP/FP/FN/TN",
             "nm prec",
             "mq prec",
+            "ct prec",
             "best t (macro-F1)",
         ]);
     let precision = |f: &FlagPrecision| match f.precision {
@@ -132,6 +133,7 @@ pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
             ),
             precision(&a.number_mismatch),
             precision(&a.misquote),
+            precision(&a.contradicted),
             format!("{:.2} ({:.3})", a.best_threshold, a.best_macro_f1),
         ]);
     }

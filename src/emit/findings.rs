@@ -5,7 +5,9 @@
 use super::BatchInputs;
 pub use super::location::display_path;
 use crate::batch::RecordOutcome;
-use crate::report::{CheckResult, QuoteCheck, Report, SentenceResult, Verdict, preview};
+use crate::report::{
+    CheckResult, Contradiction, QuoteCheck, Report, SentenceResult, Verdict, preview,
+};
 use crate::sentence::LineColumn;
 /// How serious a finding is, in SARIF's words. Ordered from least to most serious.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -284,6 +286,28 @@ fn misquote_detail(quote: &QuoteCheck) -> String {
     detail
 }
 
+/// What a contradicting chunk says: `chunk 2 says "did not significantly reduce" (polarity)`.
+pub fn contradiction_detail(c: &Contradiction) -> String {
+    format!(
+        "chunk {} says \"{}\" ({})",
+        c.chunk,
+        preview(&c.chunk_words, QUOTE_CHARS),
+        c.kind.name()
+    )
+}
+
+/// The chunk that decided a verdict about support, when the sentence cites several: with one,
+/// the message names it already.
+fn decided_by(s: &SentenceResult) -> Option<&str> {
+    let about_support = matches!(
+        s.verdict,
+        Verdict::WeakSupport | Verdict::UnsupportedCitation | Verdict::NumberMismatch
+    );
+    s.deciding_chunk
+        .as_deref()
+        .filter(|_| about_support && s.cited.len() > 1)
+}
+
 /// The rule and message of a sentence, when it has a finding.
 fn sentence_problem(s: &SentenceResult) -> Option<(Rule, String)> {
     let rule = match Rule::of(s.verdict) {
@@ -300,6 +324,11 @@ fn sentence_problem(s: &SentenceResult) -> Option<(Rule, String)> {
         });
     }
     if rule != Rule::UnknownMarker {
+        if s.verdict == Verdict::Contradicted
+            && let Some(contradiction) = &s.contradiction
+        {
+            details.push(contradiction_detail(contradiction));
+        }
         details.extend(s.quotes.iter().filter(|q| !q.found()).map(misquote_detail));
         if !s.missing_numbers.is_empty() {
             details.push(format!(
@@ -339,6 +368,9 @@ fn sentence_problem(s: &SentenceResult) -> Option<(Rule, String)> {
                 }
             }
             details.push(detail);
+        }
+        if let Some(chunk) = decided_by(s) {
+            details.push(format!("decided by chunk {chunk}"));
         }
         if s.verdict == Verdict::UncitedClaim {
             details.push("it states a checkable claim and cites nothing".to_string());

@@ -30,7 +30,7 @@ impl BatchHtmlEmitter {
 }
 
 /// The table's columns: the sort key, the header and what it shows.
-const COLUMNS: [(&str, &str); 11] = [
+const COLUMNS: [(&str, &str); 12] = [
     ("index", "#"),
     ("id", "Record"),
     ("sentences", "Sentences"),
@@ -40,6 +40,7 @@ const COLUMNS: [(&str, &str); 11] = [
     ("unsupported", "Unsupported"),
     ("weak", "Weak"),
     ("misquote", "Misquote"),
+    ("contradicted", "Contradicted"),
     ("failures", "Failing limits"),
     ("", "Details"),
 ];
@@ -139,7 +140,7 @@ impl BatchEmitter for BatchHtmlEmitter {
                     "sentences": c.sentences, "supported": c.supported,
                     "uncited": c.uncited_claim, "number-mismatch": c.number_mismatch,
                     "unsupported": c.unsupported_citation, "weak": c.weak_support,
-                    "misquote": c.misquote, "failures": failing.len(), "failing": failing,
+                    "misquote": c.misquote, "contradicted": c.contradicted, "failures": failing.len(), "failing": failing,
                     "verdicts": verdicts,
                 })
             }

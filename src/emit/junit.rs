@@ -111,6 +111,7 @@ fn limit_rules(limits: &Limits) -> Vec<(&'static str, &'static str)> {
             "max-unknown-markers",
         ),
         (limits.max_misquotes, "misquote", "max-misquotes"),
+        (limits.max_contradicted, "contradicted", "max-contradicted"),
         (limits.max_weak, "weak-support", "max-weak"),
     ]
     .into_iter()

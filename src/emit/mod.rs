@@ -16,6 +16,8 @@ pub mod location;
 pub mod quote;
 pub mod sarif;
 pub mod table;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use std::io::{self, Write};
 
@@ -149,6 +151,12 @@ pub fn batch_summary_line(end: &BatchEnd<'_>) -> String {
         a.rates.number_mismatch * 100.0,
         a.rates.unsupported * 100.0,
     );
+    if a.counts.contradicted > 0 {
+        line.push_str(&format!(
+            ", contradicted {:.1}%",
+            a.rates.contradicted * 100.0
+        ));
+    }
     if let Some(reason) = end.stopped {
         line.push_str(&format!(" · INCOMPLETE: stopped at {reason}"));
     }

@@ -23,7 +23,10 @@ use owo_colors::OwoColorize;
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, batch_summary_line, summary_line};
 use crate::batch::RecordOutcome;
 use crate::escape::{cut, printable, printable_line};
-use crate::report::{ChunkStatus, QuoteCheck, SentenceResult, Verdict, plural, preview};
+use crate::report::{
+    ChunkStatus, CitationFinding, Contradiction, QuoteCheck, SentenceResult, Verdict, plural,
+    preview,
+};
 
 /// Missing words shown per sentence before the rest are counted.
 const MISSING_WORDS_SHOWN: usize = 8;
@@ -512,6 +515,11 @@ fn problems(s: &SentenceResult) -> String {
             word_list(&s.unknown_markers, LIST_SHOWN)
         ));
     }
+    if s.verdict == Verdict::Contradicted
+        && let Some(contradiction) = &s.contradiction
+    {
+        lines.push(contradiction_line(contradiction));
+    }
     for quote in s.quotes.iter().filter(|q| !q.found()) {
         lines.push(misquote_line(quote));
     }
@@ -541,7 +549,88 @@ fn problems(s: &SentenceResult) -> String {
             s.best_coverage
         ));
     }
+    lines.extend(citation_lines(s));
     lines.join("\n")
+}
+
+/// Which of several cited chunks decided, and the citations that add nothing: `decided by 2`,
+/// `adds nothing: 5`. A sentence citing one chunk needs neither; a contradicted one names its
+/// chunk already.
+fn citation_lines(s: &SentenceResult) -> Vec<String> {
+    let mut lines = Vec::new();
+    if !s.verdict.is_claim() || s.cited.len() < 2 {
+        return lines;
+    }
+    if s.verdict != Verdict::Contradicted
+        && let Some(chunk) = &s.deciding_chunk
+    {
+        lines.push(format!("decided by {}", cut(chunk, ITEM_CHARS)));
+    }
+    let idle: Vec<&str> = s
+        .cited_chunks
+        .iter()
+        .filter(|c| c.finding == CitationFinding::AddsNothing)
+        .map(|c| c.chunk.as_str())
+        .collect();
+    // When every citation adds nothing, the verdict says so already.
+    if !idle.is_empty() && idle.len() < s.cited_chunks.len() {
+        lines.push(format!("adds nothing: {}", word_list(&idle, LIST_SHOWN)));
+    }
+    lines
+}
+
+/// Characters of the chunk's passage shown before the contradicting words.
+const BEFORE_CHARS: usize = 30;
+/// Characters of the chunk's passage shown after them.
+const AFTER_CHARS: usize = 50;
+
+/// What a contradicting chunk says, its words marked in the passage around them:
+/// `chunk 2: Empagliflozin *did not significantly reduce* all-cause mortality in the trial.`
+fn contradiction_line(c: &Contradiction) -> String {
+    let chunk = cut(&c.chunk, ITEM_CHARS);
+    let (before, words, after) = marked(c);
+    format!("chunk {chunk}: {before}*{words}*{after}")
+}
+
+/// The passage split around the contradicting words, each side cut at a space to a few words
+/// (`…` where cut); the words alone, with `says` before them, when the passage does not hold
+/// them as written.
+pub(crate) fn marked(c: &Contradiction) -> (String, String, String) {
+    let words = preview(&c.chunk_words, QUOTE_CHARS);
+    let passage = preview(&c.passage, 2 * CELL_CHARS);
+    let at = passage.find(&words).or_else(|| {
+        passage
+            .to_ascii_lowercase()
+            .find(&words.to_ascii_lowercase())
+    });
+    let Some(at) = at.filter(|_| !words.is_empty()) else {
+        let rest = preview(&passage, BEFORE_CHARS + AFTER_CHARS);
+        let after = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(" in “{rest}”")
+        };
+        return ("says ".to_string(), words, after);
+    };
+    let end = at + words.len();
+    let head = &passage[..at];
+    let before = if head.chars().count() > BEFORE_CHARS {
+        let skip = head.chars().count() - BEFORE_CHARS;
+        let tail: String = head.chars().skip(skip).collect();
+        // From the first whole word.
+        let tail = tail.split_once(' ').map_or("", |(_, rest)| rest);
+        format!("…{tail}")
+    } else {
+        head.to_string()
+    };
+    let after = preview(&passage[end..], AFTER_CHARS);
+    // `preview` drops the space that starts the rest.
+    let after = if passage[end..].starts_with(' ') {
+        format!(" {after}")
+    } else {
+        after
+    };
+    (before, passage[at..end].to_string(), after)
 }
 
 /// Longest quotation or passage shown, in characters.

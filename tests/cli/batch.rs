@@ -441,6 +441,33 @@ fn number_mismatch_rate_at_and_just_over_the_limit() {
 }
 
 #[test]
+fn contradicted_rate_is_a_rate_limit_like_the_others() {
+    let doc = json_doc(
+        &[&fixture("rates.jsonl"), "--max-contradicted-rate", "0"],
+        0,
+    );
+    assert_eq!(doc["aggregate"]["rates"]["contradicted"], 0.0);
+    assert_eq!(doc["inputs"]["limits"]["maxContradictedRate"], 0.0);
+    assert_eq!(
+        doc["inputs"]["limits"]["maxFailingRecords"],
+        Value::Null,
+        "a rate limit makes failing records unlimited"
+    );
+    assert_eq!(doc["inputs"]["limits"]["perRecord"]["maxContradicted"], 0);
+    let doc = json_doc(
+        &[
+            &fixture("rates.jsonl"),
+            "--max-contradicted",
+            "2",
+            "--max-failing-records",
+            "5",
+        ],
+        0,
+    );
+    assert_eq!(doc["inputs"]["limits"]["perRecord"]["maxContradicted"], 2);
+}
+
+#[test]
 fn a_rate_limit_with_an_explicit_max_failing_records_keeps_both() {
     let doc = json_doc(
         &[

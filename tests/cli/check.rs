@@ -735,6 +735,13 @@ fn explain_one_verdict() {
 }
 
 #[test]
+fn explain_contradicted() {
+    let out = ragcite(["explain", "contradicted"]).exits_quietly(0);
+    assert!(out.stdout.starts_with("contradicted: "), "{}", out.stdout);
+    assert!(out.stdout.contains("says the opposite"), "{}", out.stdout);
+}
+
+#[test]
 fn explain_lists_every_verdict() {
     let out = ragcite(["explain"]).output();
     assert_eq!(out.code, Some(0));
@@ -1092,6 +1099,16 @@ fn max_weak_at_the_count_passes() {
     assert!(summary.ends_with("all limits held"), "{summary}");
     let doc = check_json(&[WEAK_ANSWER, WEAK_CHUNKS, "--max-weak", "1"], 0);
     assert_eq!(doc["inputs"]["limits"]["maxWeak"], 1);
+}
+
+#[test]
+fn max_contradicted_is_zero_by_default_and_takes_a_count() {
+    let doc = check_json(&[WEAK_ANSWER, WEAK_CHUNKS], 0);
+    assert_eq!(doc["inputs"]["limits"]["maxContradicted"], 0);
+    let doc = check_json(&[WEAK_ANSWER, WEAK_CHUNKS, "--max-contradicted", "4"], 0);
+    assert_eq!(doc["inputs"]["limits"]["maxContradicted"], 4);
+    let error = check(&[WEAK_ANSWER, WEAK_CHUNKS, "--max-contradicted", "many"]).usage_error();
+    assert!(error.contains("--max-contradicted"), "{error}");
 }
 
 #[test]

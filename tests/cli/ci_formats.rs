@@ -737,7 +737,8 @@ fn junit_for_check_has_one_case_per_limit() {
             "number-mismatch",
             "unsupported-citation",
             "unknown-marker",
-            "misquote"
+            "misquote",
+            "contradicted"
         ]
     );
     assert!(cases.iter().all(|c| c.suite == EIFFEL_ANSWER));
@@ -763,7 +764,7 @@ fn junit_for_check_has_one_case_per_limit() {
     );
     // --max-weak adds a case; a lenient gate passes every case.
     let cases = assert_junit(&check_eiffel("junit", &["--max-weak", "0"], 1));
-    assert_eq!(cases.len(), 6);
+    assert_eq!(cases.len(), 7);
     let cases = assert_junit(&check_eiffel("junit", &LENIENT, 0));
     assert!(cases.iter().all(|c| c.outcome.is_none()));
 }
@@ -777,12 +778,13 @@ fn junit_for_batch_names_cases_by_record_and_rule() {
         "unsupported-citation",
         "unknown-marker",
         "misquote",
+        "contradicted",
     ];
     let mut expected: Vec<String> = Vec::new();
     for record in ["q1", "q2"] {
         expected.extend(rules.iter().map(|r| format!("{record}: {r}")));
     }
-    let unreadable = cases[10].name.clone();
+    let unreadable = cases[12].name.clone();
     assert!(
         unreadable.starts_with("unreadable record ") && unreadable.ends_with(": bad-record"),
         "{unreadable}"
@@ -803,7 +805,7 @@ fn junit_for_batch_names_cases_by_record_and_rule() {
         [
             ("q2: uncited-claim", "uncited-claim"),
             ("q2: number-mismatch", "number-mismatch"),
-            (cases[10].name.as_str(), "bad-record"),
+            (cases[12].name.as_str(), "bad-record"),
         ]
     );
 }

@@ -207,6 +207,29 @@ fn max_weak_limits_weak_support() {
 }
 
 #[test]
+fn max_contradicted_and_its_rate_are_keys() {
+    let tree = Tree::new();
+    tree.write(".ragcite.toml", "max-uncited = 2\nmax-contradicted = 3\n");
+    let doc = check_json(&tree, &tree.root, &[], 0);
+    assert_eq!(doc["inputs"]["limits"]["maxContradicted"], 3);
+    // The command line wins.
+    let doc = check_json(&tree, &tree.root, &["--max-contradicted", "1"], 0);
+    assert_eq!(doc["inputs"]["limits"]["maxContradicted"], 1);
+    tree.write(
+        ".ragcite.toml",
+        "max-contradicted = 2\nmax-contradicted-rate = 0.25\n\n[fields]\nanswer = \"outputs.text\"\ncontexts = \"docs\"\n",
+    );
+    let transcript = fields_transcript();
+    let doc = tree
+        .ragcite(&tree.root, ["batch", &transcript, "--format", "json"])
+        .output()
+        .json();
+    let limits = &doc["inputs"]["limits"];
+    assert_eq!(limits["perRecord"]["maxContradicted"], 2, "{limits}");
+    assert_eq!(limits["maxContradictedRate"], 0.25, "{limits}");
+}
+
+#[test]
 fn lang_sets_the_language() {
     let tree = Tree::new();
     tree.write(".ragcite.toml", "lang = \"fr\"\n");

@@ -136,6 +136,24 @@ def test_a_misquote_names_the_quotation() -> None:
     )
 
 
+def test_a_contradicted_sentence_names_the_chunk_and_its_words() -> None:
+    report = _report("contradicted", "supported")
+    report["result"]["sentences"][0]["contradiction"] = {
+        "kind": "polarity",
+        "chunk": "2",
+        "sentenceWords": "reduced",
+        "chunkWords": "did not significantly reduce",
+        "chunkSpan": {"start": 13, "end": 41},
+        "passage": "Empagliflozin did not significantly reduce all-cause mortality.",
+    }
+    result = metrics.score(report)
+    assert result.score == 0.5
+    assert result.failing[0].verdict == "contradicted"
+    assert result.failing[0].details == (
+        "chunk 2 says “did not significantly reduce” (polarity)",
+    )
+
+
 def test_markers_that_name_no_chunk() -> None:
     chunks = ["The tower is 330 metres tall."]
     alone = metrics.score_answer("The tower is 330 metres tall [7].", chunks)

@@ -327,6 +327,10 @@ pub struct LimitArgs {
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub max_misquotes: usize,
 
+    /// Most contradicted sentences allowed (a cited chunk says the opposite)
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub max_contradicted: usize,
+
     /// Most weakly supported sentences allowed [default: unlimited]
     #[arg(long, value_name = "N")]
     pub max_weak: Option<usize>,
@@ -391,6 +395,10 @@ pub struct BatchArgs {
     /// Highest share of claim sentences that may be unsupported citations
     #[arg(long, value_name = "RATE", value_parser = parse_rate)]
     pub max_unsupported_rate: Option<f64>,
+
+    /// Highest share of claim sentences that may be contradicted
+    #[arg(long, value_name = "RATE", value_parser = parse_rate)]
+    pub max_contradicted_rate: Option<f64>,
 
     /// Most records over a per-record limit [default: 0, or unlimited when a rate limit is set]
     #[arg(long, value_name = "N")]
@@ -678,6 +686,7 @@ impl ValueEnum for VerdictArg {
         use ragcite::Verdict as V;
         &[
             VerdictArg(V::Supported),
+            VerdictArg(V::Contradicted),
             VerdictArg(V::NumberMismatch),
             VerdictArg(V::WeakSupport),
             VerdictArg(V::UnsupportedCitation),
@@ -745,6 +754,7 @@ impl LimitArgs {
             max_unsupported: Some(self.max_unsupported),
             max_unknown_markers: Some(self.max_unknown_markers),
             max_misquotes: Some(self.max_misquotes),
+            max_contradicted: Some(self.max_contradicted),
             max_weak: self.max_weak,
         }
     }
@@ -846,6 +856,7 @@ impl BatchArgs {
                 self.max_uncited_rate,
                 self.max_number_mismatch_rate,
                 self.max_unsupported_rate,
+                self.max_contradicted_rate,
             ],
             self.max_failing_records,
             self.max_bad_records,

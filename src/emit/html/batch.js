@@ -5,7 +5,7 @@
   var R = window.RagciteRender, el = R.el;
   var PAGE = 500;
   var COLUMNS = ['index', 'id', 'sentences', 'supported', 'uncited', 'number-mismatch',
-    'unsupported', 'weak', 'misquote', 'failures'];
+    'unsupported', 'weak', 'misquote', 'contradicted', 'failures'];
   var rows = [];
   document.querySelectorAll('script.row-data').forEach(function (s) { rows.push(JSON.parse(s.textContent)); });
   var main = document.getElementById('main');
@@ -62,11 +62,12 @@
     tr.appendChild(el('td', null, el('span', { 'class': 'record-id' }, r.id),
       el('span', { 'class': 'record-file' }, r.file + ':' + r.line)));
     if (r.status === 'bad') {
-      tr.appendChild(el('td', { colspan: '7', 'class': 'error' }, r.error));
+      tr.appendChild(el('td', { colspan: '8', 'class': 'error' }, r.error));
       tr.appendChild(el('td', null, 'bad record'));
       tr.appendChild(el('td', null, button));
     } else {
-      ['sentences', 'supported', 'uncited', 'number-mismatch', 'unsupported', 'weak', 'misquote']
+      ['sentences', 'supported', 'uncited', 'number-mismatch', 'unsupported', 'weak', 'misquote',
+        'contradicted']
         .forEach(function (k) { tr.appendChild(cell(r[k])); });
       tr.appendChild(el('td', { 'class': 'failing' }, r.failing.length ? r.failing.join('; ') : 'none'));
       tr.appendChild(el('td', null, button));

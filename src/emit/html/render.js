@@ -189,9 +189,11 @@
   View.prototype.sentence = function (bytes, d) {
     var sbytes = bytes.subarray(d.span.start, d.span.end);
     var text = decoder.decode(sbytes);
+    var decided = d.decidingChunk ? ' (decided by chunk ' + d.decidingChunk + ')' : '';
     var span = el('span', {
       'class': 'sentence verdict-' + d.verdict, 'data-index': String(d.index),
-      'data-verdict': d.verdict, title: d.verdict + ': ' + (MEANING[d.verdict] || '')
+      'data-verdict': d.verdict, 'data-deciding-chunk': d.decidingChunk || null,
+      title: d.verdict + ': ' + (MEANING[d.verdict] || '') + decided
     });
     var at = 0, self = this;
     pieces(text, sbytes, d).forEach(function (p) {
@@ -240,8 +242,50 @@
       }
       span.appendChild(box);
     });
+    if (d.contradiction) span.appendChild(contradictionBox(d.contradiction));
+    var cited = d.citedChunks || [];
+    if (cited.length > 1) span.appendChild(citationList(cited, d.decidingChunk));
     return span;
   };
+
+  var FINDINGS = { 'supports': 'supports', 'partly': 'partly supports', 'adds-nothing': 'adds nothing' };
+
+  /* What a cited chunk says against the sentence: its passage, the contradicting words marked
+     (found as written, else without regard to case; else shown on their own). */
+  function contradictionBox(c) {
+    var box = el('div', { 'class': 'contradiction', 'data-chunk': c.chunk, 'data-kind': c.kind },
+      el('span', { 'class': 'contradiction-title' },
+        'Chunk ' + c.chunk + ' says the opposite (' + c.kind + '):'));
+    var passage = c.passage || '', words = c.chunkWords || '';
+    var at = words ? passage.indexOf(words) : -1;
+    if (at < 0 && words) at = passage.toLowerCase().indexOf(words.toLowerCase());
+    var line = el('span', { 'class': 'passage' });
+    if (at >= 0) {
+      line.appendChild(document.createTextNode(passage.slice(0, at)));
+      line.appendChild(el('mark', { 'class': 'contradicting' }, passage.slice(at, at + words.length)));
+      line.appendChild(document.createTextNode(passage.slice(at + words.length)));
+    } else {
+      line.appendChild(el('mark', { 'class': 'contradicting' }, words));
+      if (passage) line.appendChild(document.createTextNode(' in “' + passage + '”'));
+    }
+    box.appendChild(line);
+    if (c.sentenceWords) {
+      box.appendChild(el('span', { 'class': 'sentence-words' }, 'The sentence says: ' + c.sentenceWords));
+    }
+    return box;
+  }
+
+  /* Each cited chunk's own finding, the deciding one named. */
+  function citationList(cited, deciding) {
+    var list = el('ul', { 'class': 'citations', 'aria-label': 'Each citation' });
+    cited.forEach(function (c) {
+      var text = 'chunk ' + c.chunk + ': ' + (FINDINGS[c.finding] || c.finding) +
+        ' (support ' + Number(c.support).toFixed(2) + ')' + (c.chunk === deciding ? ', decided' : '');
+      list.appendChild(el('li', { 'class': 'finding-' + c.finding, 'data-chunk': c.chunk,
+        'data-deciding': c.chunk === deciding ? 'true' : null }, text));
+    });
+    return list;
+  }
 
   View.prototype.opener = function (node, id, text, d) {
     var self = this;
@@ -279,9 +323,10 @@
     this.panelTitle.textContent = 'Chunk ' + id;
     while (this.panelText.firstChild) this.panelText.removeChild(this.panelText.firstChild);
     if (text === undefined) this.panelText.textContent = '(no text for this chunk)';
-    /* The check's missing words are those of the best cited chunk; for another chunk (a
-       suggestion), the sentence's words its text lacks, found here without stemming. */
-    var cited = (d.cited || []).indexOf(id) >= 0;
+    /* The check's missing words are those no cited chunk holds: the chunk's own when it is
+       the only one cited; for another chunk (a suggestion, or one of several cited), the
+       sentence's words its text lacks, found here without stemming. */
+    var cited = (d.cited || []).indexOf(id) >= 0 && (d.cited || []).length === 1;
     var missing = d.missingWords || [];
     if (!cited && text !== undefined) {
       var inChunk = dict();

@@ -254,3 +254,79 @@ fn cells_are_cut_before_layout() {
     );
     assert!(problems.contains("(+22 more)"), "missing words: {problems}");
 }
+
+/// The hand-made check of [`crate::emit::testing`] as a table `width` columns wide.
+fn contradicted_table(width: u16) -> String {
+    crate::emit::testing::emitted(&TableEmitter {
+        color: false,
+        width,
+    })
+}
+
+#[test]
+fn a_contradiction_shows_the_chunk_and_its_words_marked_in_the_passage() {
+    let c = crate::emit::testing::report().result.sentences[0]
+        .contradiction
+        .clone()
+        .unwrap();
+    assert_eq!(
+        contradiction_line(&c),
+        "chunk 2: Empagliflozin *did not significantly reduce* all-cause mortality in the trial."
+    );
+    // A long passage is cut to a few words around them, at spaces.
+    let long = crate::report::Contradiction {
+        passage: format!(
+            "In a trial of many thousands of patients over several years, {} and so on and on and on and on.",
+            c.chunk_words
+        ),
+        ..c.clone()
+    };
+    assert_eq!(
+        contradiction_line(&long),
+        "chunk 2: …patients over several years, *did not significantly reduce* and so on and on and on and on."
+    );
+    // Words the passage does not hold as written are still shown.
+    let elsewhere = crate::report::Contradiction {
+        chunk_words: "never".to_string(),
+        ..c
+    };
+    assert_eq!(
+        contradiction_line(&elsewhere),
+        "chunk 2: says *never* in “Empagliflozin did not significantly reduce all-cause mortality in the trial.”"
+    );
+}
+
+#[test]
+fn the_table_names_the_contradiction_the_deciding_chunk_and_idle_citations() {
+    for width in [80, 100, 120] {
+        let table = contradicted_table(width);
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(
+            // The summary is one line whatever the width.
+            lines[..lines.len() - 1]
+                .iter()
+                .all(|l| l.chars().count() <= usize::from(width)),
+            "wider than {width}:\n{table}"
+        );
+        // What is wrong, wrapped, read back as one text.
+        let text = table.split_whitespace().collect::<Vec<_>>().join(" ");
+        for part in ["contradicted", "*did", "reduce*", "decided", "nothing:"] {
+            assert!(text.contains(part), "{part} at {width}:\n{table}");
+        }
+    }
+    let wide = contradicted_table(240);
+    assert!(
+        wide.contains("chunk 2: Empagliflozin *did not significantly reduce* all-cause mortality in the trial."),
+        "{wide}"
+    );
+    assert!(wide.contains("adds nothing: 2"), "{wide}");
+    assert_eq!(wide.matches("decided by 1").count(), 2, "{wide}");
+    assert_eq!(wide.matches("adds nothing").count(), 1, "{wide}");
+    assert!(
+        wide.lines()
+            .last()
+            .unwrap()
+            .contains("1 contradicted > --max-contradicted 0 (+1)"),
+        "{wide}"
+    );
+}
