@@ -282,7 +282,8 @@ impl Checker {
         // not a number the sentence claims.
         numbers.retain(|n| !marker::names_a_source(&text[..n.span.start], &n.text, resolver));
         // A figure the question states is context: `How tall is the 330 m tower?`.
-        numbers.retain(|n| !given.contains(&n.value));
+        let (context, mut numbers): (Vec<_>, Vec<_>) =
+            numbers.into_iter().partition(|n| given.contains(&n.value));
         let words = self.analyzer.content_words(&text, &numbers);
         // Identifiers, code, addresses and enumerators are names, not figures the sentence
         // states (their digits are no words either).
@@ -295,6 +296,7 @@ impl Checker {
             unknown,
             words,
             numbers,
+            context,
             quotations,
             native,
         }

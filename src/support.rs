@@ -61,6 +61,9 @@ pub struct SentenceInput {
     pub unknown: Vec<String>,
     pub words: Vec<Word>,
     pub numbers: Vec<Number>,
+    /// Its figures that the question states: context, not claims, but operands of the
+    /// arithmetic it shows.
+    pub context: Vec<Number>,
     /// Quotations written in the sentence.
     pub quotations: Vec<Quotation>,
     /// Indices of the provider citations that cover the sentence.

@@ -96,7 +96,10 @@ fn is_percentage(text: &str) -> bool {
 }
 
 /// The derivation of `number` from the `operands` (see [`operands`]), if one step gives it.
-pub fn derive(number: &Number, operands: &[f64]) -> Option<Derivation> {
+/// `stated`: the other figures a sentence that shows its arithmetic (`60 items * £10/unit =
+/// £600`) writes and its cited chunks hold; its result is derived from them whatever its size
+/// (the guards below keep out coincidences among figures the sentence does not combine).
+pub fn derive(number: &Number, operands: &[f64], stated: &[f64]) -> Option<Derivation> {
     if number.role != Role::Figure
         || number.value.kind() != Kind::Quantity
         || operands.len() < 2
@@ -128,6 +131,8 @@ pub fn derive(number: &Number, operands: &[f64]) -> Option<Derivation> {
                 years == 0 && percentage && significant >= 3
             }
         } && (years == 2 || (a.abs() >= 10.0 && b.abs() >= 10.0));
+        let shown = stated.contains(a) && stated.contains(b) && !percentage;
+        let allowed = allowed || shown;
         (allowed && !std::ptr::eq(a, b)).then(|| Derivation {
             number: number.text.clone(),
             left: plain(*a),
@@ -233,7 +238,21 @@ mod tests {
         let number = numbers(sentence).into_iter().next()?;
         let found = numbers(chunk);
         let list = operands(found.iter().filter_map(|n| operand(&n.value)));
-        derive(&number, &list).map(|d| d.to_string())
+        derive(&number, &list, &[]).map(|d| d.to_string())
+    }
+
+    #[test]
+    fn a_sentence_that_shows_its_arithmetic_derives_its_result() {
+        let number = numbers("£600").into_iter().next().unwrap();
+        let list = operands([60.0, 10.0, 15.0, 100.0].into_iter());
+        assert_eq!(
+            derive(&number, &list, &[60.0, 10.0])
+                .map(|d| d.to_string())
+                .as_deref(),
+            Some("10 \u{d7} 60 = 600")
+        );
+        // Operands the sentence does not write: guarded as before.
+        assert_eq!(derive(&number, &list, &[60.0]), None);
     }
 
     #[test]

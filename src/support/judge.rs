@@ -461,10 +461,27 @@ impl<'a> Scores<'a> {
             .filter(|all| all.iter().map(|f| f.len()).sum::<usize>() <= derived::MAX_OPERANDS)
             .map(|all| derived::operands(all.into_iter().flatten().copied()))
             .unwrap_or_default();
+        // The figures the sentence writes that its cited chunks hold, when it shows its
+        // arithmetic (an `=`, `×` or `*`).
+        let shows = self.sentence.text.contains(['=', '×', '*']);
+        let stated: Vec<f64> = self
+            .sentence
+            .numbers
+            .iter()
+            .filter(|n| shows && n.role == Role::Figure && held(&n.value))
+            .chain(self.sentence.context.iter().filter(|_| shows))
+            .filter_map(|n| derived::operand(&n.value))
+            .collect();
+        // Chunks with too many figures to search still give the sentence's own.
+        let figures = if figures.is_empty() {
+            derived::operands(stated.iter().copied())
+        } else {
+            figures
+        };
         let mut derivations = Vec::new();
         let mut left = Vec::new();
         for n in missing {
-            match derived::derive(n, &figures) {
+            match derived::derive(n, &figures, &stated) {
                 Some(d) => derivations.push(Derived {
                     number: n.text.clone(),
                     how: d.to_string(),
