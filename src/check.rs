@@ -288,6 +288,13 @@ impl Checker {
         // Identifiers, code, addresses and enumerators are names, not figures the sentence
         // states (their digits are no words either).
         numbers.retain(|n| n.role != words::Role::Name);
+        // Figures in words before a unit (`one hour`), in the order they stand: their words
+        // stay content words too, as the support model was fitted on them.
+        let spelled = words::spelled_figures(&text);
+        if !spelled.is_empty() {
+            numbers.extend(spelled.into_iter().filter(|n| !given.contains(&n.value)));
+            numbers.sort_by_key(|n| n.span.start);
+        }
         SentenceInput {
             text: answer[range].to_string(),
             position,

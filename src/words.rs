@@ -6,7 +6,9 @@ mod porter2;
 
 use std::fmt;
 
-pub use number::{Kind, Number, NumberValue, Role, SpelledNumbers, chunk_numbers, numbers};
+pub use number::{
+    Kind, Number, NumberValue, Role, SpelledNumbers, chunk_numbers, numbers, spelled_figures,
+};
 use rust_stemmers::Stemmer;
 use rustc_hash::{FxHashMap, FxHashSet};
 use unicode_normalization::UnicodeNormalization;

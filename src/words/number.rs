@@ -727,6 +727,8 @@ pub struct SpelledNumbers {
     last: Option<u64>,
     /// A number followed by `in`, while the number after is read (`one in five`).
     armed: Option<u64>,
+    /// The word before was `a` or `an`: `a year`, `an hour` hold 1.
+    indefinite: bool,
 }
 
 impl SpelledNumbers {
@@ -734,6 +736,14 @@ impl SpelledNumbers {
     /// punctuation and numbers in digits are not words). Any word that is not part of a
     /// number ends the number being read.
     pub fn word(&mut self, word: &str) {
+        // `a second time` is no duration.
+        if std::mem::take(&mut self.indefinite)
+            && spelled::is_time_unit(word)
+            && !word.eq_ignore_ascii_case("second")
+        {
+            self.found.push(NumberValue::whole(1));
+        }
+        self.indefinite = word.eq_ignore_ascii_case("a") || word.eq_ignore_ascii_case("an");
         let word = word.as_bytes();
         // `half` and `quarter`: 0.5 and 50 (percent), 0.25 and 25.
         let share = match word {
@@ -828,6 +838,8 @@ impl SpelledNumbers {
 
 mod date;
 mod role;
+mod spelled;
+pub use spelled::spelled_figures;
 
 #[cfg(test)]
 mod tests;

@@ -1016,7 +1016,8 @@ fn markdown_code_blocks_and_footnote_definitions_make_no_sentences() {
         .iter()
         .flat_map(|s| strings(&s["checkWorthy"]))
         .collect();
-    assert_eq!(numbers, ["60,000", "2,000", "25"]);
+    // `six weeks`: a figure in words before a unit.
+    assert_eq!(numbers, ["60,000", "2,000", "six", "25"]);
 }
 
 #[test]
@@ -1421,5 +1422,43 @@ fn a_figure_the_question_states_is_context() {
             ("query".to_string(), true),
             ("none".to_string(), false),
         ]
+    );
+}
+
+/// A figure in words before a unit is a figure: `one hour` is not in a chunk that says `30
+/// minutes`, and is in one that says `60 minutes` or `an hour`.
+#[test]
+fn figures_in_words_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let answer = dir.path().join("answer.md");
+    std::fs::write(&answer, "The reset link stays valid for one hour [1].").unwrap();
+    let verdict = |chunk: &str| {
+        let chunks = dir.path().join("chunks.json");
+        std::fs::write(&chunks, json!([{"id": "1", "text": chunk}]).to_string()).unwrap();
+        let out = ragcite([
+            "check",
+            answer.to_str().unwrap(),
+            chunks.to_str().unwrap(),
+            "--format",
+            "json",
+        ])
+        .output();
+        let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+        doc["result"]["sentences"][0]["verdict"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(
+        verdict("The reset link stays valid for 30 minutes."),
+        "number-mismatch"
+    );
+    assert_eq!(
+        verdict("The reset link stays valid for 60 minutes."),
+        "supported"
+    );
+    assert_eq!(
+        verdict("The reset link stays valid for an hour."),
+        "supported"
     );
 }

@@ -30,6 +30,11 @@ fn numbers_written_in_words() {
         Vec::<String>::new()
     );
     assert_eq!(spelled("two three"), [whole("2"), whole("3")]);
+    // A duration of one: `a year`, `an hour`.
+    assert_eq!(
+        spelled("within a year, an hour later"),
+        [whole("1"), whole("1")]
+    );
     assert_eq!(
         spelled("the seventeenth and twentieth centuries, the twenty-first"),
         [whole("17"), whole("20"), whole("21")]
