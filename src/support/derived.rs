@@ -110,7 +110,10 @@ pub fn derive(number: &Number, operands: &[f64], stated: &[f64]) -> Option<Deriv
     let significant = significant_digits(&number.text);
     let percentage = is_percentage(&number.text);
     let target = number.value.as_f64()?;
-    if is_year(target) || target == 0.0 {
+    // `2,054` with its separator is a count, not a year.
+    let count = number.text.contains([',', ' ', '\u{a0}']) && target.fract() == 0.0;
+    let year = is_year(target) && !count;
+    if year || target == 0.0 {
         return None;
     }
     let tolerance = 0.5 * 10f64.powi(number.precision.clamp(-12, 12) as i32);
@@ -118,7 +121,13 @@ pub fn derive(number: &Number, operands: &[f64], stated: &[f64]) -> Option<Deriv
     let near = |x: f64| x >= low - 1e-9 * x.abs() && x <= high + 1e-9 * x.abs();
     // Each operation: for a figure `a`, the range of `b` that gives the number.
     let found = |a: &f64, b: &f64, operation: Operation| {
-        let years = is_year(*a) as u8 + is_year(*b) as u8;
+        // A count written with its separator (`2,054`) comes from counts: `1,204` among the
+        // operands is no year then.
+        let years = if count {
+            0
+        } else {
+            is_year(*a) as u8 + is_year(*b) as u8
+        };
         // Three significant digits at least (`5`, `20`, `650` are too easy to hit), or the
         // years between two years; operands of 10 or more; a percentage only from a
         // percentage or a change, and no other figure from them.
@@ -260,6 +269,11 @@ mod tests {
         assert_eq!(
             derived("6,054 in all", "3,204 in May and 2,850 in June").as_deref(),
             Some("2,850 + 3,204 = 6,054")
+        );
+        // A count in the years' range, written with its separator.
+        assert_eq!(
+            derived("2,054 units", "1,204 units and 850 units").as_deref(),
+            Some("850 + 1204 = 2,054")
         );
         assert_eq!(
             derived("it lasted 46 years", "from 1946 to 1992").as_deref(),

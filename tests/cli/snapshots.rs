@@ -1,5 +1,5 @@
 //! Snapshots of whole outputs: the worked example (`testdata/eiffel/`) as a table and as JSON, the Markdown
-//! fixture's table, and a table with warnings.
+//! fixture's table, the figures fixture's table and JSON, and a table with warnings.
 //!
 //! Regenerate with `INSTA_UPDATE=always cargo test --test cli -- snapshots::`, then read every
 //! changed `tests/cli/snapshots/cli__snapshots__*.snap` file against docs/methodology.md and
@@ -52,6 +52,36 @@ fn markdown_table() {
         1,
     );
     insta::assert_snapshot!("markdown_table", stdout);
+}
+
+/// Figures as people write them (`testdata/figures/`): dates in two forms, cents, basis
+/// points, digits in code, a label, a version, a sum, a percentage change, a duration in words.
+#[test]
+fn figures_table() {
+    let stdout = stdout_of(
+        &[
+            "testdata/figures/answer.md",
+            "testdata/figures/chunks.json",
+            "--color",
+            "never",
+        ],
+        1,
+    );
+    insta::assert_snapshot!("figures_table", stdout);
+}
+
+#[test]
+fn figures_json() {
+    let stdout = stdout_of(
+        &[
+            "testdata/figures/answer.md",
+            "testdata/figures/chunks.json",
+            "--format",
+            "json",
+        ],
+        1,
+    );
+    insta::assert_snapshot!("figures_json", stdout);
 }
 
 #[test]
