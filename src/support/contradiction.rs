@@ -110,15 +110,24 @@ impl<'a> Contradictions<'a> {
         if sides.iter().any(|s| s.contains_copy(&claim)) {
             return None;
         }
-        let mut found = None;
-        for side in &sides {
-            let contradiction = compare::compare(analyzer, &claim, side)?;
-            found.get_or_insert(contradiction);
+        // The first passage that contradicts; an equally good one that holds the sentence's
+        // words in question and does not contradict leaves the sentence alone.
+        let results: Vec<_> = sides
+            .iter()
+            .map(|side| compare::compare(analyzer, &claim, side))
+            .collect();
+        let (kind, words, span, passage) = results.iter().flatten().next()?.clone();
+        let agrees = sides
+            .iter()
+            .zip(&results)
+            .any(|(side, found)| found.is_none() && side.holds_words_of(&claim, &words));
+        if agrees {
+            return None;
         }
-        found.map(|(kind, sentence_words, span, passage)| Contradiction {
+        Some(Contradiction {
             kind,
             chunk: chunks[chunk].id.clone(),
-            sentence_words,
+            sentence_words: claim.words(words),
             chunk_words: text[span.clone()].to_string(),
             chunk_span: crate::report::Span {
                 start: span.start,

@@ -41,16 +41,17 @@ pub(super) struct Side<'t> {
     /// The whole text (the sentence, or the chunk): token offsets are into it.
     text: &'t str,
     /// The passage itself (the whole sentence for a sentence).
-    inside: Range<usize>,
+    pub(super) inside: Range<usize>,
     tokens: Vec<Token>,
     /// Distinct stems of the tokens inside, in order of appearance.
     stems: Vec<u32>,
     stem_set: FxHashSet<u32>,
+    language: Language,
 }
 
-/// A contradiction found: its kind, the sentence's words, the chunk's words' byte span, the
-/// passage as shown.
-pub(super) type Found = (ContradictionKind, String, Range<usize>, String);
+/// A contradiction found: its kind, the byte spans of the sentence's words and of the chunk's,
+/// the passage as shown.
+pub(super) type Found = (ContradictionKind, Range<usize>, Range<usize>, String);
 
 impl<'t> Side<'t> {
     /// Reads `window` of `text`, of which `inside` is the passage.
@@ -98,6 +99,7 @@ impl<'t> Side<'t> {
             tokens,
             stems,
             stem_set,
+            language: analyzer.language(),
         }
     }
 
@@ -129,8 +131,19 @@ impl<'t> Side<'t> {
         })
     }
 
-    fn words(&self, range: Range<usize>) -> String {
+    /// The words of `range`, white space collapsed.
+    pub(super) fn words(&self, range: Range<usize>) -> String {
         collapse(self.text.get(range).unwrap_or(""))
+    }
+
+    /// Whether this side holds every stem of `other`'s tokens within `range`.
+    pub(super) fn holds_words_of(&self, other: &Side, range: &Range<usize>) -> bool {
+        other
+            .tokens
+            .iter()
+            .filter(|t| t.start >= range.start && t.end <= range.end)
+            .filter_map(|t| t.stem)
+            .all(|stem| self.stem_set.contains(&stem))
     }
 
     /// The tokens of the passage itself.
@@ -140,17 +153,45 @@ impl<'t> Side<'t> {
 
     /// Whether token `k` has a word `other` shares within [`NEAR`] tokens, in its clause.
     fn near_shared(&self, k: usize, other: &Side) -> bool {
+        !self.neighbours(k, other).is_empty()
+    }
+
+    /// The stems of the words `other` shares within [`NEAR`] tokens of token `k`, in its
+    /// clause.
+    fn neighbours(&self, k: usize, other: &Side) -> Vec<u32> {
         let clause = self.tokens[k].clause;
         let from = k.saturating_sub(NEAR);
         let to = (k + NEAR + 1).min(self.tokens.len());
-        (from..to).any(|j| {
-            j != k
-                && self.tokens[j].clause == clause
-                && self.tokens[j]
-                    .stem
-                    .is_some_and(|s| other.stem_set.contains(&s) && self.stem_set.contains(&s))
-        })
+        (from..to)
+            .filter(|&j| j != k && self.tokens[j].clause == clause)
+            .filter_map(|j| self.tokens[j].stem)
+            .filter(|x| other.stem_set.contains(x) && self.stem_set.contains(x))
+            .collect()
     }
+}
+
+/// A token of `s` and one of `p` (inside, as `in_s` and `in_p` pick them) that stand among the
+/// same shared words: two of them in common, or the one the sentence's token has.
+fn placed(
+    s: &Side,
+    p: &Side,
+    in_s: impl Fn(&Token) -> bool,
+    in_p: impl Fn(&Token) -> bool,
+) -> Option<(usize, usize)> {
+    for (i, _) in s.inside_tokens().filter(|(_, t)| in_s(t)) {
+        let around = s.neighbours(i, p);
+        if around.is_empty() {
+            continue;
+        }
+        for (j, _) in p.inside_tokens().filter(|(_, t)| in_p(t)) {
+            let there = p.neighbours(j, s);
+            let common = around.iter().filter(|x| there.contains(x)).count();
+            if common >= around.len().min(2) {
+                return Some((i, j));
+            }
+        }
+    }
+    None
 }
 
 /// Whether the text between two tokens ends a clause.
@@ -168,8 +209,11 @@ fn collapse(text: &str) -> String {
 /// Whether a sentence with `words` content stems, `shared` of which the passage holds, is
 /// aligned with it: at least two words and half of them.
 pub(super) fn aligned(shared: usize, words: usize) -> bool {
-    shared >= 2 && 2 * shared >= words
+    shared >= 2 && ALIGNED * shared >= words
 }
+
+/// A passage is aligned with a sentence when it holds at least one in this many of its words.
+const ALIGNED: usize = 3;
 
 /// Which tokens of a side negations reach.
 struct Marks {
@@ -331,24 +375,21 @@ fn antonym_pairs(analyzer: &Analyzer, s: &Side, p: &Side) -> Vec<(usize, usize)>
         return Vec::new();
     }
     let mut pairs = Vec::new();
-    let first_inside = |side: &Side, stem: u32| {
-        side.inside_tokens()
-            .filter(|(_, t)| t.stem == Some(stem))
-            .map(|(k, _)| k)
-            .find(|&k| side.near_shared(k, if std::ptr::eq(side, s) { p } else { s }))
-    };
-    // The table's antonyms, read from the sentence's words.
+    let stem_is = |stem: u32| move |t: &Token| t.stem == Some(stem);
+    // The table's antonyms, read from the sentence's words; a sentence that uses both sides
+    // of a pair (`younger than …, older than …`) contradicts nothing with them.
     let sentence = s.text.get(s.inside.clone()).unwrap_or("");
     for word in analyzer.content_words(sentence, &[]) {
-        if p.stem_set.contains(&word.id) {
+        if p.stem_set.contains(&word.id)
+            || word.antonyms.iter().any(|(a, _)| s.stem_set.contains(a))
+        {
             continue;
         }
         for &(antonym, _) in &word.antonyms {
             if p.stem_set.contains(&antonym)
-                && !s.stem_set.contains(&antonym)
-                && let (Some(i), Some(j)) = (first_inside(s, word.id), first_inside(p, antonym))
+                && let Some(pair) = placed(s, p, stem_is(word.id), stem_is(antonym))
             {
-                pairs.push((i, j));
+                pairs.push(pair);
             }
         }
     }
@@ -356,33 +397,28 @@ fn antonym_pairs(analyzer: &Analyzer, s: &Side, p: &Side) -> Vec<(usize, usize)>
     for (i, token) in s.inside_tokens() {
         if let Some(base) = opposite_base(analyzer, token, p)
             && !s.stem_set.contains(&base)
-            && let Some(j) = first_inside(p, base)
+            && let Some(pair) = placed(s, p, |t| std::ptr::eq(t, token), stem_is(base))
         {
-            pairs.push((i, j));
+            pairs.push((i, pair.1));
         }
     }
-    for (j, token) in p.inside_tokens() {
+    for (_, token) in p.inside_tokens() {
         if let Some(base) = opposite_base(analyzer, token, s)
             && !p.stem_set.contains(&base)
-            && let Some(i) = first_inside(s, base)
+            && let Some(pair) = placed(s, p, stem_is(base), |t| std::ptr::eq(t, token))
         {
-            pairs.push((i, j));
+            pairs.push(pair);
         }
     }
     // Stop words of opposite meaning, compared as written.
     let has = |side: &Side, word: &str| side.inside_tokens().any(|(_, t)| t.lower == word);
-    let beside = |side: &Side, other: &Side, word: &str| {
-        side.inside_tokens()
-            .find(|(k, t)| t.lower == word && side.near_shared(*k, other))
-            .map(|(k, _)| k)
-    };
     for &(a, b) in STOP_OPPOSITES {
         for (x, y) in [(a, b), (b, a)] {
             if has(p, x) || has(s, y) {
                 continue;
             }
-            if let (Some(i), Some(j)) = (beside(s, p, x), beside(p, s, y)) {
-                pairs.push((i, j));
+            if let Some(pair) = placed(s, p, |t| t.lower == x, |t| t.lower == y) {
+                pairs.push(pair);
             }
         }
     }
@@ -446,10 +482,16 @@ fn polarity(s: &Side, p: &Side, s_marks: &Marks, p_marks: &Marks) -> Option<Foun
             (Status::Affirmed, Status::Negated) => (p, s, p_marks, p_first?),
             _ => continue,
         };
+        // A negation just before the word on the other side too (`is not “going to …`, `not
+        // necessary to focus on the rules` against `without worrying about the rules`): both
+        // negate, in ways the scopes do not tell apart.
+        if negated_nearby(other, stem) {
+            continue;
+        }
         let negation = marks.by[first]?;
         let scope: Vec<u32> = (negation + 1..negated.tokens.len())
             .chain(0..negation)
-            .filter(|&j| marks.by[j] == Some(negation))
+            .filter(|&j| marks.by[j] == Some(negation) && !is_hedge(&negated.tokens[j].lower))
             .filter_map(|j| negated.tokens[j].stem)
             .collect();
         let held = scope.iter().filter(|s| other.stem_set.contains(s)).count();
@@ -479,14 +521,33 @@ fn polarity(s: &Side, p: &Side, s_marks: &Marks, p_marks: &Marks) -> Option<Foun
         let phrase = phrase(negated, marks, negation);
         let found = if std::ptr::eq(negated, p) {
             let words = span_of(s, &flipped, None);
-            (kind, s.words(words), phrase, String::new())
+            (kind, words, phrase, String::new())
         } else {
             let words = span_of(p, &flipped, Some(s));
-            (kind, s.words(phrase), words, String::new())
+            (kind, phrase, words, String::new())
         };
         return Some(with_passage(p, found));
     }
     None
+}
+
+/// Adverbs and fillers a negation's scope is measured without (`not significantly`, `not
+/// also`).
+fn is_hedge(lower: &str) -> bool {
+    (lower.ends_with("ly") && lower.len() > 4) || matches!(lower, "also" | "even" | "still" | "yet")
+}
+
+/// Whether some occurrence of `stem` (inside) has a negation word within [`SCOPE`] + 2 tokens
+/// before it, whatever the clauses.
+fn negated_nearby(side: &Side, stem: u32) -> bool {
+    side.inside_tokens()
+        .filter(|(_, t)| t.stem == Some(stem))
+        .any(|(k, _)| {
+            side.tokens[k.saturating_sub(SCOPE + 2)..k].iter().any(|t| {
+                lexicon::is_negation_word(side.language, &t.lower)
+                    || matches!(t.lower.as_str(), "fail" | "fails" | "failed")
+            })
+        })
 }
 
 /// A negation with its auxiliary and what it negates: `did not significantly reduce`,
@@ -592,7 +653,7 @@ fn antonym(
     })?;
     let found = (
         ContradictionKind::Antonym,
-        s.words(s.tokens[i].start..s.tokens[i].end),
+        s.tokens[i].start..s.tokens[i].end,
         p.tokens[j].start..p.tokens[j].end,
         String::new(),
     );
@@ -661,14 +722,14 @@ fn exclusivity(s: &Side, p: &Side) -> Option<Found> {
                         let found = if std::ptr::eq(limiting, p) {
                             (
                                 ContradictionKind::Exclusivity,
-                                s.words(other_words),
+                                other_words,
                                 limiting_words,
                                 String::new(),
                             )
                         } else {
                             (
                                 ContradictionKind::Exclusivity,
-                                s.words(limiting_words),
+                                limiting_words,
                                 other_words,
                                 String::new(),
                             )
@@ -770,7 +831,7 @@ fn direction(s: &Side, p: &Side, s_marks: &Marks, p_marks: &Marks) -> Option<Fou
     let words = figures[a].span.start + offset..end + offset;
     let found = (
         ContradictionKind::Direction,
-        s.words(s.tokens[k].start..s.tokens[k].end),
+        s.tokens[k].start..s.tokens[k].end,
         words,
         String::new(),
     );

@@ -36,10 +36,7 @@ pub(super) fn is_negation_word(language: Language, lower: &str) -> bool {
     let words: &[&str] = match language {
         Language::English => {
             return is_negation(lower)
-                || matches!(
-                    lower,
-                    "nothing" | "nobody" | "unable" | "lacks" | "lacked" | "non"
-                );
+                || matches!(lower, "nothing" | "nobody" | "unable" | "lacks" | "lacked");
         }
         Language::French => &[
             "ne", "n", "pas", "jamais", "aucun", "aucune", "sans", "ni", "rien", "guère", "nul",
