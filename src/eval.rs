@@ -374,6 +374,7 @@ fn unit(sentences: &[crate::report::SentenceResult], label: bool) -> Judged {
         Verdict::UnsupportedCitation,
         Verdict::Misquote,
         Verdict::NumberMismatch,
+        Verdict::Contradicted,
         Verdict::WeakSupport,
     ]
     .into_iter()

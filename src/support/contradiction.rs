@@ -91,7 +91,7 @@ impl<'a> Contradictions<'a> {
             .or_insert_with(|| Prepared::new(text, analyzer));
         let whole = 0..sentence.len();
         let claim = Side::read(analyzer, sentence, whole.clone(), whole);
-        let candidates = prepared.candidates(&claim.stems())?;
+        let candidates = prepared.candidates(claim.stems())?;
         let mut sides: Vec<Side> = candidates
             .into_iter()
             .map(|p| {
@@ -216,7 +216,7 @@ fn passages(text: &str) -> Vec<Range<usize>> {
             b' ' => long >= MAX_PASSAGE,
             _ => long >= 4 * MAX_PASSAGE && text.is_char_boundary(i + 1),
         };
-        if end && i + 1 <= text.len() && text.is_char_boundary(i + 1) {
+        if end && text.is_char_boundary(i + 1) {
             passages.push(start..i + 1);
             start = i + 1;
         }

@@ -24,6 +24,9 @@ const STOP_OPPOSITES: &[(&str, &str)] = &[
     ("most", "least"),
 ];
 
+/// Shared words a negation must reverse for a polarity contradiction.
+const MIN_FLIPPED: usize = 2;
+
 /// One token: where it is, as written lower-cased, its stem if a content word, its clause.
 #[derive(Debug)]
 pub(super) struct Token {
@@ -394,9 +397,16 @@ fn antonym_pairs(analyzer: &Analyzer, s: &Side, p: &Side) -> Vec<(usize, usize)>
         }
     }
     // Prefixed opposites, both ways.
+    // The base written with its prefix as a word (`non-motor` against `nonmotor`) agrees.
+    let prefixed = |side: &Side, stem: u32| {
+        side.tokens.windows(2).any(|w| {
+            w[1].stem == Some(stem) && lexicon::OPPOSITE_PREFIXES.contains(&w[0].lower.as_str())
+        })
+    };
     for (i, token) in s.inside_tokens() {
         if let Some(base) = opposite_base(analyzer, token, p)
             && !s.stem_set.contains(&base)
+            && !prefixed(p, base)
             && let Some(pair) = placed(s, p, |t| std::ptr::eq(t, token), stem_is(base))
         {
             pairs.push((i, pair.1));
@@ -405,6 +415,7 @@ fn antonym_pairs(analyzer: &Analyzer, s: &Side, p: &Side) -> Vec<(usize, usize)>
     for (_, token) in p.inside_tokens() {
         if let Some(base) = opposite_base(analyzer, token, s)
             && !p.stem_set.contains(&base)
+            && !prefixed(s, base)
             && let Some(pair) = placed(s, p, stem_is(base), |t| std::ptr::eq(t, token))
         {
             pairs.push(pair);
@@ -417,7 +428,16 @@ fn antonym_pairs(analyzer: &Analyzer, s: &Side, p: &Side) -> Vec<(usize, usize)>
             if has(p, x) || has(s, y) {
                 continue;
             }
-            if let Some(pair) = placed(s, p, |t| t.lower == x, |t| t.lower == y) {
+            // A degree word must bear on the same word: `more moderate` is no opposite of
+            // `less significant`.
+            let degree = !matches!(x, "before" | "after" | "above" | "below" | "over" | "under");
+            let same_next = |(i, j): (usize, usize)| {
+                let next = |side: &Side, k: usize| side.tokens.get(k + 1).and_then(|t| t.stem);
+                !degree || next(s, i).is_some_and(|a| next(p, j) == Some(a))
+            };
+            if let Some(pair) =
+                placed(s, p, |t| t.lower == x, |t| t.lower == y).filter(|&pair| same_next(pair))
+            {
                 pairs.push(pair);
             }
         }
@@ -509,6 +529,10 @@ fn polarity(s: &Side, p: &Side, s_marks: &Marks, p_marks: &Marks) -> Option<Foun
                 }
             })
             .collect();
+        // One word alone is too little to tell a reversed fact from a different one.
+        if flipped.len() < MIN_FLIPPED {
+            continue;
+        }
         let quantifier = lexicon::is_negative_quantifier(&negated.tokens[negation].lower)
             && other
                 .inside_tokens()
@@ -537,13 +561,13 @@ fn is_hedge(lower: &str) -> bool {
     (lower.ends_with("ly") && lower.len() > 4) || matches!(lower, "also" | "even" | "still" | "yet")
 }
 
-/// Whether some occurrence of `stem` (inside) has a negation word within [`SCOPE`] + 2 tokens
+/// Whether some occurrence of `stem` (inside) has a negation word within twice [`SCOPE`] tokens
 /// before it, whatever the clauses.
 fn negated_nearby(side: &Side, stem: u32) -> bool {
     side.inside_tokens()
         .filter(|(_, t)| t.stem == Some(stem))
         .any(|(k, _)| {
-            side.tokens[k.saturating_sub(SCOPE + 2)..k].iter().any(|t| {
+            side.tokens[k.saturating_sub(2 * SCOPE)..k].iter().any(|t| {
                 lexicon::is_negation_word(side.language, &t.lower)
                     || matches!(t.lower.as_str(), "fail" | "fails" | "failed")
             })
