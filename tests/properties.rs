@@ -914,3 +914,103 @@ proptest! {
         prop_assert_eq!(&doc["result"], &from_file["result"]);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Contradictions: a copied sentence is never contradicted; arbitrary text never panics
+// ---------------------------------------------------------------------------------------------
+
+/// A word of a small vocabulary with negations, antonyms, quantifiers and figures, so that
+/// generated sentences often negate, reverse and limit each other.
+fn claim_word() -> impl Strategy<Value = &'static str> {
+    select(vec![
+        "the",
+        "bridge",
+        "tower",
+        "opened",
+        "closed",
+        "not",
+        "no",
+        "never",
+        "only",
+        "all",
+        "none",
+        "rose",
+        "fell",
+        "increased",
+        "decreased",
+        "higher",
+        "lower",
+        "before",
+        "after",
+        "without",
+        "cannot",
+        "didn't",
+        "plan",
+        "Enterprise",
+        "Pro",
+        "available",
+        "unavailable",
+        "in",
+        "2022",
+        "2023",
+        "from",
+        "to",
+        "12.1%",
+        "14.3%",
+        "spring",
+        "lock",
+        "exclusive",
+        ",",
+    ])
+}
+
+fn claim_sentence() -> impl Strategy<Value = String> {
+    prop::collection::vec(claim_word(), 2..14).prop_map(|words| format!("{}.", words.join(" ")))
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// A sentence copied from the chunk it cites is never `contradicted`, whatever the chunk's
+    /// other sentences say.
+    #[test]
+    fn a_sentence_copied_from_its_chunk_is_never_contradicted(
+        sentences in prop::collection::vec(claim_sentence(), 1..6),
+        pick in any::<prop::sample::Index>(),
+    ) {
+        let copied = pick.get(&sentences).clone();
+        let chunk = sentences.join(" ");
+        let answer = format!("{} [1]", copied.trim_end_matches('.'));
+        let report = check(answer.as_bytes(), &[("1".to_string(), chunk.clone())]);
+        for sentence in &report.result.sentences {
+            prop_assert!(
+                sentence.verdict != ragcite::report::Verdict::Contradicted,
+                "{answer:?} against {chunk:?}: {:?}",
+                sentence.contradiction
+            );
+        }
+    }
+
+    /// Arbitrary answers against arbitrary chunks: no panic, and a contradiction's span is the
+    /// chunk's words it shows.
+    #[test]
+    fn contradictions_on_arbitrary_text_do_not_panic(
+        sentences in prop::collection::vec(claim_sentence(), 1..4),
+        chunks in chunk_list(),
+        text in chunk_text(),
+    ) {
+        let answer = sentences.iter().map(|s| format!("{s} [1]")).collect::<Vec<_>>().join(" ");
+        let mut chunks: Vec<(String, String)> = chunks.into_iter().filter(|c| c.0 != "1").collect();
+        chunks.insert(0, ("1".to_string(), format!("{text} {}", sentences.join(" "))));
+        let report = check(answer.as_bytes(), &chunks);
+        for sentence in &report.result.sentences {
+            if let Some(found) = &sentence.contradiction {
+                let chunk = &chunks.iter().find(|c| c.0 == found.chunk).unwrap().1;
+                prop_assert_eq!(
+                    chunk.get(found.chunk_span.start..found.chunk_span.end),
+                    Some(found.chunk_words.as_str())
+                );
+            }
+        }
+    }
+}

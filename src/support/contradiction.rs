@@ -1,43 +1,255 @@
 //! Contradictions: whether the passage of a cited chunk that a sentence matches says the
 //! opposite of it (polarity, antonyms, direction against the passage's figures, exclusivity).
-//! Each chunk is read for this on first use only: most cited chunks never need it.
+//!
+//! Each cited chunk is read for this on first use only (most cited chunks never need it): cut
+//! into passages (its sentences and lines, long ones cut at about [`MAX_PASSAGE`] bytes), with an
+//! inverted index from stem to the passages that hold it. Aligning a sentence then costs its
+//! words' postings only (lists longer than [`MAX_POSTINGS`] are skipped: such words place
+//! nothing), never a scan of the chunk; the few best passages are read again, with some text
+//! around them, and compared with the sentence in `compare`.
+
+mod compare;
+mod lexicon;
+#[cfg(test)]
+mod tests;
+
+use std::cell::Cell;
+use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
 use crate::input::Chunk;
 use crate::report::Contradiction;
-use crate::words::Language;
+use crate::words::{Analyzer, Language, WordFilter};
 
 use super::SentenceInput;
+use compare::Side;
+
+/// A passage longer than this (in bytes) is cut at its next space: a chunk without sentence
+/// punctuation is still read a bounded passage at a time.
+const MAX_PASSAGE: usize = 600;
+
+/// Stems in more passages than this place nothing: they are not walked.
+const MAX_POSTINGS: usize = 512;
+
+/// At most this many passages, the best by shared words, are compared with a sentence; when
+/// more tie for the best, the sentence could match any of them and none is read.
+const MAX_CANDIDATES: usize = 6;
+
+/// Sentences longer than this (in bytes) are not read for contradictions: a claim of one fact
+/// is far shorter, and the comparison stays bounded.
+const MAX_SENTENCE: usize = 2_000;
 
 /// Finds contradictions between sentences and the chunks they cite, preparing each chunk once.
 pub(super) struct Contradictions<'a> {
     chunks: &'a [Chunk],
     language: Language,
+    /// Built on first use, on the judge's thread: its stems are that thread's.
+    analyzer: Option<Analyzer>,
     prepared: FxHashMap<usize, Prepared>,
 }
 
 /// A chunk as contradictions read it.
-struct Prepared;
+struct Prepared {
+    /// Byte ranges of its passages, in order.
+    passages: Vec<Range<usize>>,
+    /// Stem id → the passages that hold it, each once, in order.
+    postings: FxHashMap<u32, Vec<u32>>,
+}
 
 impl<'a> Contradictions<'a> {
     pub(super) fn new(chunks: &'a [Chunk], language: Language) -> Self {
         Contradictions {
             chunks,
             language,
+            analyzer: None,
             prepared: FxHashMap::default(),
         }
-    }
-
-    fn prepare(&mut self, chunk: usize) -> &Prepared {
-        let _ = (&self.chunks[chunk].text, self.language);
-        self.prepared.entry(chunk).or_insert(Prepared)
     }
 
     /// What `chunk` (a position in the chunks) says against `sentence`, if anything: only the
     /// passage of the chunk the sentence matches counts.
     pub(super) fn find(&mut self, sentence: &SentenceInput, chunk: usize) -> Option<Contradiction> {
-        let _ = (sentence, self.prepare(chunk));
-        None
+        self.find_text(&sentence.text, chunk)
     }
+
+    /// [`Contradictions::find`] for a sentence's text (its markers blanked).
+    fn find_text(&mut self, sentence: &str, chunk: usize) -> Option<Contradiction> {
+        let Contradictions {
+            chunks,
+            language,
+            analyzer,
+            prepared,
+        } = self;
+        let text = &chunks.get(chunk)?.text;
+        if sentence.len() > MAX_SENTENCE || text.is_empty() {
+            return None;
+        }
+        let analyzer = analyzer.get_or_insert_with(|| Analyzer::new(*language));
+        let prepared = prepared
+            .entry(chunk)
+            .or_insert_with(|| Prepared::new(text, analyzer));
+        let whole = 0..sentence.len();
+        let claim = Side::read(analyzer, sentence, whole.clone(), whole);
+        let candidates = prepared.candidates(claim.stems())?;
+        let mut sides: Vec<Side> = candidates
+            .into_iter()
+            .map(|p| {
+                let range = prepared.passages[p as usize].clone();
+                let window = window(text, &range, sentence.len());
+                Side::read(analyzer, text, window, range)
+            })
+            .collect();
+        let best = sides.iter().map(|s| claim.shared(s)).max()?;
+        if !compare::aligned(best, claim.stems().len()) {
+            return None;
+        }
+        sides.retain(|s| claim.shared(s) == best);
+        // A sentence copied from the chunk is never contradicted; and an equally good passage
+        // that agrees with the sentence leaves it alone.
+        if sides.iter().any(|s| s.contains_copy(&claim)) {
+            return None;
+        }
+        // The first passage that contradicts; an equally good one that holds the sentence's
+        // words in question and does not contradict leaves the sentence alone.
+        let results: Vec<_> = sides
+            .iter()
+            .map(|side| compare::compare(analyzer, &claim, side))
+            .collect();
+        let (kind, words, span, passage) = results.iter().flatten().next()?.clone();
+        let agrees = sides
+            .iter()
+            .zip(&results)
+            .any(|(side, found)| found.is_none() && side.holds_words_of(&claim, &words));
+        if agrees {
+            return None;
+        }
+        Some(Contradiction {
+            kind,
+            chunk: chunks[chunk].id.clone(),
+            sentence_words: claim.words(words),
+            chunk_words: text[span.clone()].to_string(),
+            chunk_span: crate::report::Span {
+                start: span.start,
+                end: span.end,
+            },
+            passage,
+        })
+    }
+}
+
+impl Prepared {
+    fn new(text: &str, analyzer: &Analyzer) -> Self {
+        let passages = passages(text);
+        let mut postings: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
+        // The passage of the current token: tokens come in order.
+        let current = Cell::new(0usize);
+        let base = text.as_ptr() as usize;
+        analyzer.for_each_stem_position(
+            text,
+            &[],
+            &WordFilter::default(),
+            |id, _| {
+                let passage = current.get() as u32;
+                let list = postings.entry(id).or_default();
+                if list.last() != Some(&passage) {
+                    list.push(passage);
+                }
+            },
+            |token, _| {
+                let at = (token.as_ptr() as usize).wrapping_sub(base);
+                let mut k = current.get();
+                while k + 1 < passages.len() && passages[k].end <= at {
+                    k += 1;
+                }
+                current.set(k);
+            },
+        );
+        Prepared { passages, postings }
+    }
+
+    /// The passages that share the most of `stems` (the sentence's), best first, earliest on
+    /// a tie; `None` when too many tie for the best to tell.
+    fn candidates(&self, stems: &[u32]) -> Option<Vec<u32>> {
+        let mut counts: FxHashMap<u32, u32> = FxHashMap::default();
+        for stem in stems {
+            let Some(list) = self.postings.get(stem) else {
+                continue;
+            };
+            if list.len() > MAX_POSTINGS {
+                continue;
+            }
+            for &passage in list {
+                *counts.entry(passage).or_default() += 1;
+            }
+        }
+        let mut ranked: Vec<(u32, u32)> = counts.into_iter().collect();
+        ranked.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        let top = ranked.first()?.1;
+        if ranked.iter().filter(|(_, c)| *c == top).count() > MAX_CANDIDATES {
+            return None;
+        }
+        // Passages one word short of the best are read too: a frequent word that was not
+        // walked may be theirs.
+        Some(
+            ranked
+                .into_iter()
+                .take_while(|&(_, c)| c + 1 >= top)
+                .take(MAX_CANDIDATES)
+                .map(|(p, _)| p)
+                .collect(),
+        )
+    }
+}
+
+/// The passages of a chunk: its sentences (ended by `.`, `!` or `?` before a space) and lines,
+/// cut at the next space past [`MAX_PASSAGE`] bytes (at any character past four times that).
+fn passages(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut passages = Vec::new();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let long = i - start;
+        let end = match b {
+            b'\n' => true,
+            b'.' | b'!' | b'?' => bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace),
+            b' ' => long >= MAX_PASSAGE,
+            _ => long >= 4 * MAX_PASSAGE && text.is_char_boundary(i + 1),
+        };
+        if end && text.is_char_boundary(i + 1) {
+            passages.push(start..i + 1);
+            start = i + 1;
+        }
+    }
+    if start < text.len() {
+        passages.push(start..text.len());
+    }
+    passages
+}
+
+/// The text read around a passage: `around` bytes on each side (the sentence's length), so
+/// that a negation just before it is seen and a copy of the sentence across two passages is
+/// recognised; cut at white space.
+fn window(text: &str, passage: &Range<usize>, around: usize) -> Range<usize> {
+    let space =
+        |at: usize| text.is_char_boundary(at) && text[at..].starts_with(char::is_whitespace);
+    let mut start = passage.start.saturating_sub(around.max(64));
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    // Back to white space, if there is some near.
+    if let Some(at) = (start.saturating_sub(64)..=start)
+        .rev()
+        .find(|&at| at == 0 || space(at))
+    {
+        start = at;
+    }
+    let mut end = (passage.end + around).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    if let Some(at) = (end..(end + 64).min(text.len())).find(|&at| space(at)) {
+        end = at;
+    }
+    start..end
 }

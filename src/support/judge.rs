@@ -799,7 +799,7 @@ impl<'a> Judge<'a> {
             contradiction = cited
                 .each
                 .iter()
-                .filter(|c| reaches(c.words_support, self.threshold * UNSUPPORTED_BELOW))
+                .filter(|c| reaches(c.unflipped_support, self.threshold * UNSUPPORTED_BELOW))
                 .find_map(|c| self.contradictions.find(sentence, c.chunk));
             if let Some(found) = &contradiction {
                 findings.contradicted = true;

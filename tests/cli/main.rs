@@ -18,6 +18,7 @@ mod ci_consumers;
 mod ci_formats;
 mod config;
 mod consumers;
+mod contradictions;
 mod escapes;
 mod eval;
 mod files;

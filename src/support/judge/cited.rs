@@ -15,7 +15,7 @@ pub(in crate::support) struct CitedScore {
     /// Its support alone, numbers counting as found.
     pub(in crate::support) words_support: f64,
     /// The same without the negation feature.
-    unflipped_support: f64,
+    pub(in crate::support) unflipped_support: f64,
     /// Its features (the fitted model only).
     features: Option<Features>,
 }

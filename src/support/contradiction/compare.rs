@@ -1,0 +1,863 @@
+//! A sentence against one passage: each read as tokens (stems, clauses, negations), then the
+//! rules in order: polarity, antonyms, exclusivity, direction against the passage's figures.
+
+use std::ops::Range;
+
+use rustc_hash::FxHashSet;
+
+use crate::report::ContradictionKind;
+use crate::words::{Analyzer, Language, is_general_word, numbers};
+
+use super::lexicon::{self, Reach, SCOPE};
+
+/// Tokens around a word within which a shared word makes it "where the other side's word
+/// stands" (antonyms, direction words).
+const NEAR: usize = 4;
+
+/// Words that are opposites although they are stop words (so no stems): compared as written.
+const STOP_OPPOSITES: &[(&str, &str)] = &[
+    ("before", "after"),
+    ("above", "below"),
+    ("over", "under"),
+    ("more", "less"),
+    ("more", "fewer"),
+    ("most", "least"),
+];
+
+/// Shared words a negation must reverse for a polarity contradiction.
+const MIN_FLIPPED: usize = 2;
+
+/// One token: where it is, as written lower-cased, its stem if a content word, its clause.
+#[derive(Debug)]
+pub(super) struct Token {
+    start: usize,
+    end: usize,
+    lower: String,
+    stem: Option<u32>,
+    clause: u32,
+    /// In the passage itself, not in the text read around it.
+    inside: bool,
+}
+
+/// A sentence, or a passage with some text around it, as contradictions read it.
+pub(super) struct Side<'t> {
+    /// The whole text (the sentence, or the chunk): token offsets are into it.
+    text: &'t str,
+    /// The passage itself (the whole sentence for a sentence).
+    pub(super) inside: Range<usize>,
+    tokens: Vec<Token>,
+    /// Distinct stems of the tokens inside, in order of appearance.
+    stems: Vec<u32>,
+    stem_set: FxHashSet<u32>,
+    language: Language,
+}
+
+/// A contradiction found: its kind, the byte spans of the sentence's words and of the chunk's,
+/// the passage as shown.
+pub(super) type Found = (ContradictionKind, Range<usize>, Range<usize>, String);
+
+impl<'t> Side<'t> {
+    /// Reads `window` of `text`, of which `inside` is the passage.
+    pub(super) fn read(
+        analyzer: &Analyzer,
+        text: &'t str,
+        window: Range<usize>,
+        inside: Range<usize>,
+    ) -> Self {
+        let base = text.as_ptr() as usize;
+        let mut tokens: Vec<Token> = Vec::new();
+        let mut clause = 0u32;
+        let mut previous_end = window.start;
+        let slice = text.get(window.clone()).unwrap_or("");
+        analyzer.for_each_token(slice, &[], |token| {
+            let start = (token.as_ptr() as usize).wrapping_sub(base);
+            let end = start + token.len();
+            let gap = text.get(previous_end..start).unwrap_or("");
+            let lower = token.to_lowercase().replace('\u{2019}', "'");
+            if !tokens.is_empty() && (breaks(gap) || lexicon::is_conjunction(&lower)) {
+                clause += 1;
+            }
+            previous_end = end;
+            tokens.push(Token {
+                start,
+                end,
+                stem: analyzer.stem_id(token),
+                lower,
+                clause,
+                inside: start >= inside.start && end <= inside.end,
+            });
+        });
+        let mut stems = Vec::new();
+        let mut stem_set = FxHashSet::default();
+        for token in tokens.iter().filter(|t| t.inside) {
+            if let Some(stem) = token.stem
+                && stem_set.insert(stem)
+            {
+                stems.push(stem);
+            }
+        }
+        Side {
+            text,
+            inside,
+            tokens,
+            stems,
+            stem_set,
+            language: analyzer.language(),
+        }
+    }
+
+    pub(super) fn stems(&self) -> &[u32] {
+        &self.stems
+    }
+
+    /// How many of this side's stems `other` holds.
+    pub(super) fn shared(&self, other: &Side) -> usize {
+        self.stems
+            .iter()
+            .filter(|s| other.stem_set.contains(s))
+            .count()
+    }
+
+    /// Whether the tokens of `claim`, all of them, stand in a row in this side's text.
+    pub(super) fn contains_copy(&self, claim: &Side) -> bool {
+        let wanted: Vec<&str> = claim.tokens.iter().map(|t| t.lower.as_str()).collect();
+        let Some(first) = wanted.first() else {
+            return false;
+        };
+        (0..self.tokens.len()).any(|k| {
+            self.tokens[k].lower == *first
+                && self.tokens.len() - k >= wanted.len()
+                && self.tokens[k..k + wanted.len()]
+                    .iter()
+                    .zip(&wanted)
+                    .all(|(t, w)| t.lower == *w)
+        })
+    }
+
+    /// The words of `range`, white space collapsed.
+    pub(super) fn words(&self, range: Range<usize>) -> String {
+        collapse(self.text.get(range).unwrap_or(""))
+    }
+
+    /// Whether this side holds every stem of `other`'s tokens within `range`.
+    pub(super) fn holds_words_of(&self, other: &Side, range: &Range<usize>) -> bool {
+        other
+            .tokens
+            .iter()
+            .filter(|t| t.start >= range.start && t.end <= range.end)
+            .filter_map(|t| t.stem)
+            .all(|stem| self.stem_set.contains(&stem))
+    }
+
+    /// The tokens of the passage itself.
+    fn inside_tokens(&self) -> impl Iterator<Item = (usize, &Token)> {
+        self.tokens.iter().enumerate().filter(|(_, t)| t.inside)
+    }
+
+    /// Whether token `k` has a word `other` shares within [`NEAR`] tokens, in its clause.
+    fn near_shared(&self, k: usize, other: &Side) -> bool {
+        !self.neighbours(k, other).is_empty()
+    }
+
+    /// The stems of the words `other` shares within [`NEAR`] tokens of token `k`, in its
+    /// clause.
+    fn neighbours(&self, k: usize, other: &Side) -> Vec<u32> {
+        let clause = self.tokens[k].clause;
+        let from = k.saturating_sub(NEAR);
+        let to = (k + NEAR + 1).min(self.tokens.len());
+        (from..to)
+            .filter(|&j| j != k && self.tokens[j].clause == clause)
+            .filter_map(|j| self.tokens[j].stem)
+            .filter(|x| other.stem_set.contains(x) && self.stem_set.contains(x))
+            .collect()
+    }
+}
+
+/// A token of `s` and one of `p` (inside, as `in_s` and `in_p` pick them) that stand among the
+/// same shared words: two of them in common, or the one the sentence's token has.
+fn placed(
+    s: &Side,
+    p: &Side,
+    in_s: impl Fn(&Token) -> bool,
+    in_p: impl Fn(&Token) -> bool,
+) -> Option<(usize, usize)> {
+    for (i, _) in s.inside_tokens().filter(|(_, t)| in_s(t)) {
+        let around = s.neighbours(i, p);
+        if around.is_empty() {
+            continue;
+        }
+        for (j, _) in p.inside_tokens().filter(|(_, t)| in_p(t)) {
+            let there = p.neighbours(j, s);
+            let common = around.iter().filter(|x| there.contains(x)).count();
+            if common >= around.len().min(2) {
+                return Some((i, j));
+            }
+        }
+    }
+    None
+}
+
+/// Whether the text between two tokens ends a clause.
+fn breaks(gap: &str) -> bool {
+    gap.contains([
+        ',', ';', ':', '.', '!', '?', '(', ')', '[', ']', '{', '}', '\n', '—', '–', '"', '“', '”',
+    ]) || gap.contains(" - ")
+}
+
+/// White space collapsed.
+fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether a sentence with `words` content stems, `shared` of which the passage holds, is
+/// aligned with it: at least two words and half of them.
+pub(super) fn aligned(shared: usize, words: usize) -> bool {
+    shared >= 2 && ALIGNED * shared >= words
+}
+
+/// A passage is aligned with a sentence when it holds at least one in this many of its words.
+const ALIGNED: usize = 3;
+
+/// Which tokens of a side negations reach.
+struct Marks {
+    /// Per token, how many negations reach it.
+    count: Vec<u8>,
+    /// Per token, the first negation that reaches it.
+    by: Vec<Option<usize>>,
+    /// Tokens reached by a negation of an antonym (`not decrease` for `increase`): they agree.
+    absorbed: Vec<bool>,
+    /// Whether a negation reaching a token negates it: an odd count in English (`cannot … without`),
+    /// any in languages where negations agree with each other (`ne … pas`, `no … nada`).
+    parity: bool,
+}
+
+impl Marks {
+    fn negated(&self, k: usize) -> bool {
+        let count = self.count[k];
+        if self.parity {
+            count % 2 == 1
+        } else {
+            count > 0
+        }
+    }
+}
+
+/// The tokens that a negation reaches in `side`: `paired` are the tokens of antonym pairs
+/// (a negation reaching one of them makes the pair agree, and negates nothing else).
+fn negations(analyzer: &Analyzer, side: &Side, other: &Side, paired: &[usize]) -> Marks {
+    let language = analyzer.language();
+    let english = language == Language::English;
+    let tokens = &side.tokens;
+    let n = tokens.len();
+    let mut marks = Marks {
+        count: vec![0; n],
+        by: vec![None; n],
+        absorbed: vec![false; n],
+        parity: english,
+    };
+    let mut skip_without = false;
+    for (i, token) in tokens.iter().enumerate() {
+        let lower = token.lower.as_str();
+        let next = tokens.get(i + 1).filter(|t| t.clause == token.clause);
+        let failing = english
+            && matches!(lower, "fail" | "fails" | "failed" | "failing")
+            && next.is_some_and(|t| t.lower == "to");
+        if !(lexicon::is_negation_word(language, lower) || failing) {
+            continue;
+        }
+        let reach = lexicon::reach(language);
+        // A negation before punctuation negates nothing after it (`No, …`, `… or not.`); one
+        // that negates its whole clause may close it (`gilt am Sonntag nicht.`).
+        let next = match next {
+            Some(next) => next,
+            None if reach == Reach::Clause => token,
+            None => continue,
+        };
+        if lexicon::cancels(&next.lower) && !(language == Language::French && lower == "ne") {
+            continue;
+        }
+        if i > 0 && tokens[i - 1].lower == "or" {
+            continue; // whether or not
+        }
+        if english
+            && lexicon::is_comparative(&next.lower)
+            && tokens[i + 1..n.min(i + 4)]
+                .iter()
+                .any(|t| t.lower == "than")
+        {
+            continue; // no more than 5: a bound on a figure
+        }
+        let clause: Vec<usize> = (0..n)
+            .filter(|&j| tokens[j].clause == token.clause)
+            .collect();
+        // `neither … nor` is one negation.
+        if lower == "nor"
+            && clause
+                .iter()
+                .any(|&j| j < i && tokens[j].lower == "neither")
+        {
+            continue;
+        }
+        if language == Language::French && matches!(lower, "ne" | "n") {
+            // `ne … pas` is one negation (the `pas` counts); `ne … que` means only.
+            let later = clause
+                .iter()
+                .filter(|&&j| j > i)
+                .map(|&j| tokens[j].lower.as_str());
+            if later.clone().any(|l| {
+                l == "que" || l == "qu" || (lexicon::is_negation_word(language, l) && l != "n")
+            }) {
+                continue;
+            }
+        }
+        let scope: Vec<usize> = match reach {
+            Reach::Forward => clause
+                .iter()
+                .copied()
+                .filter(|&j| j > i && j <= i + SCOPE)
+                .collect(),
+            Reach::Clause => clause.iter().copied().filter(|&j| j != i).collect(),
+        };
+        if scope.iter().any(|j| paired.contains(j)) {
+            for &j in &scope {
+                marks.absorbed[j] = true;
+            }
+            continue;
+        }
+        if english && double_negation(analyzer, side, other, &scope) {
+            continue;
+        }
+        // `cannot be used without a key`: the key is required; the two negations cancel.
+        if english && scope.iter().any(|&j| tokens[j].lower == "without") {
+            skip_without = true;
+            continue;
+        }
+        if english && lower == "without" && std::mem::take(&mut skip_without) {
+            continue;
+        }
+        for j in scope {
+            marks.count[j] = marks.count[j].saturating_add(1);
+            marks.by[j].get_or_insert(i);
+        }
+    }
+    marks
+}
+
+/// Whether the first content word a negation reaches is a prefixed opposite of a word of the
+/// other side (`not unusual` against `usual`): the two negations cancel.
+fn double_negation(analyzer: &Analyzer, side: &Side, other: &Side, scope: &[usize]) -> bool {
+    let Some(&first) = scope.iter().find(|&&j| side.tokens[j].stem.is_some()) else {
+        return false;
+    };
+    opposite_base(analyzer, &side.tokens[first], other).is_some()
+}
+
+/// The stem of the word `token` is the prefixed opposite of (`unavailable` → `available`),
+/// when `other` holds that word and not `token`'s own (English).
+fn opposite_base(analyzer: &Analyzer, token: &Token, other: &Side) -> Option<u32> {
+    if analyzer.language() != Language::English
+        || token.stem.is_none_or(|s| other.stem_set.contains(&s))
+    {
+        return None;
+    }
+    lexicon::OPPOSITE_PREFIXES.iter().find_map(|prefix| {
+        let base = token.lower.strip_prefix(prefix)?;
+        if base.len() < 4 {
+            return None;
+        }
+        analyzer
+            .stem_id(base)
+            .filter(|stem| other.stem_set.contains(stem))
+    })
+}
+
+/// Antonym pairs: a token of the sentence and one of the passage of opposite meaning, each
+/// missing from the other side, each beside words the two share.
+fn antonym_pairs(analyzer: &Analyzer, s: &Side, p: &Side) -> Vec<(usize, usize)> {
+    if analyzer.language() != Language::English {
+        return Vec::new();
+    }
+    let mut pairs = Vec::new();
+    let stem_is = |stem: u32| move |t: &Token| t.stem == Some(stem);
+    // The table's antonyms, read from the sentence's words; a sentence that uses both sides
+    // of a pair (`younger than …, older than …`) contradicts nothing with them.
+    let sentence = s.text.get(s.inside.clone()).unwrap_or("");
+    for word in analyzer.content_words(sentence, &[]) {
+        if p.stem_set.contains(&word.id)
+            || word.antonyms.iter().any(|(a, _)| s.stem_set.contains(a))
+        {
+            continue;
+        }
+        for &(antonym, _) in &word.antonyms {
+            if p.stem_set.contains(&antonym)
+                && let Some(pair) = placed(s, p, stem_is(word.id), stem_is(antonym))
+            {
+                pairs.push(pair);
+            }
+        }
+    }
+    // Prefixed opposites, both ways.
+    // The base written with its prefix as a word (`non-motor` against `nonmotor`) agrees.
+    let prefixed = |side: &Side, stem: u32| {
+        side.tokens.windows(2).any(|w| {
+            w[1].stem == Some(stem) && lexicon::OPPOSITE_PREFIXES.contains(&w[0].lower.as_str())
+        })
+    };
+    for (i, token) in s.inside_tokens() {
+        if let Some(base) = opposite_base(analyzer, token, p)
+            && !s.stem_set.contains(&base)
+            && !prefixed(p, base)
+            && let Some(pair) = placed(s, p, |t| std::ptr::eq(t, token), stem_is(base))
+        {
+            pairs.push((i, pair.1));
+        }
+    }
+    for (_, token) in p.inside_tokens() {
+        if let Some(base) = opposite_base(analyzer, token, s)
+            && !p.stem_set.contains(&base)
+            && !prefixed(s, base)
+            && let Some(pair) = placed(s, p, stem_is(base), |t| std::ptr::eq(t, token))
+        {
+            pairs.push(pair);
+        }
+    }
+    // Stop words of opposite meaning, compared as written.
+    let has = |side: &Side, word: &str| side.inside_tokens().any(|(_, t)| t.lower == word);
+    for &(a, b) in STOP_OPPOSITES {
+        for (x, y) in [(a, b), (b, a)] {
+            if has(p, x) || has(s, y) {
+                continue;
+            }
+            // A degree word must bear on the same word: `more moderate` is no opposite of
+            // `less significant`.
+            let degree = !matches!(x, "before" | "after" | "above" | "below" | "over" | "under");
+            let same_next = |(i, j): (usize, usize)| {
+                let next = |side: &Side, k: usize| side.tokens.get(k + 1).and_then(|t| t.stem);
+                !degree || next(s, i).is_some_and(|a| next(p, j) == Some(a))
+            };
+            if let Some(pair) =
+                placed(s, p, |t| t.lower == x, |t| t.lower == y).filter(|&pair| same_next(pair))
+            {
+                pairs.push(pair);
+            }
+        }
+    }
+    pairs
+}
+
+/// Whether a stem's occurrences (inside) are all negated, none, or some.
+#[derive(PartialEq, Clone, Copy)]
+enum Status {
+    Negated,
+    Affirmed,
+    Mixed,
+}
+
+fn status(side: &Side, marks: &Marks, stem: u32) -> (Status, Option<usize>) {
+    let (mut negated, mut affirmed, mut first) = (false, false, None);
+    for (k, token) in side.inside_tokens() {
+        if token.stem != Some(stem) {
+            continue;
+        }
+        if marks.negated(k) {
+            negated = true;
+            first.get_or_insert(k);
+        } else {
+            affirmed = true;
+        }
+    }
+    let status = match (negated, affirmed) {
+        (true, false) => Status::Negated,
+        (false, true) => Status::Affirmed,
+        _ => Status::Mixed,
+    };
+    (status, first)
+}
+
+/// The sentence against one passage: the first rule that finds a contradiction.
+pub(super) fn compare(analyzer: &Analyzer, s: &Side, p: &Side) -> Option<Found> {
+    let pairs = antonym_pairs(analyzer, s, p);
+    let s_paired: Vec<usize> = pairs.iter().map(|&(i, _)| i).collect();
+    let p_paired: Vec<usize> = pairs.iter().map(|&(_, j)| j).collect();
+    let s_marks = negations(analyzer, s, p, &s_paired);
+    let p_marks = negations(analyzer, p, s, &p_paired);
+    polarity(s, p, &s_marks, &p_marks)
+        .or_else(|| antonym(s, p, &pairs, &s_marks, &p_marks))
+        .or_else(|| exclusivity(s, p))
+        .or_else(|| direction(s, p, &s_marks, &p_marks))
+}
+
+/// A shared word negated on one side and not on the other, the negation reaching mostly words
+/// the two share (`does not need an exclusive lock` against `requires an ACCESS EXCLUSIVE
+/// lock`; not `is not open on Mondays` against `is open Tuesday to Sunday`).
+fn polarity(s: &Side, p: &Side, s_marks: &Marks, p_marks: &Marks) -> Option<Found> {
+    for &stem in &s.stems {
+        if !p.stem_set.contains(&stem) {
+            continue;
+        }
+        let (s_status, s_first) = status(s, s_marks, stem);
+        let (p_status, p_first) = status(p, p_marks, stem);
+        let (negated, other, marks, first) = match (s_status, p_status) {
+            (Status::Negated, Status::Affirmed) => (s, p, s_marks, s_first?),
+            (Status::Affirmed, Status::Negated) => (p, s, p_marks, p_first?),
+            _ => continue,
+        };
+        // A negation just before the word on the other side too (`is not “going to …`, `not
+        // necessary to focus on the rules` against `without worrying about the rules`): both
+        // negate, in ways the scopes do not tell apart.
+        if negated_nearby(other, stem) {
+            continue;
+        }
+        let negation = marks.by[first]?;
+        let scope: Vec<u32> = (negation + 1..negated.tokens.len())
+            .chain(0..negation)
+            .filter(|&j| marks.by[j] == Some(negation) && !is_hedge(&negated.tokens[j].lower))
+            .filter_map(|j| negated.tokens[j].stem)
+            .collect();
+        let held = scope.iter().filter(|s| other.stem_set.contains(s)).count();
+        if 2 * held <= scope.len() {
+            continue;
+        }
+        let flipped: Vec<u32> = s
+            .stems
+            .iter()
+            .copied()
+            .filter(|&x| {
+                p.stem_set.contains(&x) && {
+                    let (a, b) = (status(s, s_marks, x).0, status(p, p_marks, x).0);
+                    a != b && a != Status::Mixed && b != Status::Mixed
+                }
+            })
+            .collect();
+        // One word alone is too little to tell a reversed fact from a different one.
+        if flipped.len() < MIN_FLIPPED {
+            continue;
+        }
+        let quantifier = lexicon::is_negative_quantifier(&negated.tokens[negation].lower)
+            && other
+                .inside_tokens()
+                .any(|(_, t)| lexicon::is_universal(&t.lower));
+        let kind = if quantifier {
+            ContradictionKind::Exclusivity
+        } else {
+            ContradictionKind::Polarity
+        };
+        let phrase = phrase(negated, marks, negation);
+        let found = if std::ptr::eq(negated, p) {
+            let words = span_of(s, &flipped, None);
+            (kind, words, phrase, String::new())
+        } else {
+            let words = span_of(p, &flipped, Some(s));
+            (kind, phrase, words, String::new())
+        };
+        return Some(with_passage(p, found));
+    }
+    None
+}
+
+/// Adverbs and fillers a negation's scope is measured without (`not significantly`, `not
+/// also`).
+fn is_hedge(lower: &str) -> bool {
+    (lower.ends_with("ly") && lower.len() > 4) || matches!(lower, "also" | "even" | "still" | "yet")
+}
+
+/// Whether some occurrence of `stem` (inside) has a negation word within twice [`SCOPE`] tokens
+/// before it, whatever the clauses.
+fn negated_nearby(side: &Side, stem: u32) -> bool {
+    side.inside_tokens()
+        .filter(|(_, t)| t.stem == Some(stem))
+        .any(|(k, _)| {
+            side.tokens[k.saturating_sub(2 * SCOPE)..k].iter().any(|t| {
+                lexicon::is_negation_word(side.language, &t.lower)
+                    || matches!(t.lower.as_str(), "fail" | "fails" | "failed")
+            })
+        })
+}
+
+/// A negation with its auxiliary and what it negates: `did not significantly reduce`,
+/// `n'est pas valable`, `are not offered`.
+fn phrase(side: &Side, marks: &Marks, negation: usize) -> Range<usize> {
+    let tokens = &side.tokens;
+    let clause = tokens[negation].clause;
+    let mut start = negation;
+    while start > 0
+        && negation - start < 2
+        && tokens[start - 1].clause == clause
+        && (lexicon::is_auxiliary(&tokens[start - 1].lower)
+            || matches!(tokens[start - 1].lower.as_str(), "ne" | "n"))
+    {
+        start -= 1;
+    }
+    let end = (negation + 1..tokens.len())
+        .filter(|&j| marks.by[j] == Some(negation))
+        .find(|&j| {
+            let t = &tokens[j];
+            t.stem.is_some() && !(t.lower.ends_with("ly") && t.lower.len() > 4)
+        })
+        .unwrap_or(negation);
+    tokens[start].start..tokens[end].end
+}
+
+/// The span of a side's `stems` (inside), from the first to the last in the first one's
+/// clause; with `other`, extended back over up to three words to a verb the other side lacks
+/// (`requires an ACCESS EXCLUSIVE lock`).
+fn span_of(side: &Side, stems: &[u32], other: Option<&Side>) -> Range<usize> {
+    let hits: Vec<usize> = side
+        .inside_tokens()
+        .filter(|(_, t)| t.stem.is_some_and(|x| stems.contains(&x)))
+        .map(|(k, _)| k)
+        .collect();
+    let Some(&first) = hits.first() else {
+        return side.inside.start..side.inside.start;
+    };
+    let clause = side.tokens[first].clause;
+    let last = hits
+        .iter()
+        .copied()
+        .filter(|&k| side.tokens[k].clause == clause)
+        .max()
+        .unwrap_or(first);
+    let mut start = first;
+    if let Some(other) = other {
+        for j in (first.saturating_sub(3)..first).rev() {
+            let t = &side.tokens[j];
+            if t.clause != clause || !t.inside {
+                break;
+            }
+            match t.stem {
+                Some(x) if other.stem_set.contains(&x) => break,
+                Some(_) => start = j,
+                None => {}
+            }
+        }
+    }
+    side.tokens[start].start..side.tokens[last].end
+}
+
+/// Fills in the passage shown: the passage's text, white space collapsed, at most 200
+/// characters around the chunk's words.
+fn with_passage(p: &Side, found: Found) -> Found {
+    let (kind, words, span, _) = found;
+    let mut from = p.inside.start.min(span.start);
+    let mut to = p.inside.end.max(span.end);
+    let text = p.text;
+    if to - from > 400 {
+        from = span.start.saturating_sub(150).max(from);
+        to = (span.end + 150).min(to);
+    }
+    while !text.is_char_boundary(from) {
+        from -= 1;
+    }
+    while !text.is_char_boundary(to) {
+        to += 1;
+    }
+    let passage = collapse(&text[from..to]);
+    let passage = if passage.chars().count() > 200 {
+        // Centred on the words: cut before and after by characters.
+        let before = collapse(&text[from..span.start.max(from)]);
+        let skip = before.chars().count().saturating_sub(60);
+        passage.chars().skip(skip).take(200).collect()
+    } else {
+        passage
+    };
+    (kind, words, span, passage)
+}
+
+/// Words of opposite meaning where the two sides share the words around them: `profits rose`
+/// against `profits fell`. Not when a negation reaches either (`did not decrease`).
+fn antonym(
+    s: &Side,
+    p: &Side,
+    pairs: &[(usize, usize)],
+    s_marks: &Marks,
+    p_marks: &Marks,
+) -> Option<Found> {
+    let &(i, j) = pairs.iter().find(|&&(i, j)| {
+        !s_marks.absorbed[i] && !p_marks.absorbed[j] && !s_marks.negated(i) && !p_marks.negated(j)
+    })?;
+    let found = (
+        ContradictionKind::Antonym,
+        s.tokens[i].start..s.tokens[i].end,
+        p.tokens[j].start..p.tokens[j].end,
+        String::new(),
+    );
+    Some(with_passage(p, found))
+}
+
+/// One side limits to a word where the other names another (`SSO: Enterprise plan only`
+/// against `the Pro plan`), or everything (`all plans`).
+fn exclusivity(s: &Side, p: &Side) -> Option<Found> {
+    for (limiting, other) in [(p, s), (s, p)] {
+        for (m, marker) in limiting.inside_tokens() {
+            if !lexicon::is_exclusive(&marker.lower)
+                || (m > 0
+                    && lexicon::is_negation_word(Language::English, &limiting.tokens[m - 1].lower))
+            {
+                continue;
+            }
+            let clause = marker.clause;
+            let close = |k: usize| {
+                let t = &limiting.tokens[k];
+                t.inside && t.clause == clause
+            };
+            for x in m.saturating_sub(2)..(m + 3).min(limiting.tokens.len()) {
+                let filler = &limiting.tokens[x];
+                let Some(stem) = filler.stem else { continue };
+                if x == m
+                    || !close(x)
+                    || other.stem_set.contains(&stem)
+                    || is_general_word(&filler.lower)
+                {
+                    continue;
+                }
+                for h in [x.wrapping_sub(1), x + 1] {
+                    let Some(head) = limiting.tokens.get(h).filter(|_| close(h)) else {
+                        continue;
+                    };
+                    let Some(head_stem) = head.stem.filter(|x| other.stem_set.contains(x)) else {
+                        continue;
+                    };
+                    let before = x < h;
+                    for (k, t) in other.inside_tokens() {
+                        if t.stem != Some(head_stem) {
+                            continue;
+                        }
+                        let y = if before { k.wrapping_sub(1) } else { k + 1 };
+                        let Some(rival) = other
+                            .tokens
+                            .get(y)
+                            .filter(|r| r.inside && r.clause == t.clause)
+                        else {
+                            continue;
+                        };
+                        let differs = rival.stem.is_some_and(|r| !limiting.stem_set.contains(&r))
+                            && !is_general_word(&rival.lower);
+                        let universal = lexicon::is_universal(&rival.lower)
+                            || (before
+                                && k >= 2
+                                && lexicon::is_universal(&other.tokens[k - 2].lower));
+                        if !(differs || universal) {
+                            continue;
+                        }
+                        let (a, b) = (y.min(k), y.max(k));
+                        let other_words = other.tokens[a].start..other.tokens[b].end;
+                        let (c, d) = (x.min(h).min(m), x.max(h).max(m));
+                        let limiting_words = limiting.tokens[c].start..limiting.tokens[d].end;
+                        let found = if std::ptr::eq(limiting, p) {
+                            (
+                                ContradictionKind::Exclusivity,
+                                other_words,
+                                limiting_words,
+                                String::new(),
+                            )
+                        } else {
+                            (
+                                ContradictionKind::Exclusivity,
+                                limiting_words,
+                                other_words,
+                                String::new(),
+                            )
+                        };
+                        return Some(with_passage(p, found));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A direction word of the sentence (`fell`) against the passage's own figures (`12.1% in 2022
+/// and 14.3% in 2023`, `from 12.1% to 14.3%`), when the passage has no direction word itself.
+fn direction(s: &Side, p: &Side, s_marks: &Marks, p_marks: &Marks) -> Option<Found> {
+    let _ = p_marks;
+    if p.inside_tokens()
+        .any(|(_, t)| lexicon::direction(&t.lower).is_some())
+    {
+        return None;
+    }
+    let (k, up) = s.inside_tokens().find_map(|(k, t)| {
+        let up = lexicon::direction(&t.lower)?;
+        (!s_marks.negated(k) && s.near_shared(k, p)).then_some((k, up))
+    })?;
+    let passage = p.text.get(p.inside.clone())?;
+    let figures = numbers(passage);
+    let value = |k: usize| -> Option<f64> { figures[k].value.to_string().parse().ok() };
+    let year = |k: usize| {
+        let v = value(k)?;
+        (v.fract() == 0.0 && (1900.0..=2100.0).contains(&v) && figures[k].text.len() == 4)
+            .then_some(v)
+    };
+    let currency = ['$', '€', '£', '¥', ' '];
+    let between = |a: usize, b: usize| {
+        passage
+            .get(figures[a].span.end..figures[b].span.start)
+            .map(|g| g.trim_matches(currency).to_lowercase())
+    };
+    // (earlier, later) figure indices.
+    let mut trend: Option<(usize, usize)> = None;
+    for a in 0..figures.len().saturating_sub(1) {
+        let before = passage[..figures[a].span.start]
+            .trim_end_matches(currency)
+            .to_lowercase();
+        if before.ends_with("from")
+            && between(a, a + 1).as_deref() == Some("to")
+            && year(a).is_none()
+        {
+            trend = Some((a, a + 1));
+            break;
+        }
+    }
+    if trend.is_none() {
+        // Figure, `in` (`for`, `during`), year: ordered by year.
+        let mut dated: Vec<(f64, usize)> = Vec::new();
+        for a in 0..figures.len().saturating_sub(1) {
+            if year(a).is_none()
+                && let Some(y) = year(a + 1)
+                && matches!(between(a, a + 1).as_deref(), Some("in" | "for" | "during"))
+            {
+                dated.push((y, a));
+            }
+        }
+        dated.sort_by(|x, y| x.0.total_cmp(&y.0));
+        dated.dedup_by(|x, y| x.0 == y.0);
+        if dated.len() >= 2 {
+            let claimed: Vec<f64> = numbers(s.text.get(s.inside.clone())?)
+                .iter()
+                .filter_map(|n| n.value.to_string().parse().ok())
+                .collect();
+            let at = dated
+                .iter()
+                .position(|(y, _)| claimed.contains(y))
+                .unwrap_or(dated.len() - 1);
+            if at == 0 {
+                return None;
+            }
+            trend = Some((dated[at - 1].1, dated[at].1));
+        }
+    }
+    let (a, b) = trend?;
+    let (from, to) = (value(a)?, value(b)?);
+    if from == to || (to > from) == up {
+        return None;
+    }
+    let offset = p.inside.start;
+    // The later figure's year is shown with it.
+    let end = match figures.get(b + 1) {
+        Some(next)
+            if year(b + 1).is_some()
+                && matches!(between(b, b + 1).as_deref(), Some("in" | "for" | "during")) =>
+        {
+            next.span.end
+        }
+        _ => figures[b].span.end,
+    };
+    let words = figures[a].span.start + offset..end + offset;
+    let found = (
+        ContradictionKind::Direction,
+        s.tokens[k].start..s.tokens[k].end,
+        words,
+        String::new(),
+    );
+    Some(with_passage(p, found))
+}

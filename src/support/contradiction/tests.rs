@@ -1,0 +1,316 @@
+//! The detector on small cases: what it catches, in each language and kind, and what it
+//! leaves alone.
+
+use super::*;
+use crate::report::ContradictionKind;
+
+fn find_in(language: Language, sentence: &str, chunk: &str) -> Option<Contradiction> {
+    let analyzer = Analyzer::new(language);
+    analyzer.begin();
+    let chunks = vec![Chunk {
+        id: "1".to_string(),
+        text: chunk.to_string(),
+        ..Chunk::default()
+    }];
+    Contradictions::new(&chunks, language).find_text(sentence, 0)
+}
+
+fn find(sentence: &str, chunk: &str) -> Option<Contradiction> {
+    find_in(Language::English, sentence, chunk)
+}
+
+/// The kind and the chunk's words, checking that the span shows those words.
+fn caught(language: Language, sentence: &str, chunk: &str) -> (ContradictionKind, String) {
+    let found = find_in(language, sentence, chunk)
+        .unwrap_or_else(|| panic!("not contradicted: {sentence:?} against {chunk:?}"));
+    assert_eq!(
+        &chunk[found.chunk_span.start..found.chunk_span.end],
+        found.chunk_words
+    );
+    assert!(found.passage.chars().count() <= 200);
+    (found.kind, found.chunk_words)
+}
+
+fn english(sentence: &str, chunk: &str) -> (ContradictionKind, String) {
+    caught(Language::English, sentence, chunk)
+}
+
+fn none(sentence: &str, chunk: &str) {
+    let found = find(sentence, chunk);
+    assert!(found.is_none(), "{sentence:?} against {chunk:?}: {found:?}");
+}
+
+#[test]
+fn a_negation_in_the_chunk_contradicts() {
+    let (kind, words) = english(
+        "Empagliflozin reduced all-cause mortality.",
+        "In the trial, empagliflozin did not significantly reduce all-cause mortality in patients \
+         with heart failure. Adverse events were rare.",
+    );
+    assert_eq!(kind, ContradictionKind::Polarity);
+    assert_eq!(words, "did not significantly reduce");
+    let (_, words) = english(
+        "SMS codes can be used as a second factor.",
+        "Authenticator apps and security keys are supported. SMS codes are not offered as a \
+         second factor.",
+    );
+    assert_eq!(words, "are not offered");
+}
+
+#[test]
+fn a_negation_in_the_sentence_contradicts() {
+    let (kind, words) = english(
+        "VACUUM FULL does not need an exclusive lock.",
+        "VACUUM FULL requires an ACCESS EXCLUSIVE lock on the table it works on.",
+    );
+    assert_eq!(kind, ContradictionKind::Polarity);
+    assert_eq!(words, "requires an ACCESS EXCLUSIVE lock");
+}
+
+#[test]
+fn negations_in_other_languages_are_read() {
+    let (kind, words) = caught(
+        Language::French,
+        "Le billet n'est pas valable le dimanche.",
+        "Le billet est valable du lundi au dimanche.",
+    );
+    assert_eq!(kind, ContradictionKind::Polarity);
+    assert_eq!(words, "valable du lundi au dimanche");
+    caught(
+        Language::German,
+        "Das Ticket gilt am Sonntag nicht.",
+        "Das Ticket gilt von Montag bis Sonntag.",
+    );
+    caught(
+        Language::Spanish,
+        "El billete no es válido el domingo.",
+        "El billete es válido de lunes a domingo.",
+    );
+    caught(
+        Language::Italian,
+        "Il biglietto è valido la domenica.",
+        "Il biglietto non è valido la domenica.",
+    );
+    caught(
+        Language::Portuguese,
+        "O bilhete é válido no domingo.",
+        "O bilhete não é válido no domingo.",
+    );
+    caught(
+        Language::Dutch,
+        "Het ticket is geldig op zondag.",
+        "Het ticket is niet geldig op zondag.",
+    );
+    // `ne … que` means only, not a negation.
+    assert!(
+        find_in(
+            Language::French,
+            "Le billet est valable le dimanche.",
+            "Le billet n'est valable que le dimanche.",
+        )
+        .is_none()
+    );
+}
+
+#[test]
+fn direction_against_the_chunks_figures() {
+    let (kind, words) = english(
+        "Operating margin fell in 2023.",
+        "Operating margin was 12.1% in 2022 and 14.3% in 2023.",
+    );
+    assert_eq!(kind, ContradictionKind::Direction);
+    assert_eq!(words, "12.1% in 2022 and 14.3% in 2023");
+    english(
+        "Revenue increased last year.",
+        "Revenue went from $4.2 million to $3.9 million last year.",
+    );
+    none(
+        "Operating margin rose in 2023.",
+        "Operating margin was 12.1% in 2022 and 14.3% in 2023.",
+    );
+    none(
+        "Revenue decreased last year.",
+        "Revenue went from $4.2 million to $3.9 million last year.",
+    );
+}
+
+#[test]
+fn antonyms_both_ways() {
+    for (sentence, chunk, word) in [
+        (
+            "Profits rose sharply in the quarter.",
+            "Profits fell sharply in the quarter.",
+            "fell",
+        ),
+        (
+            "Profits fell sharply in the quarter.",
+            "Profits rose sharply in the quarter.",
+            "rose",
+        ),
+        (
+            "The dose was higher in the treated group.",
+            "The dose was lower in the treated group.",
+            "lower",
+        ),
+        (
+            "Users may add a second account.",
+            "Users may remove a second account.",
+            "remove",
+        ),
+        (
+            "The scan runs after the backup job.",
+            "The scan runs before the backup job.",
+            "before",
+        ),
+        (
+            "Pets are allowed in the hotel rooms.",
+            "Pets are prohibited in the hotel rooms.",
+            "prohibited",
+        ),
+        (
+            "The plan is available to students.",
+            "The plan is unavailable to students.",
+            "unavailable",
+        ),
+        (
+            "Tokyo has the largest metro system.",
+            "Tokyo has the smallest metro system.",
+            "smallest",
+        ),
+    ] {
+        let (kind, words) = english(sentence, chunk);
+        assert_eq!(
+            (kind, words.as_str()),
+            (ContradictionKind::Antonym, word),
+            "{sentence}"
+        );
+    }
+}
+
+#[test]
+fn exclusivity_and_quantifiers() {
+    let (kind, words) = english(
+        "SSO is available on the Pro plan.",
+        "SSO: Enterprise plan only.",
+    );
+    assert_eq!(kind, ContradictionKind::Exclusivity);
+    assert_eq!(words, "Enterprise plan only");
+    english(
+        "SSO is available on all plans.",
+        "SSO: Enterprise plan only.",
+    );
+    let (kind, _) = english(
+        "All patients recovered within a week.",
+        "None of the patients recovered within a week.",
+    );
+    assert_eq!(kind, ContradictionKind::Exclusivity);
+    let (kind, _) = english(
+        "The service always encrypts backups at rest.",
+        "The service never encrypts backups at rest.",
+    );
+    assert_eq!(kind, ContradictionKind::Exclusivity);
+    none(
+        "SSO is available on the Enterprise plan.",
+        "SSO: Enterprise plan only.",
+    );
+}
+
+#[test]
+fn what_is_not_a_contradiction() {
+    // An unrelated negation elsewhere in the chunk.
+    none(
+        "Empagliflozin reduced all-cause mortality.",
+        "Empagliflozin reduced all-cause mortality. It did not change blood pressure.",
+    );
+    none(
+        "Empagliflozin reduced all-cause mortality.",
+        "Empagliflozin reduced all-cause mortality, but it did not reduce hospital stays.",
+    );
+    // not only … but also.
+    none(
+        "The update fixes the crash and improves speed.",
+        "The update not only fixes the crash but also improves speed.",
+    );
+    // Double negation.
+    none(
+        "It is not unusual for the bridge to close in winter.",
+        "It is usual for the bridge to close in winter.",
+    );
+    none(
+        "The feature cannot be used without a licence key.",
+        "The feature requires a licence key to be used.",
+    );
+    // A negation on both sides.
+    none(
+        "The drug did not reduce mortality.",
+        "The drug failed to reduce mortality in the trial.",
+    );
+    none(
+        "The API is no longer supported.",
+        "The old API is no longer supported after version 3.",
+    );
+    // Antonym under a negation agrees.
+    none(
+        "Sales did not decrease in 2023.",
+        "Sales increased in 2023.",
+    );
+    // A negation about a word the chunk does not have.
+    none(
+        "The museum is not open on Mondays.",
+        "The museum is open Tuesday to Sunday.",
+    );
+    // A bound on a figure.
+    none(
+        "No more than five users can join.",
+        "More than five users can join the call.",
+    );
+    // Whether or not.
+    none(
+        "Whether or not the cache is warm, the query is fast.",
+        "The query is fast, whether the cache is warm or cold.",
+    );
+}
+
+#[test]
+fn a_copied_sentence_is_never_contradicted() {
+    let chunk = "Cats are not dogs. Cats are dogs. It is not true that cats are birds.";
+    for sentence in ["Cats are dogs.", "Cats are not dogs.", "cats are birds"] {
+        none(sentence, chunk);
+    }
+}
+
+#[test]
+fn the_equally_good_passage_that_agrees_wins() {
+    none(
+        "The bridge opened in spring.",
+        "The bridge did not open in spring. Later reports: the bridge opened in spring.",
+    );
+}
+
+#[test]
+fn passages_are_bounded_and_cut_at_sentences() {
+    let text = "One. Two! Three?\nFour";
+    let cut: Vec<&str> = passages(text).into_iter().map(|r| &text[r]).collect();
+    assert_eq!(cut, ["One.", " Two!", " Three?", "\n", "Four"]);
+    let long = "word ".repeat(1000);
+    assert!(passages(&long).iter().all(|r| r.len() <= MAX_PASSAGE + 5));
+    let unbroken = "é".repeat(5000);
+    let cut = passages(&unbroken);
+    assert!(cut.len() > 1 && cut.iter().all(|r| unbroken.is_char_boundary(r.start)));
+}
+
+#[test]
+fn hostile_texts_do_not_panic() {
+    for (sentence, chunk) in [
+        ("", ""),
+        ("not", "not"),
+        ("no no no no", "no, no. no"),
+        ("é not ü", "ü not é"),
+        ("from 1 to", "from 1 to 2"),
+        ("fell in 2023", "1 in 2022 and 2 in 2023 and 3 in 2023"),
+    ] {
+        let _ = find(sentence, chunk);
+    }
+    let big = "The cache is not warm. ".repeat(20_000);
+    assert!(find("The cache is warm and fast.", &big).is_none());
+}

@@ -1,0 +1,184 @@
+//! Contradictions on the real binary: each reversed fact of the issue is `contradicted`, with
+//! the chunk's words that contradict it; what is not a contradiction stays `supported`; `eval`
+//! counts a contradicted sentence as not supported.
+
+use serde_json::{Value, json};
+
+use crate::util::ragcite;
+
+/// `check` of one sentence against chunks given as (id, text), in `--lang lang`: the first
+/// sentence's result.
+fn sentence(answer: &str, chunks: &[(&str, &str)], lang: &str) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("answer.md"), answer).unwrap();
+    let chunks: Vec<Value> = chunks
+        .iter()
+        .map(|(id, text)| json!({"id": id, "text": text}))
+        .collect();
+    std::fs::write(
+        dir.path().join("chunks.json"),
+        Value::from(chunks).to_string(),
+    )
+    .unwrap();
+    let out = ragcite([
+        "check",
+        "answer.md",
+        "chunks.json",
+        "--format",
+        "json",
+        "--lang",
+        lang,
+    ])
+    .in_dir(dir.path())
+    .output();
+    assert!(matches!(out.code, Some(0 | 1)), "{}", out.stderr);
+    out.json()["result"]["sentences"][0].clone()
+}
+
+/// The sentence is contradicted by `chunk` (of id `id`) with these words of the chunk.
+fn contradicted(answer: &str, id: &str, chunk: &str, lang: &str, kind: &str, words: &str) {
+    let result = sentence(answer, &[(id, chunk)], lang);
+    assert_eq!(result["verdict"], "contradicted", "{answer}: {result:#}");
+    let found = &result["contradiction"];
+    assert_eq!(found["kind"], kind, "{answer}: {found:#}");
+    assert_eq!(found["chunkWords"], words, "{answer}: {found:#}");
+    assert_eq!(found["chunk"], id);
+    let (start, end) = (
+        found["chunkSpan"]["start"].as_u64().unwrap() as usize,
+        found["chunkSpan"]["end"].as_u64().unwrap() as usize,
+    );
+    assert_eq!(&chunk[start..end], words);
+    assert_eq!(result["decidingChunk"], id);
+}
+
+#[test]
+fn a_chunk_that_did_not_significantly_reduce_contradicts_reduced() {
+    contradicted(
+        "Empagliflozin reduced all-cause mortality [2].",
+        "2",
+        "In the EMPA trial, empagliflozin did not significantly reduce all-cause mortality in \
+         patients with heart failure.",
+        "en",
+        "polarity",
+        "did not significantly reduce",
+    );
+}
+
+#[test]
+fn a_feature_not_offered_contradicts_can_be_used() {
+    contradicted(
+        "SMS codes can be used as a second factor [1].",
+        "1",
+        "SMS codes are not offered as a second factor.",
+        "en",
+        "polarity",
+        "are not offered",
+    );
+}
+
+#[test]
+fn a_negation_in_the_sentence_contradicts_the_chunk() {
+    contradicted(
+        "VACUUM FULL does not need an exclusive lock [1].",
+        "1",
+        "VACUUM FULL requires an ACCESS EXCLUSIVE lock on the table.",
+        "en",
+        "polarity",
+        "requires an ACCESS EXCLUSIVE lock",
+    );
+}
+
+#[test]
+fn a_direction_against_the_chunks_own_figures() {
+    contradicted(
+        "Operating margin fell in 2023 [1].",
+        "1",
+        "Operating margin was 12.1% in 2022 and 14.3% in 2023.",
+        "en",
+        "direction",
+        "12.1% in 2022 and 14.3% in 2023",
+    );
+}
+
+#[test]
+fn french_negation_words_are_read_although_they_are_stop_words() {
+    contradicted(
+        "Le billet n'est pas valable le dimanche [1].",
+        "1",
+        "Le billet est valable du lundi au dimanche.",
+        "fr",
+        "polarity",
+        "valable du lundi au dimanche",
+    );
+}
+
+#[test]
+fn a_chunk_that_limits_to_another_plan_contradicts() {
+    contradicted(
+        "SSO is available on the Pro plan [1].",
+        "1",
+        "SSO: Enterprise plan only.",
+        "en",
+        "exclusivity",
+        "Enterprise plan only",
+    );
+}
+
+#[test]
+fn antonyms_both_ways() {
+    contradicted(
+        "Quarterly profits rose sharply [1].",
+        "1",
+        "Quarterly profits fell sharply.",
+        "en",
+        "antonym",
+        "fell",
+    );
+    contradicted(
+        "Quarterly profits fell sharply [1].",
+        "1",
+        "Quarterly profits rose sharply.",
+        "en",
+        "antonym",
+        "rose",
+    );
+}
+
+#[test]
+fn an_unrelated_negation_and_a_copied_sentence_stay_supported() {
+    for (answer, chunk) in [
+        (
+            "Empagliflozin reduced all-cause mortality in the trial [1].",
+            "Empagliflozin reduced all-cause mortality in the trial. It did not change blood \
+             pressure.",
+        ),
+        (
+            "The update fixes the crash and improves speed [1].",
+            "The update not only fixes the crash but also improves speed.",
+        ),
+        (
+            "The old API is no longer supported after version 3 [1].",
+            "The old API is no longer supported after version 3.",
+        ),
+    ] {
+        let result = sentence(answer, &[("1", chunk)], "en");
+        assert_eq!(result["verdict"], "supported", "{answer}: {result:#}");
+        assert!(result["contradiction"].is_null());
+    }
+}
+
+#[test]
+fn eval_counts_a_contradicted_sentence_as_not_supported() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = json!({
+        "sentences": [{"text": "Quarterly profits rose sharply [1].", "label": false}],
+        "chunks": [{"id": "1", "text": "Quarterly profits fell sharply."}],
+    });
+    std::fs::write(dir.path().join("labelled.jsonl"), format!("{record}\n")).unwrap();
+    let doc = ragcite(["eval", "labelled.jsonl", "--format", "json"])
+        .in_dir(dir.path())
+        .json(0);
+    let confusion = &doc["groups"][0]["agreement"]["confusion"];
+    assert_eq!(confusion["trueNegative"], 1, "{doc:#}");
+    assert_eq!(confusion["falsePositive"], 0, "{doc:#}");
+}
