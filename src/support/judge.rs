@@ -830,6 +830,9 @@ impl<'a> Judge<'a> {
         for &c in &sentence.cited {
             self.tallies[c].times_cited += 1;
         }
+        let contradicting = contradiction
+            .as_ref()
+            .and_then(|_| deciding.filter(|_| verdict == Verdict::Contradicted));
         if verdict.is_claim() {
             let earlier = self.claims.seen(sentence).filter(|_| self.shortcuts);
             match earlier {
@@ -839,6 +842,7 @@ impl<'a> Judge<'a> {
                     self.threshold,
                     &scores,
                     &self.claims.seen[earlier],
+                    contradicting,
                 ),
                 None => {
                     self.deferred.extend(scores.left_out());
@@ -852,8 +856,10 @@ impl<'a> Judge<'a> {
                         let tally = &mut self.tallies[chunk];
                         tally.best_coverage = tally.best_coverage.max(scores.against(chunk));
                         // A cited chunk is judged as the verdict judged it (names from any
-                        // cited chunk).
-                        if scores.support_reaches(chunk, self.threshold, self.is_cited[chunk]) {
+                        // cited chunk); the one that contradicts it supports it not.
+                        if contradicting != Some(chunk)
+                            && scores.support_reaches(chunk, self.threshold, self.is_cited[chunk])
+                        {
                             tally.supported_sentences += 1;
                             if self.is_cited[chunk] {
                                 tally.supports_a_citing_sentence = true;

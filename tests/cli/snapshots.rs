@@ -1,5 +1,6 @@
 //! Snapshots of whole outputs: the worked example (`testdata/eiffel/`) as a table and as JSON, the Markdown
-//! fixture's table, the figures fixture's table and JSON, and a table with warnings.
+//! fixture's table, the figures fixture's table and JSON, the contradictions fixture's table, JSON and
+//! explanation, and a table with warnings.
 //!
 //! Regenerate with `INSTA_UPDATE=always cargo test --test cli -- snapshots::`, then read every
 //! changed `tests/cli/snapshots/cli__snapshots__*.snap` file against docs/methodology.md and
@@ -82,6 +83,48 @@ fn figures_json() {
         1,
     );
     insta::assert_snapshot!("figures_json", stdout);
+}
+
+/// Reversed facts (`testdata/contradictions/`): a negation in the chunk or in the sentence, a
+/// direction against the chunk's figures, an exclusivity; and a sentence the same chunk
+/// supports beside a negation about something else.
+#[test]
+fn contradictions_table() {
+    let stdout = stdout_of(
+        &[
+            "testdata/contradictions/answer.md",
+            "testdata/contradictions/chunks.json",
+            "--color",
+            "never",
+        ],
+        1,
+    );
+    insta::assert_snapshot!("contradictions_table", stdout);
+}
+
+#[test]
+fn contradictions_json() {
+    let stdout = stdout_of(
+        &[
+            "testdata/contradictions/answer.md",
+            "testdata/contradictions/chunks.json",
+            "--format",
+            "json",
+        ],
+        1,
+    );
+    insta::assert_snapshot!("contradictions_json", stdout);
+}
+
+#[test]
+fn contradictions_explain() {
+    let stdout = crate::util::ragcite([
+        "explain",
+        "testdata/contradictions/answer.md",
+        "testdata/contradictions/chunks.json",
+    ])
+    .stdout(0);
+    insta::assert_snapshot!("contradictions_explain", stdout);
 }
 
 #[test]

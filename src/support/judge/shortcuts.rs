@@ -104,13 +104,14 @@ thread_local! {
 /// Adds a claim judged before (`earlier`) to the chunk tallies again: the chunks it does
 /// not cite that supported it, and the chunks either of them cites judged as the verdict
 /// judges them. A chunk that shares no word with the claim, or that its search left out,
-/// supports it in no case.
+/// supports it in no case, nor does the chunk that contradicts it (`contradicting`).
 pub(super) fn tally_again(
     tallies: &mut [ChunkTally],
     is_cited: &[bool],
     threshold: f64,
     scores: &Scores,
     earlier: &Claim,
+    contradicting: Option<usize>,
 ) {
     for &chunk in &earlier.reached {
         if !is_cited[chunk as usize] {
@@ -119,7 +120,7 @@ pub(super) fn tally_again(
     }
     let again = earlier.cited.iter().map(|&c| (c, false));
     for (chunk, cited) in again.chain(scores.sentence.cited.iter().map(|&c| (c, true))) {
-        if is_cited[chunk] != cited || scores.shared[chunk] == 0 {
+        if is_cited[chunk] != cited || scores.shared[chunk] == 0 || contradicting == Some(chunk) {
             continue;
         }
         if scores.support_reaches(chunk, threshold, cited) {
