@@ -279,6 +279,22 @@ fn negations(analyzer: &Analyzer, side: &Side, other: &Side, paired: &[usize]) -
         if i > 0 && tokens[i - 1].lower == "or" {
             continue; // whether or not
         }
+        // A negation in a counterfactual clause states no fact: `without Charles II's return,
+        // the Protectorate might have continued`, `would be smoother without the buzz`.
+        // Its clause and the next one count (`Without X, Y might have …`).
+        let near = |t: &&Token| t.clause == token.clause || t.clause == token.clause + 1;
+        if english
+            && tokens
+                .iter()
+                .filter(near)
+                .any(|t| matches!(t.lower.as_str(), "would" | "might" | "could"))
+            && tokens
+                .iter()
+                .filter(near)
+                .any(|t| matches!(t.lower.as_str(), "have" | "be"))
+        {
+            continue;
+        }
         if english
             && lexicon::is_comparative(&next.lower)
             && tokens[i + 1..n.min(i + 4)]

@@ -217,6 +217,15 @@ fn exclusivity_and_quantifiers() {
 
 #[test]
 fn what_is_not_a_contradiction() {
+    // A negation in a counterfactual clause states no fact.
+    none(
+        "Without Charles II's return, the Protectorate under Cromwell might have continued [1].",
+        "The rule of Oliver Cromwell ended, and the return of Charles II to the throne followed.",
+    );
+    none(
+        "The bassoon in the recording produces a constant buzz [1].",
+        "A modern bassoon sound would be much smoother without the constant buzz of the recording.",
+    );
     // An unrelated negation elsewhere in the chunk.
     none(
         "Empagliflozin reduced all-cause mortality.",
