@@ -47,6 +47,8 @@ pub(super) struct Contradictions<'a> {
     /// Built on first use, on the judge's thread: its stems are that thread's.
     analyzer: Option<Analyzer>,
     prepared: FxHashMap<usize, Prepared>,
+    /// Per chunk, its words that can make a contradiction (see [`Cues`]).
+    cues: FxHashMap<usize, Cues>,
 }
 
 /// A chunk as contradictions read it.
@@ -64,12 +66,37 @@ impl<'a> Contradictions<'a> {
             language,
             analyzer: None,
             prepared: FxHashMap::default(),
+            cues: FxHashMap::default(),
         }
     }
 
     /// What `chunk` (a position in the chunks) says against `sentence`, if anything: only the
-    /// passage of the chunk the sentence matches counts.
-    pub(super) fn find(&mut self, sentence: &SentenceInput, chunk: usize) -> Option<Contradiction> {
+    /// passage of the chunk the sentence matches counts. `antonym`: whether the chunk holds an
+    /// antonym of one of the sentence's words (the index knows). In English, a sentence and a
+    /// chunk of which neither holds a word that can make a contradiction (a negation, an
+    /// exclusivity or quantifier word, a direction word, an opposite stop word or prefix) and
+    /// no antonym are not read: most pairs, at the cost of one pass over each cited chunk's
+    /// tokens without stemming.
+    pub(super) fn find(
+        &mut self,
+        sentence: &SentenceInput,
+        chunk: usize,
+        antonym: bool,
+    ) -> Option<Contradiction> {
+        if self.language == Language::English && !antonym {
+            let Some(text) = self.chunks.get(chunk).map(|c| c.text.as_str()) else {
+                return None;
+            };
+            let language = self.language;
+            let analyzer = self.analyzer.get_or_insert_with(|| Analyzer::new(language));
+            let chunk_cues = self
+                .cues
+                .entry(chunk)
+                .or_insert_with(|| Cues::read(analyzer, text, false));
+            if !Cues::read(analyzer, &sentence.text, true).may_contradict(chunk_cues, text) {
+                return None;
+            }
+        }
         self.find_text(&sentence.text, chunk)
     }
 
@@ -80,6 +107,7 @@ impl<'a> Contradictions<'a> {
             language,
             analyzer,
             prepared,
+            ..
         } = self;
         let text = &chunks.get(chunk)?.text;
         if sentence.len() > MAX_SENTENCE || text.is_empty() {
@@ -136,6 +164,96 @@ impl<'a> Contradictions<'a> {
             passage,
         })
     }
+}
+
+/// What words of an English text can make a contradiction, by kind: a text with none of
+/// them, beside another with none of the partner kind, is not read.
+#[derive(Debug, Default, Clone)]
+struct Cues {
+    /// A negation (or `fail`), which reverses what the other side states.
+    negation: bool,
+    /// An exclusivity word (`only`, `solely`).
+    exclusive: bool,
+    /// A direction word (`rose`, `fell`), which the other side's figures may go against.
+    direction: bool,
+    /// An opposite stop word (`before`, `more`): the other side needs its partner.
+    stop_opposite: bool,
+    /// The bases of its words with an opposite prefix (`likely` of `unlikely`), lower-cased:
+    /// the other side needs the base.
+    prefixed: Vec<String>,
+    /// Its tokens lower-cased, for a sentence only (to look the chunk's prefixed bases up).
+    tokens: Vec<String>,
+}
+
+impl Cues {
+    /// Reads `text`'s tokens as written, lower-cased in a buffer: no stemming, and no
+    /// allocation for ASCII tokens unless `keep_tokens`.
+    fn read(analyzer: &Analyzer, text: &str, keep_tokens: bool) -> Cues {
+        let mut cues = Cues::default();
+        let mut buffer = [0u8; 24];
+        analyzer.for_each_token(text, &[], |token| {
+            let owned;
+            let lower: &str = if token.is_ascii() && token.len() <= buffer.len() {
+                let bytes = &mut buffer[..token.len()];
+                bytes.copy_from_slice(token.as_bytes());
+                bytes.make_ascii_lowercase();
+                std::str::from_utf8(bytes).unwrap_or("")
+            } else {
+                owned = token.to_lowercase().replace('\u{2019}', "'");
+                &owned
+            };
+            cues.negation |= lexicon::is_negation_word(Language::English, lower)
+                || matches!(lower, "fail" | "fails" | "failed" | "failing")
+                || lexicon::is_negative_quantifier(lower);
+            cues.exclusive |= lexicon::is_exclusive(lower);
+            // Only a sentence's direction words count (against a chunk's figures).
+            cues.direction |= keep_tokens && lexicon::direction(lower).is_some();
+            cues.stop_opposite |= compare::is_stop_opposite(lower);
+            for prefix in lexicon::OPPOSITE_PREFIXES {
+                if let Some(base) = lower.strip_prefix(prefix)
+                    && base.len() >= 4
+                {
+                    cues.prefixed.push(base.to_string());
+                }
+            }
+            if keep_tokens {
+                cues.tokens.push(lower.to_string());
+            }
+        });
+        cues
+    }
+
+    /// Whether a sentence with these cues and a chunk with `chunk`'s may contradict: a
+    /// negation or exclusivity word on either side, a direction word in the sentence,
+    /// opposite stop words on both sides, or a prefixed word whose base the other side holds.
+    fn may_contradict(&self, chunk: &Cues, chunk_text: &str) -> bool {
+        self.negation
+            || chunk.negation
+            || self.exclusive
+            || chunk.exclusive
+            || self.direction
+            || (self.stop_opposite && chunk.stop_opposite)
+            || chunk.prefixed.iter().any(|base| self.tokens.contains(base))
+            || self
+                .prefixed
+                .iter()
+                .any(|base| contains_word(chunk_text, base))
+    }
+}
+
+/// Whether `text` holds `word` (lower-cased ASCII) as a word of its own, ignoring case.
+fn contains_word(text: &str, word: &str) -> bool {
+    let (bytes, needle) = (text.as_bytes(), word.as_bytes());
+    if needle.is_empty() || needle.len() > bytes.len() {
+        return false;
+    }
+    (0..=bytes.len() - needle.len()).any(|k| {
+        bytes[k..k + needle.len()].eq_ignore_ascii_case(needle)
+            && (k == 0 || !bytes[k - 1].is_ascii_alphanumeric())
+            && bytes
+                .get(k + needle.len())
+                .is_none_or(|b| !b.is_ascii_alphanumeric())
+    })
 }
 
 impl Prepared {

@@ -800,7 +800,14 @@ impl<'a> Judge<'a> {
                 .each
                 .iter()
                 .filter(|c| reaches(c.unflipped_support, self.threshold * UNSUPPORTED_BELOW))
-                .find_map(|c| self.contradictions.find(sentence, c.chunk));
+                .find_map(|c| {
+                    let antonym = sentence.words.iter().any(|w| {
+                        w.antonyms
+                            .iter()
+                            .any(|&(id, _)| self.index.holds_word(id, c.chunk))
+                    });
+                    self.contradictions.find(sentence, c.chunk, antonym)
+                });
             if let Some(found) = &contradiction {
                 findings.contradicted = true;
                 verdict = decide(&findings, self.threshold);

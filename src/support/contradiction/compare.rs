@@ -24,6 +24,13 @@ const STOP_OPPOSITES: &[(&str, &str)] = &[
     ("most", "least"),
 ];
 
+/// Whether `lower` is one of [`STOP_OPPOSITES`].
+pub(super) fn is_stop_opposite(lower: &str) -> bool {
+    STOP_OPPOSITES
+        .iter()
+        .any(|&(a, b)| a == lower || b == lower)
+}
+
 /// Shared words a negation must reverse for a polarity contradiction.
 const MIN_FLIPPED: usize = 2;
 

@@ -150,10 +150,41 @@ fn words(text: &str) -> Vec<(Range<usize>, &str)> {
     out
 }
 
+/// Whether some word of `text` is a cardinal (`a dozen`, `a hundred` need `dozen` or
+/// `hundred` too): one pass over the bytes, each word lower-cased in a buffer.
+fn may_hold_a_number_word(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut k = 0;
+    while k < bytes.len() {
+        if !bytes[k].is_ascii_alphabetic() {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < bytes.len() && bytes[k].is_ascii_alphabetic() {
+            k += 1;
+        }
+        let word = &bytes[start..k];
+        if (3..=9).contains(&word.len()) {
+            let mut buffer = [0u8; 9];
+            buffer[..word.len()].copy_from_slice(word);
+            buffer[..word.len()].make_ascii_lowercase();
+            let lower = &buffer[..word.len()];
+            if CARDINALS.iter().any(|(w, _)| w.as_bytes() == lower)
+                || MULTIPLIERS.iter().any(|(w, _)| w.as_bytes() == lower)
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// The figures `text` writes in words before a unit or counted noun.
 pub fn spelled_figures(text: &str) -> Vec<Number> {
-    // Most sentences hold no number word: a cheap test first.
-    if !text.bytes().any(|b| b.is_ascii_alphabetic()) {
+    // Most sentences hold no number word: a cheap test first, on the words' first two
+    // letters.
+    if !may_hold_a_number_word(text) {
         return Vec::new();
     }
     let words = words(text);
