@@ -84,9 +84,7 @@ impl<'a> Contradictions<'a> {
         antonym: bool,
     ) -> Option<Contradiction> {
         if self.language == Language::English && !antonym {
-            let Some(text) = self.chunks.get(chunk).map(|c| c.text.as_str()) else {
-                return None;
-            };
+            let text = self.chunks.get(chunk).map(|c| c.text.as_str())?;
             let language = self.language;
             let analyzer = self.analyzer.get_or_insert_with(|| Analyzer::new(language));
             let chunk_cues = self
