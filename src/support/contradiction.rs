@@ -25,6 +25,11 @@ use crate::words::{Analyzer, Language, WordFilter};
 use super::SentenceInput;
 use compare::Side;
 
+/// How far after a negation of the chunk the index looks for the sentence's words before the
+/// chunk is read for contradictions (the detector's own reach is [`lexicon::SCOPE`]; a clause
+/// negation reaches further).
+pub(super) const NEGATION_SCOPE: u32 = 12;
+
 /// A passage longer than this (in bytes) is cut at its next space: a chunk without sentence
 /// punctuation is still read a bounded passage at a time.
 const MAX_PASSAGE: usize = 600;
@@ -72,7 +77,8 @@ impl<'a> Contradictions<'a> {
 
     /// What `chunk` (a position in the chunks) says against `sentence`, if anything: only the
     /// passage of the chunk the sentence matches counts. `antonym`: whether the chunk holds an
-    /// antonym of one of the sentence's words (the index knows). In English, a sentence and a
+    /// antonym of one of the sentence's words; `negated_near`: whether a negation of the chunk
+    /// stands shortly before one of the sentence's words (the index knows both). In English, a sentence and a
     /// chunk of which neither holds a word that can make a contradiction (a negation, an
     /// exclusivity or quantifier word, a direction word, an opposite stop word or prefix) and
     /// no antonym are not read: most pairs, at the cost of one pass over each cited chunk's
@@ -82,6 +88,7 @@ impl<'a> Contradictions<'a> {
         sentence: &SentenceInput,
         chunk: usize,
         antonym: bool,
+        negated_near: bool,
     ) -> Option<Contradiction> {
         if self.language == Language::English && !antonym {
             let text = self.chunks.get(chunk).map(|c| c.text.as_str())?;
@@ -91,7 +98,11 @@ impl<'a> Contradictions<'a> {
                 .cues
                 .entry(chunk)
                 .or_insert_with(|| Cues::read(analyzer, text, false));
-            if !Cues::read(analyzer, &sentence.text, true).may_contradict(chunk_cues, text) {
+            if !Cues::read(analyzer, &sentence.text, true).may_contradict(
+                chunk_cues,
+                text,
+                negated_near,
+            ) {
                 return None;
             }
         }
@@ -170,6 +181,9 @@ impl<'a> Contradictions<'a> {
 struct Cues {
     /// A negation (or `fail`), which reverses what the other side states.
     negation: bool,
+    /// A negation the index does not place (`nothing`, `nobody`, `unable`, `lacks`,
+    /// `fail`): for a chunk, whose other negations the index places near the sentence's words.
+    unplaced_negation: bool,
     /// An exclusivity word (`only`, `solely`).
     exclusive: bool,
     /// A direction word (`rose`, `fell`), which the other side's figures may go against.
@@ -200,8 +214,21 @@ impl Cues {
                 owned = token.to_lowercase().replace('\u{2019}', "'");
                 &owned
             };
-            cues.negation |= lexicon::is_negation_word(Language::English, lower)
-                || matches!(lower, "fail" | "fails" | "failed" | "failing")
+            let unplaced = matches!(
+                lower,
+                "nothing"
+                    | "nobody"
+                    | "unable"
+                    | "lacks"
+                    | "lacked"
+                    | "fail"
+                    | "fails"
+                    | "failed"
+                    | "failing"
+            );
+            cues.unplaced_negation |= unplaced;
+            cues.negation |= unplaced
+                || lexicon::is_negation_word(Language::English, lower)
                 || lexicon::is_negative_quantifier(lower);
             cues.exclusive |= lexicon::is_exclusive(lower);
             // Only a sentence's direction words count (against a chunk's figures).
@@ -224,9 +251,12 @@ impl Cues {
     /// Whether a sentence with these cues and a chunk with `chunk`'s may contradict: a
     /// negation or exclusivity word on either side, a direction word in the sentence,
     /// opposite stop words on both sides, or a prefixed word whose base the other side holds.
-    fn may_contradict(&self, chunk: &Cues, chunk_text: &str) -> bool {
+    /// `negated_near`: whether the index places a negation of the chunk shortly before one
+    /// of the sentence's words.
+    fn may_contradict(&self, chunk: &Cues, chunk_text: &str, negated_near: bool) -> bool {
         self.negation
-            || chunk.negation
+            || negated_near
+            || chunk.unplaced_negation
             || self.exclusive
             || chunk.exclusive
             || self.direction

@@ -12,7 +12,7 @@ use crate::quote::{QuoteMatch, QuoteSearch};
 use crate::report::{Derived, QuoteCheck, QuoteOrigin, SentenceResult, Span, Verdict};
 use crate::words::{Language, Role};
 
-use super::contradiction::Contradictions;
+use super::contradiction::{self, Contradictions};
 use super::decide::{Findings, decide, reaches};
 use super::features::{self, Features, Pair, SentenceWords};
 use super::model::{Learned, Model};
@@ -806,7 +806,14 @@ impl<'a> Judge<'a> {
                             .iter()
                             .any(|&(id, _)| self.index.holds_word(id, c.chunk))
                     });
-                    self.contradictions.find(sentence, c.chunk, antonym)
+                    let ids: Vec<u32> = sentence.words.iter().map(|w| w.id).collect();
+                    let negated_near = self.index.positions.negation_before(
+                        &ids,
+                        c.chunk as u32,
+                        contradiction::NEGATION_SCOPE,
+                    );
+                    self.contradictions
+                        .find(sentence, c.chunk, antonym, negated_near)
                 });
             if let Some(found) = &contradiction {
                 findings.contradicted = true;
