@@ -1348,16 +1348,11 @@ fn a_figure_the_question_states_is_context() {
     let dir = tempfile::tempdir().unwrap();
     let answer = dir.path().join("answer.md");
     let chunks = dir.path().join("chunks.json");
-    std::fs::write(
-        &answer,
-        "A 12 year old who attempted suicide should see a psychiatrist at once [1].",
-    )
-    .unwrap();
-    std::fs::write(
-        &chunks,
-        r#"[{"id": "1", "text": "A child who attempted suicide should see a psychiatrist at once."}]"#,
-    )
-    .unwrap();
+    const ANSWER: &str =
+        "A 12 year old who attempted suicide should see a psychiatrist at once [1].";
+    const CHUNK: &str = "A child who attempted suicide should see a psychiatrist at once.";
+    std::fs::write(&answer, ANSWER).unwrap();
+    std::fs::write(&chunks, json!([{"id": "1", "text": CHUNK}]).to_string()).unwrap();
     let (answer, chunks) = (answer.to_str().unwrap(), chunks.to_str().unwrap());
     let verdict = |doc: &Value| doc["result"]["sentences"][0]["verdict"].clone();
     let without = ragcite(["check", answer, chunks, "--format", "json"]).json(1);
@@ -1390,15 +1385,15 @@ fn a_figure_the_question_states_is_context() {
     // In a batch, the record's question.
     let records = dir.path().join("records.jsonl");
     let record = |key: &str| {
-        json!({"id": key, key: question, "answer": "A 12 year old who attempted suicide should see a psychiatrist at once [1].",
-               "contexts": ["A child who attempted suicide should see a psychiatrist at once."]})
-        .to_string()
+        let mut record = json!({"id": key, "answer": ANSWER, "contexts": [CHUNK]});
+        if key != "none" {
+            record[key] = json!(question);
+        }
+        record.to_string()
     };
-    let lines: Vec<String> = ["question", "user_input", "input", "query"]
+    let lines: Vec<String> = ["question", "user_input", "input", "query", "none"]
         .iter()
         .map(|k| record(k))
-        .chain([json!({"id": "none", "answer": "A 12 year old who attempted suicide should see a psychiatrist at once [1].",
-                       "contexts": ["A child who attempted suicide should see a psychiatrist at once."]}).to_string()])
         .collect();
     std::fs::write(&records, lines.join("\n")).unwrap();
     let out = ragcite(["batch", records.to_str().unwrap(), "--format", "jsonl"]).stdout(1);

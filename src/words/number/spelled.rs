@@ -7,47 +7,15 @@
 
 use std::ops::Range;
 
-use super::{Number, NumberValue, Role};
+use super::{MULTIPLIER_WORDS, NUMBER_WORDS, Number, NumberValue, Role};
 
-/// Cardinal words and their values (ordinals are positions, not quantities).
-const CARDINALS: &[(&str, u64)] = &[
-    ("one", 1),
-    ("two", 2),
-    ("three", 3),
-    ("four", 4),
-    ("five", 5),
-    ("six", 6),
-    ("seven", 7),
-    ("eight", 8),
-    ("nine", 9),
-    ("ten", 10),
-    ("eleven", 11),
-    ("twelve", 12),
-    ("thirteen", 13),
-    ("fourteen", 14),
-    ("fifteen", 15),
-    ("sixteen", 16),
-    ("seventeen", 17),
-    ("eighteen", 18),
-    ("nineteen", 19),
-    ("twenty", 20),
-    ("thirty", 30),
-    ("forty", 40),
-    ("fifty", 50),
-    ("sixty", 60),
-    ("seventy", 70),
-    ("eighty", 80),
-    ("ninety", 90),
-    ("dozen", 12),
-];
+/// Cardinal words and their values: the number words up to `ninety` (ordinals are
+/// positions, not quantities), and `dozen`.
+const CARDINALS: &[(&str, u64)] = NUMBER_WORDS.split_at(28).0;
+const DOZEN: (&str, u64) = ("dozen", 12);
 
 /// Multipliers: `hundred` multiplies its group, the others close it.
-const MULTIPLIERS: &[(&str, u64)] = &[
-    ("hundred", 100),
-    ("thousand", 1_000),
-    ("million", 1_000_000),
-    ("billion", 1_000_000_000),
-];
+const MULTIPLIERS: &[(&str, u64)] = MULTIPLIER_WORDS;
 
 /// Units and counted nouns after which a number in words is a figure, with the factor to the
 /// next smaller unit a chunk may use instead (`one hour` is also `60` minutes).
@@ -170,7 +138,10 @@ fn may_hold_a_number_word(text: &str) -> bool {
             buffer[..word.len()].copy_from_slice(word);
             buffer[..word.len()].make_ascii_lowercase();
             let lower = &buffer[..word.len()];
-            if CARDINALS.iter().any(|(w, _)| w.as_bytes() == lower)
+            if CARDINALS
+                .iter()
+                .chain([&DOZEN])
+                .any(|(w, _)| w.as_bytes() == lower)
                 || MULTIPLIERS.iter().any(|(w, _)| w.as_bytes() == lower)
             {
                 return true;
@@ -204,7 +175,7 @@ pub fn spelled_figures(text: &str) -> Vec<Number> {
         }
         let mut read = false;
         while let Some((_, word)) = words.get(k) {
-            if let Some(value) = value_of(CARDINALS, word) {
+            if let Some(value) = value_of(CARDINALS, word).or(value_of(&[DOZEN], word)) {
                 let joins = matches!(group, Some(g) if g % 100 >= 20 && g % 10 == 0 && value < 10);
                 if read && !joins && group.is_some_and(|g| g % 100 != 0) {
                     break;
@@ -303,6 +274,11 @@ mod tests {
         assert_eq!(read("three times a day"), [("three".into(), "3e0".into())]);
         let hour = spelled_figures("one hour").remove(0);
         assert_eq!(hour.also, [NumberValue::from_parts("60", "", 0)]);
+    }
+
+    #[test]
+    fn the_cardinals_end_at_ninety() {
+        assert_eq!(CARDINALS.last(), Some(&("ninety", 90)));
     }
 
     #[test]
