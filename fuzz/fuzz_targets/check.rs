@@ -1,7 +1,10 @@
 //! The whole check: the input is split into (answer, chunks) at its first 0xFF byte, or in
 //! half; when both read, checking never panics, every sentence's span slices the answer's text
 //! (after the answer's offset) into the sentence as reported, every score is in [0, 1], and the
-//! result serialises to JSON. Checked both sentence by sentence and as one unit.
+//! result serialises to JSON; the deciding chunk is one the sentence cites, a contradiction
+//! names a cited chunk and its span slices that chunk's text into the words reported, and
+//! only a contradicted sentence carries one. Checked both sentence by sentence and as one
+//! unit, and with the answer's first line as its question (its figures are context).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -12,7 +15,7 @@ use std::sync::LazyLock;
 
 static CHECKER: LazyLock<Checker> = LazyLock::new(|| Checker::new(Options::default()));
 
-fn check_report(answer: &ragcite::Answer, report: &Report) {
+fn check_report(answer: &ragcite::Answer, chunks: &ragcite::Chunks, report: &Report) {
     let result = &report.result;
     let mut previous_end = answer.offset;
     for (k, sentence) in result.sentences.iter().enumerate() {
@@ -35,6 +38,26 @@ fn check_report(answer: &ragcite::Answer, report: &Report) {
             "sentence {k}: span {span:?} overlaps the previous one"
         );
         previous_end = span.end;
+        if let Some(deciding) = &sentence.deciding_chunk {
+            assert!(sentence.cited.contains(deciding), "sentence {k}: deciding chunk not cited");
+        }
+        if let Some(found) = &sentence.contradiction {
+            assert_eq!(sentence.verdict, ragcite::Verdict::Contradicted, "sentence {k}");
+            assert!(sentence.cited.contains(&found.chunk), "sentence {k}: contradiction");
+            let text = chunks
+                .chunks
+                .iter()
+                .find(|c| c.id == found.chunk)
+                .map(|c| c.text.as_str())
+                .unwrap_or_default();
+            assert_eq!(
+                text.get(found.chunk_span.start..found.chunk_span.end),
+                Some(found.chunk_words.as_str()),
+                "sentence {k}: the contradiction's span"
+            );
+        } else {
+            assert_ne!(sentence.verdict, ragcite::Verdict::Contradicted, "sentence {k}");
+        }
         for (name, score) in [
             ("coverage", sentence.coverage),
             ("support", sentence.support),
@@ -66,7 +89,11 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let report = CHECKER.check(&answer, &chunks);
-    check_report(&answer, &report);
+    check_report(&answer, &chunks, &report);
     let report = CHECKER.check_as_one(&answer, &chunks);
-    check_report(&answer, &report);
+    check_report(&answer, &chunks, &report);
+    let mut asked = answer.clone();
+    asked.question = answer.text.lines().next().map(str::to_string);
+    let report = CHECKER.check(&asked, &chunks);
+    check_report(&asked, &chunks, &report);
 });
