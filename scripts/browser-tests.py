@@ -14,7 +14,7 @@ Usage: python3 scripts/browser-tests.py BIN --axe PATH/axe.min.js --screenshots 
 What it checks: the page (the worked example's verdicts, gate and missing number, the chunk panel
 by mouse and by keyboard, an answer of one's own with Ctrl+Enter, an unknown marker, a misquote,
 the API's error for bad chunks, no sideways scroll at 360 px); the reports of `check` (the worked
-example, a misquote, each citation's finding and the deciding chunk, chunk ids such as __proto__) and `batch` (testdata transcripts: filter, show, sort, expand; 20,000
+example, a misquote, a contradiction, each citation's finding and the deciding chunk, chunk ids such as __proto__) and `batch` (testdata transcripts: filter, show, sort, expand; 20,000
 generated records: time to first rows and to filter, printed, with a 30 s sanity bound); on all
 of them, no request off the machine, no CSP violation, no console or uncaught error, no <script>
 rendered as text, and no serious or critical axe-core violation.
@@ -626,6 +626,20 @@ def check_report_citations(page, url):
     expect(items.nth(1)).to_contain_text("adds nothing")
 
 
+def check_report_contradiction(page, url):
+    """A contradicted sentence shows the chunk's passage with the contradicting words marked
+    (testdata/contradictions: sentence 1 against chunk 2)."""
+    page.goto(url)
+    report_basics(page)
+    sentence = page.locator('#answer-view .sentence[data-index="1"]')
+    expect(sentence).to_have_attribute("data-verdict", "contradicted")
+    box = sentence.locator("div.contradiction").first
+    expect(box).to_be_visible()
+    expect(box).to_have_attribute("data-chunk", "2")
+    expect(box.locator("mark.contradicting")).to_have_text("did not significantly reduce")
+    expect(page.locator('#answer-view .sentence[data-index="6"]')).to_have_attribute("data-verdict", "supported")
+
+
 # Chunk ids that name what every JS object inherits (testdata/html/prototype-ids.*).
 PROTOTYPE_CHUNKS = {"__proto__": "330 metres", "constructor": "1889", "toString": "Paris"}
 
@@ -813,6 +827,10 @@ def run(options, binary, runner, work):
     code = ragcite(binary, "check", "testdata/markdown/answer.md", "testdata/markdown/chunks.json",
                    "--format", "html", out=cited_html)
     cited_ok = code == 1 and cited_html.stat().st_size > 0
+    contra_html = work / "contradictions.html"
+    code = ragcite(binary, "check", "testdata/contradictions/answer.md", "testdata/contradictions/chunks.json",
+                   "--format", "html", out=contra_html)
+    contra_ok = code == 1 and contra_html.stat().st_size > 0
     proto_html = work / "prototype-ids.html"
     code = ragcite(binary, "check", "testdata/html/prototype-ids.md", "testdata/html/prototype-ids.json",
                    "--format", "html", out=proto_html)
@@ -894,6 +912,9 @@ def run(options, binary, runner, work):
             runner.check("check report: each citation's finding, the deciding chunk named",
                          check_report_citations, page, cited_html.as_uri(),
                          needs=(cited_ok, "not run: check --format html on testdata/markdown failed"))
+            runner.check("check report: a contradiction shows the chunk's contradicting words",
+                         check_report_contradiction, page, contra_html.as_uri(),
+                         needs=(contra_ok, "not run: check --format html on testdata/contradictions failed"))
             runner.check("check report: chunk ids __proto__, constructor, toString open their chunk",
                          prototype_ids, page, proto_html.as_uri(),
                          needs=(proto_ok, "not run: check --format html on testdata/html failed"))
