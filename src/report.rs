@@ -218,7 +218,7 @@ pub struct SentenceResult {
     /// Numbers of the sentence that none of its cited chunks holds but one step of
     /// arithmetic over their figures gives (a sum, difference, product, ratio, percentage
     /// change): not missing. Left out when empty.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub derived: Vec<Derived>,
     /// The chunk with the highest coverage over all chunks, earliest on a tie; `null` when no
     /// chunk shares anything with the sentence.

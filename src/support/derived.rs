@@ -42,6 +42,8 @@ enum Operation {
     Percentage,
     /// `(b - a) / a` as a percentage
     Change,
+    /// The time between two times of day (`17:30 − 9:00 = 8.5 hours`).
+    Duration,
 }
 
 impl fmt::Display for Derivation {
@@ -54,6 +56,7 @@ impl fmt::Display for Derivation {
             Operation::Ratio => write!(f, "{l} / {r} = {n}"),
             Operation::Percentage => write!(f, "{l} / {r} = {n}"),
             Operation::Change => write!(f, "{l} \u{2192} {r}: {n}"),
+            Operation::Duration => write!(f, "{l} \u{2212} {r} = {n}"),
         }
     }
 }
@@ -139,6 +142,8 @@ pub fn derive(number: &Number, operands: &[f64], stated: &[f64]) -> Option<Deriv
             Operation::Percentage | Operation::Change => {
                 years == 0 && percentage && significant >= 3
             }
+            // Durations come from `duration` only.
+            Operation::Duration => false,
         } && (years == 2 || (a.abs() >= 10.0 && b.abs() >= 10.0));
         let shown = stated.contains(a) && stated.contains(b) && !percentage;
         let allowed = allowed || shown;
@@ -207,6 +212,44 @@ pub fn derive(number: &Number, operands: &[f64], stated: &[f64]) -> Option<Deriv
                         return Some(d);
                     }
                 }
+            }
+        }
+    }
+    None
+}
+
+/// The duration `number` states (`unit`: the word after it, `hours` or `minutes`) as the
+/// time between two of `times` (times of day in hours, sorted), at the precision it is written.
+pub fn duration(number: &Number, unit: &str, times: &[f64]) -> Option<Derivation> {
+    let per_hour = match unit.to_ascii_lowercase().as_str() {
+        "hour" | "hours" | "hr" | "hrs" | "h" => 1.0,
+        "minute" | "minutes" | "min" | "mins" => 60.0,
+        _ => return None,
+    };
+    if number.role != Role::Figure || times.len() < 2 || times.len() > MAX_OPERANDS {
+        return None;
+    }
+    let target = number.value.as_f64()?;
+    // A whole number of hours or minutes is exact; a decimal at the precision it is written.
+    let tolerance = if number.precision < 0 {
+        0.5 * 10f64.powi(number.precision.max(-12) as i32)
+    } else {
+        0.0
+    };
+    for (k, &start) in times.iter().enumerate() {
+        for &end in &times[k + 1..] {
+            let between = (end - start) * per_hour;
+            if between > 0.0 && (between - target).abs() <= tolerance + 1e-9 {
+                let clock = |hours: f64| {
+                    let minutes = (hours * 60.0).round() as u32;
+                    format!("{}:{:02}", minutes / 60, minutes % 60)
+                };
+                return Some(Derivation {
+                    number: format!("{} {unit}", number.text),
+                    left: clock(end),
+                    operation: Operation::Duration,
+                    right: clock(start),
+                });
             }
         }
     }
@@ -295,6 +338,26 @@ mod tests {
             derived("a share of 12.5%", "25 of 200 patients").as_deref(),
             Some("25 / 200 = 12.5%")
         );
+    }
+
+    #[test]
+    fn durations_between_two_times_of_day() {
+        let times = [9.0, 17.5];
+        let read = |sentence: &str, unit: &str| {
+            let number = numbers(sentence).into_iter().next().unwrap();
+            duration(&number, unit, &times).map(|d| d.to_string())
+        };
+        assert_eq!(
+            read("8.5 hours", "hours").as_deref(),
+            Some("17:30 \u{2212} 9:00 = 8.5 hours")
+        );
+        assert_eq!(
+            read("510 minutes", "minutes").as_deref(),
+            Some("17:30 \u{2212} 9:00 = 510 minutes")
+        );
+        // Whole hours are exact, and only hours and minutes count.
+        assert_eq!(read("9 hours", "hours"), None);
+        assert_eq!(read("8.5 days", "days"), None);
     }
 
     #[test]

@@ -140,6 +140,9 @@ pub struct ChunkIndex {
     /// Each chunk's distinct figures of 2 or more, for derived figures; `None` past
     /// [`derived::MAX_OPERANDS`].
     pub(super) figures: Vec<Option<Box<[f64]>>>,
+    /// Each chunk's times of day, in hours (`17:30` is 17.5), at most
+    /// [`derived::MAX_OPERANDS`], for durations.
+    pub(super) times: Vec<Box<[f64]>>,
     /// Where the wanted stems stand in each chunk, for phrase evidence.
     pub(super) positions: score::Positions,
     /// Tokens in each chunk.
@@ -282,7 +285,13 @@ impl ChunkIndex {
         }
         self.positions.push_chunk(at_positions, negations);
         let mut figures: Vec<f64> = Vec::new();
+        let mut times: Vec<f64> = Vec::new();
         for value in values {
+            if times.len() < derived::MAX_OPERANDS
+                && let Some(hours) = value.as_hours()
+            {
+                times.push(hours);
+            }
             if figures.len() <= derived::MAX_OPERANDS
                 && let Some(figure) = derived::operand(&value)
             {
@@ -292,6 +301,8 @@ impl ChunkIndex {
         }
         self.figures
             .push((figures.len() <= derived::MAX_OPERANDS).then(|| figures.into_boxed_slice()));
+        times.sort_by(f64::total_cmp);
+        self.times.push(times.into_boxed_slice());
     }
 
     pub(super) fn holds_word(&self, stem_id: u32, chunk: usize) -> bool {

@@ -480,8 +480,25 @@ impl<'a> Scores<'a> {
         };
         let mut derivations = Vec::new();
         let mut left = Vec::new();
+        // The cited chunks' times of day, for durations.
+        let mut times: Vec<f64> = cited
+            .iter()
+            .flat_map(|&c| self.index.times[c].iter().copied())
+            .collect();
+        times.sort_by(f64::total_cmp);
+        times.dedup();
+        let unit_after = |n: &crate::words::Number| {
+            self.sentence
+                .text
+                .get(n.span.end..)
+                .and_then(|rest| rest.split_whitespace().next())
+                .map(|w| w.trim_end_matches(|c: char| !c.is_alphabetic()))
+                .unwrap_or("")
+        };
         for n in missing {
-            match derived::derive(n, &figures, &stated) {
+            let found = derived::derive(n, &figures, &stated)
+                .or_else(|| derived::duration(n, unit_after(n), &times));
+            match found {
                 Some(d) => derivations.push(Derived {
                     number: n.text.clone(),
                     how: d.to_string(),

@@ -90,6 +90,8 @@ pub enum Kind {
     Label,
     /// A label word a text writes with a number (`stage`).
     LabelWord,
+    /// A time of day (`09:00`, `17:30`).
+    Time,
 }
 
 impl NumberValue {
@@ -243,6 +245,15 @@ fn scan(text: &str, mut glued: Option<&mut Vec<NumberValue>>) -> Vec<Number> {
             } else {
                 i += 1;
             }
+            continue;
+        }
+        // `17:30`: one number, a time of day; a chunk holds its hour and minutes as well.
+        if let Some((time, end, parts)) = clock_time(text, i) {
+            if let Some(glued) = glued.as_deref_mut() {
+                glued.extend(parts);
+            }
+            found.push(time);
+            i = end;
             continue;
         }
         // `2024-03-31`, `31/03/2024`, `31.03.2024`: one number, a date.
@@ -405,6 +416,56 @@ fn separator_len(text: &str, j: usize, comma: bool) -> Option<usize> {
 /// A group of exactly three digits at `j`, not followed by a further digit.
 fn three_digit_group(bytes: &[u8], j: usize) -> bool {
     digit_run(bytes, j) == j + 3
+}
+
+/// A time of day at `start`: `H:MM` or `HH:MM` (hours up to 23, minutes up to 59), not part of
+/// a longer run of digits, colons or points (`3:16:20`, `10.5:30`), with the values of its hour
+/// and minutes, which a chunk holds too.
+fn clock_time(text: &str, start: usize) -> Option<(Number, usize, Vec<NumberValue>)> {
+    let bytes = text.as_bytes();
+    if start > 0 && matches!(bytes[start - 1], b'0'..=b'9' | b':' | b'.') {
+        return None;
+    }
+    let hour_end = digit_run(bytes, start);
+    if !(1..=2).contains(&(hour_end - start)) || bytes.get(hour_end) != Some(&b':') {
+        return None;
+    }
+    let minute_end = digit_run(bytes, hour_end + 1);
+    if minute_end - hour_end - 1 != 2
+        || bytes.get(minute_end).is_some_and(|b| {
+            b.is_ascii_digit()
+                || matches!(b, b':')
+                || (*b == b'.' && bytes.get(minute_end + 1).is_some_and(u8::is_ascii_digit))
+        })
+    {
+        return None;
+    }
+    let hour: u32 = text[start..hour_end].parse().ok()?;
+    let minute: u32 = text[hour_end + 1..minute_end].parse().ok()?;
+    if hour > 23 || minute > 59 {
+        return None;
+    }
+    let value = NumberValue::tagged(Kind::Time, &format!("{hour:02}:{minute:02}"));
+    let parts = vec![
+        NumberValue::from_parts(&hour.to_string(), "", 0),
+        NumberValue::from_parts(&minute.to_string(), "", 0),
+    ];
+    Some((
+        Number::figure(text, start..minute_end, value, 0),
+        minute_end,
+        parts,
+    ))
+}
+
+impl NumberValue {
+    /// A time of day in hours (`17:30` is 17.5); `None` for the other kinds.
+    pub fn as_hours(&self) -> Option<f64> {
+        if self.kind != Kind::Time {
+            return None;
+        }
+        let (hour, minute) = self.digits.split_once(':')?;
+        Some(f64::from(hour.parse::<u32>().ok()?) + f64::from(minute.parse::<u32>().ok()?) / 60.0)
+    }
 }
 
 fn read_number(text: &str, start: usize) -> (Number, usize) {

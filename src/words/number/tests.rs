@@ -255,3 +255,22 @@ fn very_long_digit_runs_do_not_overflow() {
     assert_eq!(numbers(&long).len(), 1);
     assert_ne!(value(&long), value(&"9".repeat(499)));
 }
+
+#[test]
+fn times_of_day_are_one_number_and_chunks_hold_their_parts() {
+    let read = |text: &str| -> Vec<String> {
+        numbers(text)
+            .into_iter()
+            .map(|n| n.value.to_string())
+            .collect()
+    };
+    assert_eq!(read("from 9:00 to 17:30"), ["09:00", "17:30"]);
+    // Not a time: hours past 23, minutes past 59, longer runs.
+    assert_eq!(read("25:00"), ["25e0", "0e0"]);
+    assert_eq!(read("9:75").len(), 2);
+    assert!(!read("3:16:20").contains(&"03:16".to_string()));
+    let (found, glued) = chunk_numbers("open 9:00 to 17:30");
+    assert_eq!(found.len(), 2);
+    assert!(glued.contains(&NumberValue::from_parts("17", "", 0)));
+    assert!(glued.contains(&NumberValue::from_parts("30", "", 0)));
+}
