@@ -21,6 +21,7 @@ mod consumers;
 mod contradictions;
 mod escapes;
 mod eval;
+mod figures;
 mod files;
 mod generated;
 mod html;
