@@ -131,7 +131,9 @@ def test_a_misquote_names_the_quotation() -> None:
     )
     assert result.score == 0.0
     assert result.failing[0].verdict == "misquote"
+    # `five years` is a figure in words, which the chunk's `seven years` does not hold.
     assert result.failing[0].details == (
+        "not in the cited chunks: five",
         "quote not in chunk 1: “the tower was repainted every five years”",
     )
 
