@@ -94,16 +94,17 @@ impl<'a> Contradictions<'a> {
             let text = self.chunks.get(chunk).map(|c| c.text.as_str())?;
             let language = self.language;
             let analyzer = self.analyzer.get_or_insert_with(|| Analyzer::new(language));
-            let chunk_cues = self
-                .cues
-                .entry(chunk)
-                .or_insert_with(|| Cues::read(analyzer, text, false));
-            if !Cues::read(analyzer, &sentence.text, true).may_contradict(
-                chunk_cues,
-                text,
-                negated_near,
-            ) {
-                return None;
+            // The sentence's cues first: when they decide alone, the chunk is not read for its.
+            let claim = Cues::read(analyzer, &sentence.text, true);
+            let alone = claim.negation || claim.exclusive || claim.direction || negated_near;
+            if !alone {
+                let chunk_cues = self
+                    .cues
+                    .entry(chunk)
+                    .or_insert_with(|| Cues::read(analyzer, text, false));
+                if !claim.may_contradict(chunk_cues, text, negated_near) {
+                    return None;
+                }
             }
         }
         self.find_text(&sentence.text, chunk)
