@@ -17,7 +17,7 @@ lose `supported` are listed. Records are split by a hash of their id into a tune
 held-out half; report the held-out half for figures tuned on the other.
 
 Usage:
-  scripts/probe-contradictions.py --data ../shared/eval/dev --bin target/release/ragcite \
+  scripts/probe-contradictions.py --data dev --bin target/release/ragcite \
       --base BASELINE_BINARY [--half held-out|tune|all] [--show 10]
 """
 
