@@ -78,6 +78,11 @@ impl Checker {
         &self.options
     }
 
+    /// The analyzer it reads words with (its language's stemmer and stop words).
+    pub fn analyzer(&self) -> &Analyzer {
+        &self.analyzer
+    }
+
     /// Checks every sentence of `answer` against `chunks`.
     pub fn check(&self, answer: &Answer, chunks: &Chunks) -> Report {
         self.check_within(answer, chunks, &Deadline::none())
@@ -192,7 +197,7 @@ impl Checker {
                 threshold: self.options.threshold,
                 model: &self.options.model,
                 keep_features: self.options.keep_features,
-                language: self.options.language,
+                analyzer: &self.analyzer,
             },
             parallel,
             deadline,

@@ -77,8 +77,9 @@ pub struct Scoring<'a> {
     pub threshold: f64,
     pub model: &'a model::Model,
     pub keep_features: bool,
-    /// The language of the texts: its negation words.
-    pub language: crate::words::Language,
+    /// The check's analyzer: the texts' language (its negation words) and the stems the
+    /// contradictions read.
+    pub analyzer: &'a crate::words::Analyzer,
 }
 
 /// Sentences from which a check judges them on two threads: below it, starting a thread costs
@@ -100,7 +101,7 @@ pub fn assess(
         threshold,
         model,
         keep_features,
-        language,
+        analyzer,
     } = scoring;
     // A provider citation's cited text is checked once, however many sentences it covers.
     let mut searches = QuoteSearches::new(chunks, deadline);
@@ -125,7 +126,7 @@ pub fn assess(
             model,
             &citation_quotes,
             searches,
-            language,
+            analyzer,
         );
         judge.keep_features = keep_features;
         judge.shortcuts = shortcuts;

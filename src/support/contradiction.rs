@@ -48,9 +48,8 @@ const MAX_SENTENCE: usize = 2_000;
 /// Finds contradictions between sentences and the chunks they cite, preparing each chunk once.
 pub(super) struct Contradictions<'a> {
     chunks: &'a [Chunk],
-    language: Language,
-    /// Built on first use, on the judge's thread: its stems are that thread's.
-    analyzer: Option<Analyzer>,
+    /// The check's analyzer (its stem ids are the judge's thread's, as the index's are).
+    analyzer: &'a Analyzer,
     prepared: FxHashMap<usize, Prepared>,
     /// Per chunk, its words that can make a contradiction (see [`Cues`]).
     cues: FxHashMap<usize, Cues>,
@@ -65,11 +64,10 @@ struct Prepared {
 }
 
 impl<'a> Contradictions<'a> {
-    pub(super) fn new(chunks: &'a [Chunk], language: Language) -> Self {
+    pub(super) fn new(chunks: &'a [Chunk], analyzer: &'a Analyzer) -> Self {
         Contradictions {
             chunks,
-            language,
-            analyzer: None,
+            analyzer,
             prepared: FxHashMap::default(),
             cues: FxHashMap::default(),
         }
@@ -90,10 +88,9 @@ impl<'a> Contradictions<'a> {
         antonym: bool,
         negated_near: bool,
     ) -> Option<Contradiction> {
-        if self.language == Language::English && !antonym {
+        if self.analyzer.language() == Language::English && !antonym {
             let text = self.chunks.get(chunk).map(|c| c.text.as_str())?;
-            let language = self.language;
-            let analyzer = self.analyzer.get_or_insert_with(|| Analyzer::new(language));
+            let analyzer = self.analyzer;
             // The sentence's cues first: when they decide alone, the chunk is not read for its.
             let claim = Cues::read(analyzer, &sentence.text, true);
             let alone = claim.negation || claim.exclusive || claim.direction || negated_near;
@@ -114,16 +111,15 @@ impl<'a> Contradictions<'a> {
     fn find_text(&mut self, sentence: &str, chunk: usize) -> Option<Contradiction> {
         let Contradictions {
             chunks,
-            language,
             analyzer,
             prepared,
             ..
         } = self;
+        let analyzer: &Analyzer = analyzer;
         let text = &chunks.get(chunk)?.text;
         if sentence.len() > MAX_SENTENCE || text.is_empty() {
             return None;
         }
-        let analyzer = analyzer.get_or_insert_with(|| Analyzer::new(*language));
         let prepared = prepared
             .entry(chunk)
             .or_insert_with(|| Prepared::new(text, analyzer));

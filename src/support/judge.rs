@@ -10,7 +10,7 @@ use crate::deadline::{Deadline, Every};
 use crate::input::Chunk;
 use crate::quote::{QuoteMatch, QuoteSearch};
 use crate::report::{Derived, QuoteCheck, QuoteOrigin, SentenceResult, Span, Verdict};
-use crate::words::{Language, Role};
+use crate::words::Role;
 
 use super::contradiction::{self, Contradictions};
 use super::decide::{Findings, decide, reaches};
@@ -694,7 +694,7 @@ impl<'a> Judge<'a> {
         model: &'a Model,
         citation_quotes: &'a [Option<QuoteCheck>],
         searches: QuoteSearches<'a>,
-        language: Language,
+        analyzer: &'a crate::words::Analyzer,
     ) -> Self {
         let deadline = searches.deadline;
         Judge {
@@ -705,7 +705,7 @@ impl<'a> Judge<'a> {
             keep_features: false,
             citation_quotes,
             searches,
-            contradictions: Contradictions::new(chunks, language),
+            contradictions: Contradictions::new(chunks, analyzer),
             shared: vec![0; index.len],
             held: vec![0; index.len],
             is_cited: vec![false; chunks.len()],
@@ -823,9 +823,8 @@ impl<'a> Judge<'a> {
                             .iter()
                             .any(|&(id, _)| self.index.holds_word(id, c.chunk))
                     });
-                    let ids: Vec<u32> = sentence.words.iter().map(|w| w.id).collect();
                     let negated_near = self.index.positions.negation_before(
-                        &ids,
+                        sentence.words.iter().map(|w| w.id),
                         c.chunk as u32,
                         contradiction::NEGATION_SCOPE,
                     );

@@ -79,13 +79,18 @@ impl Positions {
 
     /// Whether a negation of `chunk` stands at most `reach` words before an occurrence of one
     /// of `stems` (wanted stems: a sentence's words).
-    pub(crate) fn negation_before(&self, stems: &[u32], chunk: u32, reach: u32) -> bool {
+    pub(crate) fn negation_before(
+        &self,
+        mut stems: impl Iterator<Item = u32>,
+        chunk: u32,
+        reach: u32,
+    ) -> bool {
         let negations = self
             .negations
             .get(chunk as usize)
             .map_or(&[][..], Vec::as_slice);
         !negations.is_empty()
-            && stems.iter().any(|&stem| {
+            && stems.any(|stem| {
                 self.of(stem, chunk).any(|p| {
                     let before = negations.partition_point(|&q| q < p);
                     before > 0 && p - negations[before - 1] <= reach

@@ -12,7 +12,7 @@ fn find_in(language: Language, sentence: &str, chunk: &str) -> Option<Contradict
         text: chunk.to_string(),
         ..Chunk::default()
     }];
-    Contradictions::new(&chunks, language).find_text(sentence, 0)
+    Contradictions::new(&chunks, &analyzer).find_text(sentence, 0)
 }
 
 fn find(sentence: &str, chunk: &str) -> Option<Contradiction> {

@@ -41,9 +41,15 @@ pub fn run(args: &ExplainArgs) -> Result<ExitStatus> {
                     read_inputs(answer, chunks, args.answer_format.0, args.max_input_size)?;
                 let options = args.checking.options()?;
                 let threshold = options.threshold;
-                let analyzer = ragcite::words::Analyzer::new(options.language);
-                let report = Checker::new(options).check(&answer, &chunks);
-                write_sentences(&mut out, &report, &chunks.chunks, &analyzer, threshold)
+                let checker = Checker::new(options);
+                let report = checker.check(&answer, &chunks);
+                write_sentences(
+                    &mut out,
+                    &report,
+                    &chunks.chunks,
+                    checker.analyzer(),
+                    threshold,
+                )
             }
         }
     };
