@@ -175,6 +175,7 @@ fn table_long_word(bencher: Bencher, chars: usize) {
         threshold: ragcite::DEFAULT_THRESHOLD,
         model: "shipped".to_string(),
         lang: "en".to_string(),
+        lang_detected: false,
         limits,
     };
     let emitter = TableEmitter {

@@ -63,7 +63,8 @@ haystack\t'Haystack pipeline output with AnswerBuilder answers'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-input-size -d 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l question -d 'The question the answer replies to: a figure it states is context, not a claim the answer must cite' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l lang -d 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another' -r -f -a "auto\t'Detect the answer\'s language (English when unsure)'
+ar\t'Arabic'
 da\t'Danish'
 de\t'German'
 el\t'Greek'
@@ -108,7 +109,8 @@ html\t'One self-contained HTML page: a sortable, filterable table of records, ea
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l field -d 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-record-size -d 'Largest record (a JSON line, a CSV row, an element of the array of records), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l lang -d 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another' -r -f -a "auto\t'Detect the answer\'s language (English when unsure)'
+ar\t'Arabic'
 da\t'Danish'
 de\t'German'
 el\t'Greek'
@@ -150,7 +152,8 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l isolated -d 'I
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
+complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l lang -d 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another' -r -f -a "auto\t'Detect the answer\'s language (English when unsure)'
+ar\t'Arabic'
 da\t'Danish'
 de\t'German'
 el\t'Greek'
@@ -212,7 +215,8 @@ llamaindex\t'LlamaIndex Response {response, source_nodes}'
 haystack\t'Haystack pipeline output with AnswerBuilder answers'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l max-input-size -d 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l lang -d 'Language of the stemmer and stop words' -r -f -a "ar\t'Arabic'
+complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l lang -d 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another' -r -f -a "auto\t'Detect the answer\'s language (English when unsure)'
+ar\t'Arabic'
 da\t'Danish'
 de\t'German'
 el\t'Greek'

@@ -47,6 +47,7 @@ pub fn calculate_within(
     let checker = Checker::new(Options {
         threshold: request.threshold,
         language: request.language,
+        auto_language: request.auto_language,
         model: Arc::clone(model),
         keep_features: false,
     });

@@ -9,7 +9,7 @@ use rustc_hash::FxHashSet;
 use crate::deadline::{Deadline, Expired};
 use crate::input::{Answer, Chunks};
 use crate::marker::{self, ResolvedCitation, Resolver};
-use crate::report::Report;
+use crate::report::{LanguageUse, Report};
 use crate::support::model::Model;
 use crate::support::{self, ChunkIndex, ChunkTexts, ChunkWords, SentenceInput};
 use crate::words::{self, Analyzer, Language};
@@ -38,8 +38,13 @@ pub struct Options {
     /// The `support` a sentence's best cited chunk must reach (0.1 to 1); see
     /// [`support::model`].
     pub threshold: f64,
-    /// Stemmer and stop words.
+    /// Stemmer and stop words, and how numbers are written (a decimal comma or point): the
+    /// language answers are read in, unless `auto_language` detects another.
     pub language: Language,
+    /// `--lang auto` (the default): read each answer in the language it is detected in, when
+    /// the detector is confident (see [`words::detect`]); in `language` otherwise. Without it,
+    /// a check warns when the answer looks written in another language than `language`.
+    pub auto_language: bool,
     /// What scores support: the shipped model unless another is given.
     pub model: Arc<Model>,
     /// Keep each sentence's features (for `eval --features` and `train`); the model's
@@ -52,6 +57,7 @@ impl Default for Options {
         Options {
             threshold: DEFAULT_THRESHOLD,
             language: Language::English,
+            auto_language: true,
             model: Model::shipped(),
             keep_features: false,
         }
@@ -64,14 +70,48 @@ impl Default for Options {
 pub struct Checker {
     options: Options,
     analyzer: Analyzer,
+    /// With `auto_language`, the analyzer of each other language, built when an answer first
+    /// needs it (in the order of [`Language::ALL`]).
+    detected: Vec<std::sync::OnceLock<Analyzer>>,
 }
 
 impl Checker {
     pub fn new(options: Options) -> Self {
         Checker {
             analyzer: Analyzer::new(options.language),
+            detected: (0..Language::ALL.len())
+                .map(|_| std::sync::OnceLock::new())
+                .collect(),
             options,
         }
+    }
+
+    /// The analyzer for `language`: the options' own, or one built once for a language
+    /// detected.
+    fn analyzer_of(&self, language: Language) -> &Analyzer {
+        match Language::ALL.iter().position(|&l| l == language) {
+            Some(k) if language != self.analyzer.language() => {
+                self.detected[k].get_or_init(|| Analyzer::new(language))
+            }
+            _ => &self.analyzer,
+        }
+    }
+
+    /// The language `answer` is read in, with what detection found (see
+    /// [`Options::auto_language`]), and its analyzer.
+    pub fn language_for(&self, answer: &Answer, chunks: &Chunks) -> (LanguageUse, &Analyzer) {
+        let detected = words::detect(&answer.text, chunks.chunks.iter().map(|c| c.text.as_str()))
+            .map(|d| d.language);
+        let used = match detected {
+            Some(language) if self.options.auto_language => language,
+            _ => self.options.language,
+        };
+        let choice = LanguageUse {
+            used,
+            detected,
+            auto: used != self.options.language,
+        };
+        (choice, self.analyzer_of(used))
     }
 
     pub fn options(&self) -> &Options {
@@ -125,17 +165,24 @@ impl Checker {
         parallel: bool,
         deadline: &Deadline,
     ) -> Result<Report, Expired> {
-        self.analyzer.begin();
+        let (language, analyzer) = self.language_for(answer, chunks);
+        analyzer.begin();
         let resolver = Resolver::for_chunks(chunks);
         // The values of the figures the question states.
         let given: FxHashSet<words::NumberValue> = answer
             .question
             .as_deref()
-            .map(|q| words::numbers(q).into_iter().map(|n| n.value).collect())
+            .map(|q| {
+                words::numbers_in(q, analyzer.language().decimal())
+                    .into_iter()
+                    .map(|n| n.value)
+                    .collect()
+            })
             .unwrap_or_default();
         // The answer's sentences with their markers, citations and words.
         let read_answer = || {
-            let mut split = sentence::split(&answer.text, &resolver);
+            let conventions = sentence::Conventions::for_code(analyzer.language().code());
+            let mut split = sentence::split_in(&answer.text, &resolver, &conventions);
             if as_one && let (Some(first), Some(last)) = (split.spans.first(), split.spans.last()) {
                 let whole = sentence::SentenceSpan {
                     span: first.span.start..last.span.end,
@@ -161,6 +208,7 @@ impl Checker {
                 .take_while(|_| !deadline.passed())
                 .map(|(position, native)| {
                     self.read_sentence(
+                        analyzer,
                         &answer.text,
                         &split.prose,
                         position,
@@ -176,7 +224,7 @@ impl Checker {
         // while indexing, screened by its few words.
         let ((sentences, citations), chunk_words) = if parallel {
             let (answer, texts) = parallel::on_two_threads(read_answer, || {
-                ChunkTexts::read(&chunks.chunks, &self.analyzer)
+                ChunkTexts::read(&chunks.chunks, analyzer)
             });
             (answer, ChunkWords::Read(texts))
         } else {
@@ -184,10 +232,8 @@ impl Checker {
         };
         deadline.check()?;
         // Chunks are indexed for the sentences' words only: every score is about them.
-        let wanted = self
-            .analyzer
-            .word_filter(sentences.iter().flat_map(|s| s.words.iter()));
-        let index = ChunkIndex::build(chunk_words, &self.analyzer, &wanted);
+        let wanted = analyzer.word_filter(sentences.iter().flat_map(|s| s.words.iter()));
+        let index = ChunkIndex::build(chunk_words, analyzer, &wanted);
         let mut result = support::assess(
             sentences,
             &citations,
@@ -197,7 +243,7 @@ impl Checker {
                 threshold: self.options.threshold,
                 model: &self.options.model,
                 keep_features: self.options.keep_features,
-                analyzer: &self.analyzer,
+                analyzer,
             },
             parallel,
             deadline,
@@ -221,12 +267,27 @@ impl Checker {
         if !cites_anything && result.counts.claims > 0 {
             warnings.push("the answer has no citation at all".to_string());
         }
-        Ok(Report { result, warnings })
+        if let Some(detected) = language.detected
+            && detected != language.used
+        {
+            warnings.push(format!(
+                "the answer looks written in {} but is read as {}: pass --lang {} (or --lang auto)",
+                detected.name(),
+                language.used.name(),
+                detected.code()
+            ));
+        }
+        Ok(Report {
+            result,
+            warnings,
+            language,
+        })
     }
 
     /// The marker and words stages for one sentence.
     fn read_sentence(
         &self,
+        analyzer: &Analyzer,
         answer: &str,
         prose: &str,
         position: sentence::SentenceSpan,
@@ -282,14 +343,14 @@ impl Checker {
             }
         }
         let quotations = quote::quotations(&text);
-        let mut numbers = words::numbers(&text);
+        let mut numbers = words::numbers_in(&text, analyzer.language().decimal());
         // `According to 1, ...`, `contexts 1 and 2`: a source named in words is a citation,
         // not a number the sentence claims.
         numbers.retain(|n| !marker::names_a_source(&text[..n.span.start], &n.text, resolver));
         // A figure the question states is context: `How tall is the 330 m tower?`.
         let (context, mut numbers): (Vec<_>, Vec<_>) =
             numbers.into_iter().partition(|n| given.contains(&n.value));
-        let words = self.analyzer.content_words(&text, &numbers);
+        let words = analyzer.content_words(&text, &numbers);
         // Identifiers, code, addresses and enumerators are names, not figures the sentence
         // states (their digits are no words either).
         numbers.retain(|n| n.role != words::Role::Name);

@@ -45,6 +45,6 @@ pub use check::{Checker, DEFAULT_THRESHOLD, Options, THRESHOLD_RANGE};
 pub use deadline::{Deadline, Expired};
 pub use gate::{GateOutcome, LimitFailure, Limits};
 pub use input::{Answer, AnswerFormat, Chunk, ChunkFormat, Chunks, InputError};
-pub use report::{CheckResult, ChunkStatus, Counts, Report, Verdict};
+pub use report::{CheckResult, ChunkStatus, Counts, LanguageUse, Report, Verdict};
 pub use support::model::Model;
 pub use words::Language;

@@ -576,6 +576,20 @@ pub struct CheckResult {
 pub struct Report {
     pub result: CheckResult,
     pub warnings: Vec<String>,
+    /// The language the answer was read in, and what detection found.
+    pub language: LanguageUse,
+}
+
+/// The language a check read the answer in (`--lang`, or detected with `--lang auto`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LanguageUse {
+    /// The language read in: its stemmer, stop words and number format.
+    pub used: crate::Language,
+    /// The language the answer looks written in, when the detector is confident.
+    pub detected: Option<crate::Language>,
+    /// Whether `used` is a detected language that `--lang auto` chose over the one it falls
+    /// back to (English): false when the answer is read in the language it would be anyway.
+    pub auto: bool,
 }
 
 impl Report {

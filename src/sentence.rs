@@ -10,6 +10,9 @@ use serde::Serialize;
 
 use crate::marker::{Resolver, marker_at};
 
+mod conventions;
+pub use conventions::Conventions;
+
 /// A 1-based line and column; the column counts characters (Unicode scalar values).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct LineColumn {
@@ -59,7 +62,14 @@ const CLOSERS: &[char] = &[
     '"', '\'', '”', '’', ')', ']', '»', '*', '_', '`', '」', '』', '）',
 ];
 
+/// Splits an English answer (see [`split_in`]).
 pub fn split(answer: &str, resolver: &Resolver) -> Sentences {
+    split_in(answer, resolver, &Conventions::ENGLISH)
+}
+
+/// Splits an answer into sentences, its full stops read by `conventions` (the abbreviations and
+/// ordinals of its language) beside the English abbreviations.
+pub fn split_in(answer: &str, resolver: &Resolver, conventions: &Conventions) -> Sentences {
     let (prose, headings) = neutralise_markdown(answer);
     let mut spans = Vec::new();
     let mut cursor = Cursor::new(answer);
@@ -67,7 +77,7 @@ pub fn split(answer: &str, resolver: &Resolver) -> Sentences {
     for line in prose.split_inclusive('\n') {
         let line_end = line_start + line.trim_end_matches(['\n', '\r']).len();
         let heading = headings.binary_search(&line_start).is_ok();
-        for range in split_line(&prose, line_start..line_end, resolver) {
+        for range in split_line(&prose, line_start..line_end, resolver, conventions) {
             if let Some(range) = trim(&prose, range)
                 && prose[range.clone()].chars().any(char::is_alphanumeric)
             {
@@ -94,7 +104,12 @@ fn trim(text: &str, range: Range<usize>) -> Option<Range<usize>> {
 }
 
 /// Splits one line of prose at sentence terminators.
-fn split_line(prose: &str, line: Range<usize>, resolver: &Resolver) -> Vec<Range<usize>> {
+fn split_line(
+    prose: &str,
+    line: Range<usize>,
+    resolver: &Resolver,
+    conventions: &Conventions,
+) -> Vec<Range<usize>> {
     let text = &prose[..line.end];
     let mut pieces = Vec::new();
     let mut start = line.start;
@@ -109,7 +124,8 @@ fn split_line(prose: &str, line: Range<usize>, resolver: &Resolver) -> Vec<Range
         let run_end = i + text[i..]
             .find(|d: char| !matches!(d, '.' | '!' | '?' | '。' | '！' | '？'))
             .unwrap_or(line.end - i);
-        if &text[i..run_end] == "." && !ends_sentence_at_full_stop(text, line.start, i) {
+        if &text[i..run_end] == "." && !ends_sentence_at_full_stop(text, line.start, i, conventions)
+        {
             i = run_end;
             continue;
         }
@@ -153,7 +169,12 @@ fn trailing_markers(text: &str, from: usize, resolver: &Resolver) -> usize {
 
 /// Whether the full stop at byte `dot` ends a sentence: not after an abbreviation or a single
 /// capital initial. `etc.` ends one when a capitalised word follows.
-fn ends_sentence_at_full_stop(text: &str, line_start: usize, dot: usize) -> bool {
+fn ends_sentence_at_full_stop(
+    text: &str,
+    line_start: usize,
+    dot: usize,
+    conventions: &Conventions,
+) -> bool {
     let before = &text[line_start..dot];
     // Abbreviations are short: looking back further than this would make a long dotted run
     // (`ab.ab.ab.…`) quadratic, and a token that long is no abbreviation.
@@ -190,6 +211,9 @@ fn ends_sentence_at_full_stop(text: &str, line_start: usize, dot: usize) -> bool
         return next.is_some_and(char::is_uppercase);
     }
     if ABBREVIATIONS.contains(&lower.as_str()) {
+        return false;
+    }
+    if conventions.ends_no_sentence(&before[..token_start], token, &lower, &text[dot + 1..]) {
         return false;
     }
     // Dotted abbreviations: U.S., e.g., a.m., Ph.D.
@@ -432,6 +456,112 @@ mod tests {
             .into_iter()
             .map(|s| &answer[s.span])
             .collect()
+    }
+
+    fn sentences_in<'a>(code: &str, answer: &'a str) -> Vec<&'a str> {
+        let resolver = Resolver::new(std::iter::empty());
+        split_in(answer, &resolver, &Conventions::for_code(code))
+            .spans
+            .into_iter()
+            .map(|s| &answer[s.span])
+            .collect()
+    }
+
+    #[test]
+    fn ordinal_dates_and_numbers_end_no_sentence_where_ordinals_take_a_full_stop() {
+        assert_eq!(
+            sentences_in(
+                "de",
+                "Der Vertrag wurde am 15. Februar 2024 unterzeichnet. Er gilt."
+            ),
+            [
+                "Der Vertrag wurde am 15. Februar 2024 unterzeichnet.",
+                "Er gilt."
+            ]
+        );
+        assert_eq!(
+            sentences_in(
+                "de",
+                "Am 3. Oktober ist Feiertag. Im 19. Jahrhundert wuchs die Stadt."
+            ),
+            [
+                "Am 3. Oktober ist Feiertag.",
+                "Im 19. Jahrhundert wuchs die Stadt."
+            ]
+        );
+        assert_eq!(
+            sentences_in(
+                "fi",
+                "Laki tuli voimaan 15. helmikuuta 2024. Se koskee kaikkia."
+            ),
+            [
+                "Laki tuli voimaan 15. helmikuuta 2024.",
+                "Se koskee kaikkia."
+            ]
+        );
+        assert_eq!(
+            sentences_in("da", "Loven trådte i kraft den 1. januar. Den gælder alle."),
+            ["Loven trådte i kraft den 1. januar.", "Den gælder alle."]
+        );
+        // A number that ends a sentence still ends it.
+        assert_eq!(
+            sentences_in("de", "Die Zahl der Teilnehmer war 15. Danach kamen mehr."),
+            ["Die Zahl der Teilnehmer war 15.", "Danach kamen mehr."]
+        );
+        // English is not read so.
+        assert_eq!(
+            sentences("The score was 15. February was cold."),
+            ["The score was 15.", "February was cold."]
+        );
+    }
+
+    #[test]
+    fn each_language_keeps_its_abbreviations() {
+        let cases = [
+            (
+                "de",
+                "Es gibt z. B. Äpfel, Birnen usw. in der Kiste. Das ist gut.",
+            ),
+            (
+                "de",
+                "Das sind ca. 20 Stück bzw. mehr, d. h. genug. Das ist gut.",
+            ),
+            (
+                "de",
+                "Die Nr. 5 kommt ggf. später, evtl. morgen. Das ist gut.",
+            ),
+            ("de", "Das gilt u. a. für Dr. Meier. Das ist gut."),
+            ("de", "Das sagte Stihl der FR. Die Delegierten folgten."),
+            (
+                "fr",
+                "Mme Dupont et M. Martin, p. ex. les voisins, sont venus. C'est bien.",
+            ),
+            (
+                "fr",
+                "Il régna vers 50 av. J.-C. dans la région. C'est bien.",
+            ),
+            (
+                "es",
+                "La Sra. García y el Sr. López, p. ej. los vecinos, llegaron. Está bien.",
+            ),
+            (
+                "it",
+                "Il dott. Rossi e la sig.ra Bianchi, ecc. sono arrivati. Va bene.",
+            ),
+            (
+                "pt",
+                "A Sra. Silva e o Dr. Costa, pág. 5, chegaram. Está bem.",
+            ),
+            (
+                "nl",
+                "Dhr. Jansen en mevr. de Vries, bijv. de buren, kwamen. Dat is goed.",
+            ),
+        ];
+        for (code, text) in cases {
+            assert_eq!(sentences_in(code, text).len(), 2, "{code}: {text}");
+        }
+        // In English, those words are not abbreviations.
+        assert_eq!(sentences("It was so. Then it ended.").len(), 2);
     }
 
     #[test]

@@ -7,19 +7,22 @@ mod porter2;
 use std::fmt;
 
 pub use number::{
-    Kind, Number, NumberValue, Role, SpelledNumbers, chunk_numbers, numbers, spelled_figures,
+    Decimal, Kind, Number, NumberValue, Role, SpelledNumbers, chunk_numbers, numbers, numbers_in,
+    spelled_figures,
 };
 use rust_stemmers::Stemmer;
 use rustc_hash::{FxHashMap, FxHashSet};
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
+mod detect;
 mod filter;
 mod intern;
 mod language;
 mod lexicon;
 mod rarity;
 
+pub use detect::{Detected, detect};
 pub use filter::WordFilter;
 use intern::{INTERNER, INTERNER_LIMIT, Interner};
 pub use language::Language;

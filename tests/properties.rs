@@ -583,14 +583,32 @@ proptest! {
     /// Any text: numbers and chunk numbers are read without panic, in order, within the text.
     #[test]
     fn numbers_of_any_text(text in "[0-9a-zA-Z .,:/%$`=_@-]{0,80}|\\PC{0,40}") {
-        let found = ragcite::words::numbers(&text);
-        let mut end = 0;
-        for n in &found {
-            prop_assert!(n.span.start >= end && n.span.end <= text.len(), "{:?}", found);
-            prop_assert_eq!(&text[n.span.clone()], n.text.as_str());
-            end = n.span.end;
+        use ragcite::words::Decimal;
+        for decimal in [Decimal::Point, Decimal::Comma] {
+            let found = ragcite::words::numbers_in(&text, decimal);
+            let mut end = 0;
+            for n in &found {
+                prop_assert!(n.span.start >= end && n.span.end <= text.len(), "{:?}", found);
+                prop_assert_eq!(&text[n.span.clone()], n.text.as_str());
+                end = n.span.end;
+            }
+            let _ = ragcite::words::chunk_numbers(&text, decimal);
         }
-        let _ = ragcite::words::chunk_numbers(&text);
+        let _ = ragcite::words::detect(&text, [text.as_str()]);
+    }
+
+    /// With a decimal comma, `.` and space thousands groups and a currency word or sign do not
+    /// change an amount's value: `1.250,50 €` = `1250,50 Euro` = `1 250,50 €`.
+    #[test]
+    fn decimal_comma_amounts_compare_by_value(n in 0u64..10_000_000_000, cents in 0u32..100) {
+        use ragcite::words::{Decimal, numbers_in};
+        let plain = n.to_string();
+        let value = |text: &str| numbers_in(text, Decimal::Comma)[0].value.clone();
+        let bare = value(&format!("{plain},{cents:02} Euro"));
+        let dotted = value(&format!("{},{cents:02} €", group_thousands(&plain, ".")));
+        let spaced = value(&format!("{},{cents:02} €", group_thousands(&plain, "\u{202f}")));
+        prop_assert_eq!(&bare, &dotted);
+        prop_assert_eq!(&bare, &spaced);
     }
 
     /// Thousands separators, percent signs and percent words do not change a number's value.

@@ -39,7 +39,7 @@ def check(
     chunks: Any = None,
     *,
     threshold: float = 0.5,
-    lang: str = "en",
+    lang: str = "auto",
     answer_format: str = "auto",
     model: Optional[Union[str, "os.PathLike[str]"]] = None,
     question: Optional[str] = None,
@@ -57,7 +57,8 @@ def check(
     carries (Bedrock, Azure On Your Data, Perplexity, ...).
 
     ``threshold`` is the support a sentence's cited chunk must reach (0.1 to 1); ``lang`` the
-    language of the stemmer and stop words (``en``, ``de``, ``fr``, ...).
+    language of the stemmer, stop words and number format (``en``, ``de``, ``fr``, ...), or
+    ``auto`` (the default) to detect it from the answer.
 
     ``model`` is what scores support, as ``--model``: ``None`` (or ``"shipped"``) the model
     built in, ``"formula"`` the hand-weighted score, or the path of a model file (a ``str`` or
@@ -85,7 +86,7 @@ def check_many(
     records: Iterable[Any],
     *,
     threshold: float = 0.5,
-    lang: str = "en",
+    lang: str = "auto",
     answer_format: str = "auto",
     model: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> list:
@@ -156,7 +157,7 @@ def batch(
     path_or_records: Any,
     *,
     threshold: float = 0.5,
-    lang: str = "en",
+    lang: str = "auto",
     fields: Optional[Mapping[str, Union[str, Sequence[str]]]] = None,
     model: Optional[Union[str, "os.PathLike[str]"]] = None,
     **limits: Any,

@@ -60,6 +60,12 @@ pub struct EnvelopeInputs<'a> {
     /// How the chunks were read (`json`, `bracket-blocks`, a provider's sources, ...).
     pub chunks_format: &'a str,
     pub chunk_count: usize,
+    /// With `lang: auto`, the language detected and read in (absent when none was detected).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang: Option<&'static str>,
+    /// Present (`true`) when `lang` was detected.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub lang_detected: bool,
 }
 
 /// The contract's `result`.
@@ -298,6 +304,7 @@ impl<'a> Envelope<'a> {
                 failures: gate.failures.iter().map(ToString::to_string).collect(),
             });
         }
+        let language = parts.report.language;
         Envelope {
             schema_version: ENVELOPE_VERSION,
             tool: ToolInfo {
@@ -313,6 +320,8 @@ impl<'a> Envelope<'a> {
                 answer_format: parts.answer_format,
                 chunks_format: parts.chunks_format,
                 chunk_count: result.chunks.len(),
+                lang: language.auto.then(|| language.used.code()),
+                lang_detected: language.auto,
             },
             summary: parts.report.counts_line(),
             result: EnvelopeResult {

@@ -114,8 +114,10 @@ pub struct CalculateRequest {
     /// The chunks as given.
     pub chunks_text: String,
     pub threshold: f64,
-    /// ragcite's addition to the contract: `lang`, English unless given.
+    /// ragcite's addition to the contract: `lang`, English unless given (or detected).
     pub language: crate::Language,
+    /// `lang` is `auto` or absent: the answer's language is detected (English when unsure).
+    pub auto_language: bool,
     pub answer: Answer,
     pub chunks: Chunks,
 }
@@ -137,8 +139,12 @@ impl CalculateRequest {
         let answer = fields.string("answer", MAX_ANSWER_CHARS, false);
         let chunks = fields.string("chunks", MAX_CHUNKS_CHARS, false);
         let threshold = fields.threshold("supportThreshold");
-        // ragcite's addition: the language of `--lang` (`en` when absent).
-        let language = match fields.optional_string("lang", 32) {
+        // ragcite's addition: the language of `--lang` (detected when absent or `auto`).
+        let lang = fields.optional_string("lang", 32);
+        let auto_language = lang
+            .as_deref()
+            .is_none_or(|code| code.trim().eq_ignore_ascii_case("auto"));
+        let language = match lang.filter(|_| !auto_language) {
             None => Some(crate::Language::default()),
             Some(code) => match code.parse::<crate::Language>() {
                 Ok(language) => Some(language),
@@ -192,6 +198,7 @@ impl CalculateRequest {
                 chunks_text,
                 threshold,
                 language,
+                auto_language,
                 answer,
                 chunks,
             }),

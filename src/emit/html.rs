@@ -27,27 +27,23 @@ pub const BATCH_JS: &str = include_str!("html/batch.js");
 pub const PAGE_HTML_TEMPLATE: &str = include_str!("html/page.html");
 
 /// The page of `ragcite serve`: the form, the worked example (`testdata/eiffel/`) and the
-/// languages of `--lang`, English selected.
+/// languages of `--lang`, `auto` (detect it) selected.
 pub fn page_html() -> String {
     let example = serde_json::json!({
         "answer": include_str!("../../testdata/eiffel/answer.md"),
         "chunks": include_str!("../../testdata/eiffel/chunks.json"),
     });
-    let languages: String = crate::Language::ALL
-        .iter()
-        .map(|l| {
-            format!(
-                "<option value=\"{}\"{}>{}</option>",
-                l.code(),
-                if *l == crate::Language::English {
-                    " selected"
-                } else {
-                    ""
-                },
-                escape(l.name())
-            )
-        })
-        .collect();
+    let languages: String = std::iter::once(
+        "<option value=\"auto\" selected>Detect (English when unsure)</option>".to_string(),
+    )
+    .chain(crate::Language::ALL.iter().map(|l| {
+        format!(
+            "<option value=\"{}\">{}</option>",
+            l.code(),
+            escape(l.name())
+        )
+    }))
+    .collect();
     PAGE_HTML_TEMPLATE
         .replace("{{LANGUAGES}}", &languages)
         .replace("{{EXAMPLE}}", &json_block(&example))

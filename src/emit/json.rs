@@ -102,6 +102,9 @@ pub struct RecordSummary<'a> {
     /// Why the record could not be read; `null` when it was checked.
     pub error: Option<&'a str>,
     pub answer_format: Option<&'static str>,
+    /// With `--lang auto`, the language detected and read in (absent when none was detected).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lang: Option<&'static str>,
     pub counts: Option<&'a Counts>,
     pub failures: &'a [LimitFailure],
     pub problems: Vec<Problem<'a>>,
@@ -120,6 +123,7 @@ impl<'a> RecordSummary<'a> {
                 passed: false,
                 error: Some(message),
                 answer_format: None,
+                lang: None,
                 counts: None,
                 failures: &[],
                 problems: Vec::new(),
@@ -134,6 +138,10 @@ impl<'a> RecordSummary<'a> {
                 passed: checked.gate.passed,
                 error: None,
                 answer_format: Some(checked.answer_format.name()),
+                lang: {
+                    let language = checked.report.language;
+                    language.auto.then(|| language.used.code())
+                },
                 counts: Some(&checked.report.result.counts),
                 failures: &checked.gate.failures,
                 problems: checked

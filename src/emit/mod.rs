@@ -37,7 +37,11 @@ pub struct Inputs {
     pub threshold: f64,
     /// What scored support: `shipped`, `formula`, or the model file as given. Added in 2.0.
     pub model: String,
+    /// The language the answer was read in: `--lang`'s, or the detected one with `--lang auto`.
     pub lang: String,
+    /// `lang` was detected from the answer (`--lang auto`); absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lang_detected: bool,
     pub limits: Limits,
 }
 

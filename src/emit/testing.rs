@@ -83,6 +83,7 @@ pub fn inputs() -> Inputs {
         threshold: crate::DEFAULT_THRESHOLD,
         model: "shipped".to_string(),
         lang: "en".to_string(),
+        lang_detected: false,
         limits: Limits::default(),
     }
 }

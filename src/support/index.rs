@@ -53,7 +53,7 @@ impl<'a> ChunkTexts<'a> {
             FxHashMap::with_capacity_and_hasher(length / 24, Default::default());
         let english = analyzer.language() == crate::Language::English;
         for chunk in chunks {
-            let (found, glued) = chunk_numbers(&chunk.text);
+            let (found, glued) = chunk_numbers(&chunk.text, analyzer.language().decimal());
             let mut text = ChunkText::default();
             let mut notes = TokenNotes::new(english);
             analyzer.for_each_token(&chunk.text, &found, |token| {
@@ -184,7 +184,7 @@ impl ChunkIndex {
         match words {
             ChunkWords::Streamed(chunks) => {
                 for chunk in chunks {
-                    let (found, glued) = chunk_numbers(&chunk.text);
+                    let (found, glued) = chunk_numbers(&chunk.text, analyzer.language().decimal());
                     // Each wanted word with its position, and the negations, for phrases.
                     let mut at_positions: Vec<(u32, u32)> = Vec::new();
                     let mut notes = TokenNotes::new(english);

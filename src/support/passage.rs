@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use rustc_hash::FxHashMap;
 
-use crate::words::{Analyzer, numbers};
+use crate::words::{Analyzer, numbers_in};
 
 /// How many tokens of the chunk a passage spans at most.
 pub const PASSAGE_TOKENS: usize = 40;
@@ -25,26 +25,34 @@ pub struct Passage {
 pub fn best_passage(analyzer: &Analyzer, sentence: &str, chunk: &str) -> Option<Passage> {
     analyzer.begin();
     let mut wanted: FxHashMap<u32, ()> = FxHashMap::default();
-    analyzer.for_each_token(sentence, &numbers(sentence), |token| {
-        if let Some(id) = analyzer.stem_id(token) {
-            wanted.insert(id, ());
-        }
-    });
+    analyzer.for_each_token(
+        sentence,
+        &numbers_in(sentence, analyzer.language().decimal()),
+        |token| {
+            if let Some(id) = analyzer.stem_id(token) {
+                wanted.insert(id, ());
+            }
+        },
+    );
     if wanted.is_empty() {
         return None;
     }
     // The chunk's tokens that are words of the sentence: (token position, stem, byte span).
     let mut hits: Vec<(usize, u32, Range<usize>)> = Vec::new();
     let mut position = 0;
-    analyzer.for_each_token(chunk, &numbers(chunk), |token| {
-        if let Some(id) = analyzer.stem_id(token)
-            && wanted.contains_key(&id)
-        {
-            let start = token.as_ptr() as usize - chunk.as_ptr() as usize;
-            hits.push((position, id, start..start + token.len()));
-        }
-        position += 1;
-    });
+    analyzer.for_each_token(
+        chunk,
+        &numbers_in(chunk, analyzer.language().decimal()),
+        |token| {
+            if let Some(id) = analyzer.stem_id(token)
+                && wanted.contains_key(&id)
+            {
+                let start = token.as_ptr() as usize - chunk.as_ptr() as usize;
+                hits.push((position, id, start..start + token.len()));
+            }
+            position += 1;
+        },
+    );
     // A sliding window over the hits, counting distinct stems.
     let mut counts: FxHashMap<u32, usize> = FxHashMap::default();
     let mut window: VecDeque<usize> = VecDeque::new();

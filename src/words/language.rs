@@ -145,6 +145,35 @@ impl Language {
     pub(super) fn joins_apostrophes(self) -> bool {
         self == Language::English
     }
+
+    /// How the language writes numbers: with a decimal comma (`1.250,5`: most European
+    /// languages) or a decimal point (`1,250.5`: English, Arabic and Tamil as written online,
+    /// and the languages added since, unless listed here).
+    pub fn decimal(self) -> super::Decimal {
+        use Language::*;
+        if matches!(
+            self,
+            Danish
+                | Dutch
+                | Finnish
+                | French
+                | German
+                | Greek
+                | Hungarian
+                | Italian
+                | Norwegian
+                | Portuguese
+                | Romanian
+                | Russian
+                | Spanish
+                | Swedish
+                | Turkish
+        ) {
+            super::Decimal::Comma
+        } else {
+            super::Decimal::Point
+        }
+    }
 }
 
 impl fmt::Display for Language {

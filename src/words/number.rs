@@ -179,6 +179,20 @@ const SCALES: &[(&str, i64, bool)] = &[
     ("trillion", 12, false),
     ("trillions", 12, false),
     ("bn", 9, false),
+    // The same words in the other languages ragcite reads (`1,5 Millionen`, `2 milliards`).
+    ("millionen", 6, false),
+    ("mio", 6, false),
+    ("milliarde", 9, false),
+    ("milliarden", 9, false),
+    ("mrd", 9, false),
+    ("milliard", 9, false),
+    ("milliards", 9, false),
+    ("millones", 6, false),
+    ("milioni", 6, false),
+    ("miliardi", 9, false),
+    ("milhões", 6, false),
+    ("miljoen", 6, false),
+    ("miljard", 9, false),
     ("mn", 6, false),
     ("mln", 6, false),
     ("k", 3, true),
@@ -193,18 +207,33 @@ const PERCENT_WORDS: &[&str] = &[
     "per cent",
     "percentage points",
     "percentage point",
+    // The same words in the other languages ragcite reads (`3,5 Prozent`).
+    "prozent",
+    "pour cent",
+    "por ciento",
+    "por cento",
+    "per cento",
+    "procent",
+    "prosent",
+    "prosenttia",
 ];
 
 /// Ordinal and plural endings written onto a number (`5th`, `1990s`); they do not change it.
 const ATTACHED_ENDINGS: &[&str] = &["st", "nd", "rd", "th", "s"];
 
+/// Every number of `text`, in order, written the English way (see [`numbers_in`]).
+pub fn numbers(text: &str) -> Vec<Number> {
+    scan(text, None, Decimal::Point)
+}
+
 /// Every number of `text`, in order.
 ///
 /// A number starts at a digit that does not continue a word (`doc2`, `covid19`) or another
-/// number (`3.5.1` gives `3.5` only). Thousands separators are `,` and a space (also the
-/// no-break and thin spaces) before exactly three digits; `.` is the decimal point.
-pub fn numbers(text: &str) -> Vec<Number> {
-    scan(text, None)
+/// number (`3.5.1` gives `3.5` only). Thousands separators are a space (also the no-break and
+/// thin spaces) and, by `decimal`, `,` or `.` before exactly three digits; the other of the two
+/// is the decimal mark.
+pub fn numbers_in(text: &str, decimal: Decimal) -> Vec<Number> {
+    scan(text, None, decimal)
 }
 
 /// [`numbers`] of a chunk, and the values of the numbers written onto the end of a word, as
@@ -212,13 +241,13 @@ pub fn numbers(text: &str) -> Vec<Number> {
 /// `grunting2 – Good`): the digits after a letter, up to the end of the word. [`numbers`] reads
 /// none of them (`covid19`, `doc2` are words); a chunk holds them as well, so that a chunk holds
 /// the `1986` a sentence gives. One pass over the text for both.
-pub fn chunk_numbers(text: &str) -> (Vec<Number>, Vec<NumberValue>) {
+pub fn chunk_numbers(text: &str, decimal: Decimal) -> (Vec<Number>, Vec<NumberValue>) {
     let mut glued = Vec::new();
-    let found = scan(text, Some(&mut glued));
+    let found = scan(text, Some(&mut glued), decimal);
     (found, glued)
 }
 
-fn scan(text: &str, mut glued: Option<&mut Vec<NumberValue>>) -> Vec<Number> {
+fn scan(text: &str, mut glued: Option<&mut Vec<NumberValue>>, decimal: Decimal) -> Vec<Number> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut i = 0;
@@ -237,7 +266,7 @@ fn scan(text: &str, mut glued: Option<&mut Vec<NumberValue>>) -> Vec<Number> {
             if let Some(glued) = glued.as_deref_mut()
                 && after_letter(text, i)
             {
-                let (number, end) = read_number(text, i);
+                let (number, end) = read_number(text, i, decimal);
                 if word_ends_at(text, end) {
                     glued.push(number.value);
                 }
@@ -268,7 +297,7 @@ fn scan(text: &str, mut glued: Option<&mut Vec<NumberValue>>) -> Vec<Number> {
             i = end;
             continue;
         }
-        let (mut number, mut end) = read_number(text, i);
+        let (mut number, mut end) = read_number(text, i, decimal);
         // `.5` is a half: a decimal point before the digits, not after another number.
         if i > 0 && bytes[i - 1] == b'.' && number.text.bytes().all(|b| b.is_ascii_digit()) {
             let digits = &text[i..end];
@@ -402,13 +431,13 @@ fn digit_run(bytes: &[u8], from: usize) -> usize {
     j
 }
 
-/// Length in bytes of a thousands separator at `j` (`,`, space, no-break or thin space).
-fn separator_len(text: &str, j: usize, comma: bool) -> Option<usize> {
+/// Length in bytes of a thousands separator at `j`: `mark` (`,` or `.`), or a space (also the
+/// no-break, narrow no-break and thin spaces) when `mark` is `None`.
+fn separator_len(text: &str, j: usize, mark: Option<char>) -> Option<usize> {
     let c = text[j..].chars().next()?;
-    let ok = if comma {
-        c == ','
-    } else {
-        matches!(c, ' ' | '\u{00A0}' | '\u{202F}' | '\u{2009}')
+    let ok = match mark {
+        Some(mark) => c == mark,
+        None => matches!(c, ' ' | '\u{00A0}' | '\u{202F}' | '\u{2009}'),
     };
     ok.then(|| c.len_utf8())
 }
@@ -468,35 +497,62 @@ impl NumberValue {
     }
 }
 
-fn read_number(text: &str, start: usize) -> (Number, usize) {
+fn read_number(text: &str, start: usize, decimal: Decimal) -> (Number, usize) {
     let bytes = text.as_bytes();
     let first_end = digit_run(bytes, start);
     let mut integer: String = text[start..first_end].to_string();
     let mut end = first_end;
+    let (group_mark, decimal_mark) = match decimal {
+        Decimal::Point => (',', b'.'),
+        Decimal::Comma => ('.', b','),
+    };
+    // The groups read with the language's mark: how many, and whether a space grouped them.
+    let mut marked_groups = 0;
     if first_end - start <= 3 {
-        for comma in [true, false] {
+        for mark in [Some(group_mark), None] {
             let mut j = end;
-            let mut grouped = false;
-            while let Some(sep) = separator_len(text, j, comma) {
+            let mut groups = 0;
+            while let Some(sep) = separator_len(text, j, mark) {
                 if !three_digit_group(bytes, j + sep) {
                     break;
                 }
                 integer.push_str(&text[j + sep..j + sep + 3]);
                 j += sep + 3;
-                grouped = true;
+                groups += 1;
             }
-            if grouped {
+            if groups > 0 {
                 end = j;
+                if mark.is_some() {
+                    marked_groups = groups;
+                }
                 break;
             }
         }
     }
     let mut fraction = "";
-    if end + 1 < bytes.len() && bytes[end] == b'.' && bytes[end + 1].is_ascii_digit() {
+    if end + 1 < bytes.len() && bytes[end] == decimal_mark && bytes[end + 1].is_ascii_digit() {
+        let frac_end = digit_run(bytes, end + 1);
+        fraction = &text[end + 1..frac_end];
+        end = frac_end;
+    } else if decimal == Decimal::Comma
+        && marked_groups == 0
+        && end + 1 < bytes.len()
+        && bytes[end] == b'.'
+        && bytes[end + 1].is_ascii_digit()
+    {
+        // `2.5` in a text of decimal commas: no group of three, so a decimal point.
         let frac_end = digit_run(bytes, end + 1);
         fraction = &text[end + 1..frac_end];
         end = frac_end;
     }
+    let other = other_reading(
+        text,
+        start..end,
+        first_end,
+        marked_groups,
+        fraction,
+        decimal,
+    );
     let mut scale = 0;
     let mut raw = None;
     if let Some(len) = attached_word(text, end, ATTACHED_ENDINGS.iter().map(|w| (*w, 0, true))) {
@@ -516,9 +572,18 @@ fn read_number(text: &str, start: usize) -> (Number, usize) {
         scale = -2;
         raw = Some(NumberValue::from_parts(&integer, fraction, 0));
     }
+    // `5 million euros`: the currency after the amount and its scale.
+    if let Some(len) = attached_word(text, end, CURRENCY_WORDS.iter().copied()) {
+        end += len;
+    }
     let value = NumberValue::from_parts(&integer, fraction, scale);
     let mut number = Number::figure(text, start..end, value, scale - fraction.len() as i64);
     number.also.extend(raw);
+    if let Some((whole, part)) = other {
+        number
+            .also
+            .push(NumberValue::from_parts(&whole, part, scale));
+    }
     (number, end)
 }
 
@@ -603,8 +668,11 @@ fn percent_at(text: &str, j: usize) -> Option<usize> {
     if rest.starts_with('%') {
         return Some(1);
     }
-    if rest.starts_with(" %") {
-        return Some(2);
+    // `3,5 %`, with a space, a no-break or a narrow no-break space (French typography).
+    for space in [' ', '\u{00A0}', '\u{202F}'] {
+        if rest.strip_prefix(space).is_some_and(|r| r.starts_with('%')) {
+            return Some(space.len_utf8() + 1);
+        }
     }
     attached_word(text, j, PERCENT_WORDS.iter().map(|w| (*w, 0, false)))
 }
@@ -898,6 +966,9 @@ impl SpelledNumbers {
 }
 
 mod date;
+mod locale;
+pub use locale::Decimal;
+use locale::{CURRENCY_WORDS, other_reading};
 mod role;
 mod spelled;
 pub use spelled::spelled_figures;

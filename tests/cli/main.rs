@@ -25,6 +25,7 @@ mod figures;
 mod files;
 mod generated;
 mod html;
+mod locale;
 mod msrv;
 #[cfg(feature = "service")]
 mod page;

@@ -289,8 +289,11 @@ pub struct CheckingArgs {
     #[arg(long, default_value_t = ragcite::DEFAULT_THRESHOLD, value_parser = parse_threshold, value_name = "0.1..1")]
     pub threshold: f64,
 
-    /// Language of the stemmer and stop words
-    #[arg(long, value_enum, default_value_t = Lang(Language::English), value_name = "LANG")]
+    /// Language of the stemmer, stop words, number format and abbreviations; `auto` detects it
+    /// from the answer (and its chunks when the answer is short), English when the detector is
+    /// unsure. A language given is used as is, with a warning when the answer looks written in
+    /// another
+    #[arg(long, value_enum, default_value_t = Lang(None), value_name = "LANG")]
     pub lang: Lang,
 
     /// What scores support: `shipped` (the model built in), `formula` (the hand-weighted
@@ -624,26 +627,34 @@ pub enum ColorChoice {
     Never,
 }
 
-/// `--lang`, listing every language with its name for help and completions.
+/// `--lang`: `auto` (`None`: detect it), then every language with its name for help and
+/// completions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Lang(pub Language);
+pub struct Lang(pub Option<Language>);
+
+static LANGS: std::sync::LazyLock<Vec<Lang>> = std::sync::LazyLock::new(|| {
+    std::iter::once(Lang(None))
+        .chain(Language::ALL.map(|l| Lang(Some(l))))
+        .collect()
+});
 
 impl ValueEnum for Lang {
     fn value_variants<'a>() -> &'a [Self] {
-        const ALL: [Lang; 18] = {
-            let mut all = [Lang(Language::English); 18];
-            let mut k = 0;
-            while k < 18 {
-                all[k] = Lang(Language::ALL[k]);
-                k += 1;
-            }
-            all
-        };
-        &ALL
+        &LANGS
     }
 
     fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(PossibleValue::new(self.0.code()).help(self.0.name()))
+        Some(match self.0 {
+            None => PossibleValue::new("auto")
+                .help("Detect the answer's language (English when unsure)"),
+            Some(language) => PossibleValue::new(language.code()).help(language.name()),
+        })
+    }
+}
+
+impl std::fmt::Display for Lang {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.map_or("auto", Language::code))
     }
 }
 
@@ -707,7 +718,8 @@ impl CheckingArgs {
     pub fn options(&self) -> anyhow::Result<ragcite::Options> {
         Ok(ragcite::Options {
             threshold: self.threshold,
-            language: self.lang.0,
+            language: self.lang.0.unwrap_or_default(),
+            auto_language: self.lang.0.is_none(),
             model: match &self.loaded {
                 Some(model) => std::sync::Arc::clone(model),
                 None => load_model(&self.model)?,
@@ -876,7 +888,8 @@ mod tests {
 
     #[test]
     fn every_language_is_offered() {
-        assert_eq!(Lang::value_variants().len(), Language::ALL.len());
+        assert_eq!(Lang::value_variants().len(), Language::ALL.len() + 1);
+        assert_eq!(Lang::from_str("auto", false).unwrap(), Lang(None));
         assert!(Lang::from_str("fr", false).is_ok());
     }
 }

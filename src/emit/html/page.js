@@ -26,7 +26,7 @@
     var body = { answer: answer.value, chunks: chunks.value };
     var t = parseFloat(threshold.value);
     if (!isNaN(t)) body.supportThreshold = t;
-    if (lang.value && lang.value !== 'en') body.lang = lang.value;
+    if (lang.value && lang.value !== 'auto') body.lang = lang.value;
     $('check').disabled = true;
     fetch('/api/v1/calculate', {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body)

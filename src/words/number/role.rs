@@ -499,7 +499,10 @@ mod tests {
 
     #[test]
     fn a_chunk_holds_decimals_as_versions_and_labels_as_quantities() {
-        let (_, extras) = crate::words::chunk_numbers("Python 3.10.2 and stage 4 at 1.50");
+        let (_, extras) = crate::words::chunk_numbers(
+            "Python 3.10.2 and stage 4 at 1.50",
+            crate::words::Decimal::Point,
+        );
         let shown: Vec<String> = extras.iter().map(ToString::to_string).collect();
         for value in ["3.10.2", "3.10", "stage", "4e0", "1.50"] {
             assert!(shown.iter().any(|s| s == value), "{value} in {shown:?}");

@@ -229,7 +229,7 @@ fn two_digits_after_a_year_and_a_dash_are_the_later_year() {
 #[test]
 fn chunks_read_digits_glued_to_a_word() {
     let glued = |text: &str| -> Vec<String> {
-        chunk_numbers(text)
+        chunk_numbers(text, crate::words::Decimal::Point)
             .1
             .iter()
             .filter(|v| v.kind() == Kind::Quantity)
@@ -269,8 +269,67 @@ fn times_of_day_are_one_number_and_chunks_hold_their_parts() {
     assert_eq!(read("25:00"), ["25e0", "0e0"]);
     assert_eq!(read("9:75").len(), 2);
     assert!(!read("3:16:20").contains(&"03:16".to_string()));
-    let (found, glued) = chunk_numbers("open 9:00 to 17:30");
+    let (found, glued) = chunk_numbers("open 9:00 to 17:30", crate::words::Decimal::Point);
     assert_eq!(found.len(), 2);
     assert!(glued.contains(&NumberValue::from_parts("17", "", 0)));
     assert!(glued.contains(&NumberValue::from_parts("30", "", 0)));
+}
+
+/// The values of the numbers of `text` written with a decimal comma, each with its `also`.
+fn comma(text: &str) -> Vec<(String, Vec<String>)> {
+    numbers_in(text, Decimal::Comma)
+        .into_iter()
+        .map(|n| {
+            (
+                n.value.to_string(),
+                n.also.iter().map(ToString::to_string).collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn decimal_commas_and_points_as_thousands() {
+    let euros = |text: &str| comma(text)[0].0.clone();
+    // 1250.5 written four ways, all one value.
+    assert_eq!(euros("1.250,50 €"), "12505e-1");
+    assert_eq!(euros("1250,50 Euro"), "12505e-1");
+    assert_eq!(euros("1 250,50 €"), "12505e-1");
+    assert_eq!(euros("1\u{202f}250,50 €"), "12505e-1");
+    assert_eq!(euros("1\u{a0}250,50 EUR"), "12505e-1");
+    assert_eq!(euros("1.250.000 Einwohner"), "125e4");
+    assert_eq!(euros("3,5 %"), "35e-1");
+    assert_eq!(euros("3,5\u{202f}%"), "35e-1");
+    // An English-style decimal point, with no group of three after it, stays one.
+    assert_eq!(euros("2.5 Liter"), "25e-1");
+    // `1,5 Millionen` is 1,500,000.
+    assert_eq!(euros("1,5 Millionen Euro"), "15e5");
+    // A lone group of three reads the language's way, the other way as well.
+    assert_eq!(
+        comma("1.250 Liter"),
+        [("125e1".into(), vec!["125e-2".into()])]
+    );
+    assert_eq!(
+        comma("1,250 Liter"),
+        [("125e-2".into(), vec!["125e1".into()])]
+    );
+    // English keeps its reading: `1.250` is one point two five, `1,250.50` a thousand.
+    assert_eq!(numbers("1.250")[0].value.to_string(), "125e-2");
+    assert_eq!(numbers("1,250.50")[0].value.to_string(), "12505e-1");
+    assert!(numbers("1,250.50")[0].also.is_empty());
+}
+
+#[test]
+fn currency_words_after_an_amount_are_part_of_it() {
+    for (text, written) in [
+        ("1250,50 Euro", "1250,50 Euro"),
+        ("5 euros", "5 euros"),
+        ("30 EUR per day", "30 EUR"),
+        ("2 million dollars", "2 million dollars"),
+        ("10 Franken.", "10 Franken"),
+    ] {
+        assert_eq!(numbers_in(text, Decimal::Comma)[0].text, written, "{text}");
+    }
+    // Not a currency: a word that merely starts like one.
+    assert_eq!(numbers("5 Europeans")[0].text, "5");
 }

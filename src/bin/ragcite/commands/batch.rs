@@ -77,7 +77,7 @@ fn write_until(
         files: args.files.iter().map(|f| args.output.name_of(f)).collect(),
         threshold: options.threshold,
         model: args.checking.model.clone(),
-        lang: options.language.code().to_string(),
+        lang: args.checking.lang.to_string(),
         limits,
         fields: BatchFields {
             id: fields.id.clone(),

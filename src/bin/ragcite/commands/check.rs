@@ -110,7 +110,8 @@ pub fn write(
         },
         threshold: options.threshold,
         model: args.checking.model.clone(),
-        lang: options.language.code().to_string(),
+        lang: report.language.used.code().to_string(),
+        lang_detected: report.language.auto,
         limits,
     };
     let emitter = args

@@ -92,7 +92,11 @@ pub fn run(args: &EvalArgs) -> Result<ExitStatus> {
     let run = EvalRun {
         files: &args.files,
         threshold: options.threshold,
-        lang: options.language.code(),
+        lang: if options.auto_language {
+            "auto"
+        } else {
+            options.language.code()
+        },
         lenient: args.lenient,
         group_by: &args.group_by,
         models: &runs,

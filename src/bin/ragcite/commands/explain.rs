@@ -47,7 +47,7 @@ pub fn run(args: &ExplainArgs) -> Result<ExitStatus> {
                     &mut out,
                     &report,
                     &chunks.chunks,
-                    checker.analyzer(),
+                    checker.language_for(&answer, &chunks).1,
                     threshold,
                 )
             }
