@@ -100,8 +100,12 @@ impl Checker {
     /// The language `answer` is read in, with what detection found (see
     /// [`Options::auto_language`]), and its analyzer.
     pub fn language_for(&self, answer: &Answer, chunks: &Chunks) -> (LanguageUse, &Analyzer) {
-        let detected = words::detect(&answer.text, chunks.chunks.iter().map(|c| c.text.as_str()))
-            .map(|d| d.language);
+        let detected = words::detect(
+            &answer.text,
+            chunks.chunks.iter().map(|c| c.text.as_str()),
+            self.options.language,
+        )
+        .map(|d| d.language);
         let used = match detected {
             Some(language) if self.options.auto_language => language,
             _ => self.options.language,

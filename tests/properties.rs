@@ -594,7 +594,7 @@ proptest! {
             }
             let _ = ragcite::words::chunk_numbers(&text, decimal);
         }
-        let _ = ragcite::words::detect(&text, [text.as_str()]);
+        let _ = ragcite::words::detect(&text, [text.as_str()], ragcite::Language::English);
     }
 
     /// With a decimal comma, `.` and space thousands groups and a currency word or sign do not

@@ -499,6 +499,12 @@ impl NumberValue {
 
 fn read_number(text: &str, start: usize, decimal: Decimal) -> (Number, usize) {
     let bytes = text.as_bytes();
+    // `10,000,000` or `1,250.5` in a text of decimal commas is written the English way.
+    let decimal = if decimal == Decimal::Comma && locale::point_grouped(text, start) {
+        Decimal::Point
+    } else {
+        decimal
+    };
     let first_end = digit_run(bytes, start);
     let mut integer: String = text[start..first_end].to_string();
     let mut end = first_end;

@@ -18,6 +18,28 @@ pub enum Decimal {
     Comma,
 }
 
+/// Whether the number at `start` is written with `,` thousands groups, which a decimal comma
+/// cannot be: two groups or more (`10,000,000`), or one before a decimal point (`1,250.5`).
+pub(super) fn point_grouped(text: &str, start: usize) -> bool {
+    let bytes = text.as_bytes();
+    let digits = |from: usize| {
+        bytes.get(from..).map_or(0, |rest| {
+            rest.iter().take_while(|b| b.is_ascii_digit()).count()
+        })
+    };
+    let first = digits(start);
+    if first == 0 || first > 3 {
+        return false;
+    }
+    let mut at = start + first;
+    let mut groups = 0;
+    while bytes.get(at) == Some(&b',') && digits(at + 1) == 3 {
+        at += 4;
+        groups += 1;
+    }
+    groups >= 2 || (groups == 1 && bytes.get(at) == Some(&b'.') && digits(at + 1) > 0)
+}
+
 /// For a figure of a language with a decimal comma that reads two ways, the other reading's
 /// integer and fraction digits: `1.250` (1250) is also 1.25, `1,250` (1.25) also 1250.
 /// `span` is the figure's digits and separators, `first_end` the end of its first digit run,

@@ -313,6 +313,9 @@ fn decimal_commas_and_points_as_thousands() {
         comma("1,250 Liter"),
         [("125e-2".into(), vec!["125e1".into()])]
     );
+    // Figures written the English way in such a text keep their value.
+    assert_eq!(euros("10,000,000 visitors"), "1e7");
+    assert_eq!(euros("1,250.50 dollars"), "12505e-1");
     // English keeps its reading: `1.250` is one point two five, `1,250.50` a thousand.
     assert_eq!(numbers("1.250")[0].value.to_string(), "125e-2");
     assert_eq!(numbers("1,250.50")[0].value.to_string(), "12505e-1");
