@@ -13,7 +13,7 @@ use crate::report::Report;
 use crate::support::model::Model;
 use crate::support::{self, ChunkIndex, ChunkTexts, ChunkWords, SentenceInput};
 use crate::words::{self, Analyzer, Language};
-use crate::{parallel, quote, sentence};
+use crate::{claim, parallel, quote, sentence};
 
 /// The default support threshold: every model is fitted so that 0.5 is its threshold.
 pub const DEFAULT_THRESHOLD: f64 = 0.5;
@@ -300,6 +300,14 @@ impl Checker {
             numbers.extend(spelled.into_iter().filter(|n| !given.contains(&n.value)));
             numbers.sort_by_key(|n| n.span.start);
         }
+        let nonclaim = claim::classify(
+            &text,
+            claim::Traits {
+                figures: !numbers.is_empty(),
+                quotes: !quotations.is_empty(),
+                english: self.analyzer.language() == words::Language::English,
+            },
+        );
         SentenceInput {
             text: answer[range].to_string(),
             position,
@@ -311,6 +319,7 @@ impl Checker {
             context,
             quotations,
             native,
+            nonclaim,
         }
     }
 }

@@ -248,6 +248,15 @@ pub struct SentenceResult {
     /// Added in schema 3.0.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contradiction: Option<Contradiction>,
+    /// Why the sentence is not a claim, when its verdict is `no-claim`: `fragment`, `heading`,
+    /// `reference`, `question`, `pleasantry`, `meta`, `navigation`, `instruction` or
+    /// `abstention`. Added in schema 3.1.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub kind: Option<crate::claim::Kind>,
+    /// The words of the sentence that decided its `kind` (absent for fragments and headings).
+    /// Added in schema 3.1.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub kind_cue: Option<String>,
     /// Number of content words (after stop words and stemming).
     pub content_words: usize,
     /// Byte span in the answer.

@@ -68,6 +68,8 @@ pub struct SentenceInput {
     pub quotations: Vec<Quotation>,
     /// Indices of the provider citations that cover the sentence.
     pub native: Vec<usize>,
+    /// What the sentence is when it is not a claim (a pleasantry, an abstention, ...).
+    pub nonclaim: Option<crate::claim::NonClaim>,
 }
 
 /// How sentences are scored: the threshold, the model, and whether each sentence's features

@@ -16,6 +16,8 @@ pub(crate) struct Findings {
     pub(crate) numbers: bool,
     /// It is a Markdown heading.
     pub(crate) heading: bool,
+    /// It is one of the named non-claims (a pleasantry, an abstention, ...).
+    pub(crate) nonclaim: bool,
     /// Some marker resolves to a chunk.
     pub(crate) resolves: bool,
     /// A quotation of it (or a provider citation's cited text on it) is not in its chunk.
@@ -39,6 +41,7 @@ pub(crate) fn reaches(score: f64, limit: f64) -> bool {
 }
 
 /// The verdict, first rule that applies:
+/// 0. one of the named non-claims ([`crate::claim`]), unless it misquotes: `no-claim`;
 /// 1. no marker: `uncited-claim` when the sentence has [`MIN_CLAIM_WORDS`] content words or a
 ///    number and is no heading, else `no-claim`;
 /// 2. markers, no content word, no number and no misquotation: `no-claim`;
@@ -50,6 +53,9 @@ pub(crate) fn reaches(score: f64, limit: f64) -> bool {
 /// 7. support below the threshold: `weak-support`;
 /// 8. otherwise `supported`.
 pub(crate) fn decide(f: &Findings, threshold: f64) -> Verdict {
+    if f.nonclaim && !f.misquoted {
+        return Verdict::NoClaim;
+    }
     if !f.marked {
         let checkable = f.words >= MIN_CLAIM_WORDS || f.numbers;
         return if checkable && !f.heading {
@@ -93,6 +99,7 @@ mod tests {
             words: 5,
             numbers: false,
             heading: false,
+            nonclaim: false,
             resolves: true,
             misquoted: false,
             missing_numbers: false,

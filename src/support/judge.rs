@@ -2,6 +2,7 @@
 //! quotations searched in the chunks it cites, its verdict and suggested citations, and what it
 //! adds to each chunk's tally.
 
+use crate::claim::Kind;
 use std::collections::{HashMap, HashSet};
 
 use rustc_hash::FxHashSet;
@@ -792,6 +793,7 @@ impl<'a> Judge<'a> {
             words: sentence.words.len(),
             numbers: !sentence.numbers.is_empty(),
             heading: sentence.position.heading,
+            nonclaim: sentence.nonclaim.is_some(),
             resolves: !sentence.cited.is_empty(),
             misquoted: quotes.iter().any(|q| !q.found()),
             missing_numbers: !missing_numbers.is_empty(),
@@ -924,6 +926,14 @@ impl<'a> Judge<'a> {
                 .map(|c| scores.cited_chunk(c, self.threshold, self.chunks[c.chunk].id.clone()))
                 .collect()
         };
+        let (kind, kind_cue) = match (&sentence.nonclaim, verdict) {
+            (_, v) if v != Verdict::NoClaim => (None, None),
+            (Some(n), _) => (Some(n.kind), Some(n.cue.clone())),
+            (None, _) if sentence.position.heading && sentence.labels.is_empty() => {
+                (Some(Kind::Heading), None)
+            }
+            (None, _) => (Some(Kind::Fragment), None),
+        };
         let result = SentenceResult {
             index: k + 1,
             sentence: sentence.text.clone(),
@@ -952,6 +962,8 @@ impl<'a> Judge<'a> {
             deciding_chunk: deciding.map(|c| self.chunks[c].id.clone()),
             cited_chunks,
             contradiction,
+            kind,
+            kind_cue,
             content_words: sentence.words.len(),
             span: Span {
                 start: sentence.position.span.start,
