@@ -136,6 +136,12 @@ impl Checker {
         // The answer's sentences with their markers, citations and words.
         let read_answer = || {
             let mut split = sentence::split(&answer.text, &resolver);
+            // A unit of several sentences is a non-claim only when each of them is one.
+            let parts: Vec<std::ops::Range<usize>> = if as_one && split.spans.len() > 1 {
+                split.spans.iter().map(|s| s.span.clone()).collect()
+            } else {
+                Vec::new()
+            };
             if as_one && let (Some(first), Some(last)) = (split.spans.first(), split.spans.last()) {
                 let whole = sentence::SentenceSpan {
                     span: first.span.start..last.span.end,
@@ -160,13 +166,17 @@ impl Checker {
                 // Past the deadline, the sentences left are not read (nor is there a result).
                 .take_while(|_| !deadline.passed())
                 .map(|(position, native)| {
-                    self.read_sentence(
+                    let mut read = self.read_sentence(
                         &answer.text,
                         &split.prose,
                         position,
                         native,
                         (&citations, &resolver, &given),
-                    )
+                    );
+                    if read.nonclaim.is_some() && !parts.is_empty() {
+                        read.nonclaim = self.unit_nonclaim(&split.prose, &parts, &resolver);
+                    }
+                    read
                 })
                 .collect::<Vec<SentenceInput>>();
             (sentences, citations)
@@ -224,6 +234,41 @@ impl Checker {
         Ok(Report { result, warnings })
     }
 
+    /// What a unit of several sentences is when each of its sentences is a non-claim or a
+    /// fragment: the first named non-claim among them; `None` when one of them is a claim.
+    fn unit_nonclaim(
+        &self,
+        prose: &str,
+        parts: &[std::ops::Range<usize>],
+        resolver: &Resolver,
+    ) -> Option<claim::NonClaim> {
+        let mut named = None;
+        for part in parts {
+            let part = &prose[part.clone()];
+            let found = marker::markers(part, resolver);
+            let text = blanked(part, &found);
+            let marked = !found.is_empty();
+            let numbers = words::numbers(&text);
+            let quotes = !quote::quotations(&text).is_empty();
+            let traits = claim::Traits {
+                figures: numbers.iter().any(|n| n.role != words::Role::Name),
+                quotes,
+                english: self.analyzer.language() == words::Language::English,
+                marked,
+            };
+            match claim::classify(&text, traits) {
+                Some(found) => {
+                    named.get_or_insert(found);
+                }
+                None if self.analyzer.content_words(&text, &numbers).len()
+                    < support::MIN_CLAIM_WORDS
+                    && !traits.figures => {}
+                None => return None,
+            }
+        }
+        named
+    }
+
     /// The marker and words stages for one sentence.
     fn read_sentence(
         &self,
@@ -240,22 +285,14 @@ impl Checker {
         let range = position.span.clone();
         let prose = &prose[range.clone()];
         let found = marker::markers(prose, resolver);
-        // Markers are not words or numbers of the sentence: blank them, keeping offsets.
-        let mut text = String::with_capacity(prose.len());
-        let mut copied = 0;
+        let text = blanked(prose, &found);
         let mut labels: Vec<String> = Vec::new();
         let mut seen_labels: FxHashSet<&str> = FxHashSet::default();
-        for m in &found {
-            text.push_str(&prose[copied..m.span.start]);
-            text.extend(std::iter::repeat_n(' ', m.span.len()));
-            copied = m.span.end;
-            for label in &m.labels {
-                if seen_labels.insert(label) {
-                    labels.push(label.clone());
-                }
+        for label in found.iter().flat_map(|m| &m.labels) {
+            if seen_labels.insert(label) {
+                labels.push(label.clone());
             }
         }
-        text.push_str(&prose[copied..]);
         let mut targets: Vec<(String, &[usize])> = labels
             .iter()
             .map(|label| (label.clone(), resolver.resolve(label)))
@@ -306,6 +343,7 @@ impl Checker {
                 figures: !numbers.is_empty(),
                 quotes: !quotations.is_empty(),
                 english: self.analyzer.language() == words::Language::English,
+                marked: !labels.is_empty() || !native.is_empty(),
             },
         );
         SentenceInput {
@@ -322,6 +360,20 @@ impl Checker {
             nonclaim,
         }
     }
+}
+
+/// The sentence with its markers blanked to spaces (offsets kept): markers are not words or
+/// numbers of the sentence.
+fn blanked(prose: &str, markers: &[marker::Marker]) -> String {
+    let mut text = String::with_capacity(prose.len());
+    let mut copied = 0;
+    for m in markers {
+        text.push_str(&prose[copied..m.span.start]);
+        text.extend(std::iter::repeat_n(' ', m.span.len()));
+        copied = m.span.end;
+    }
+    text.push_str(&prose[copied..]);
+    text
 }
 
 #[cfg(test)]

@@ -112,6 +112,10 @@ pub struct Traits {
     pub quotes: bool,
     /// The patterns of English apply (the check's language is English).
     pub english: bool,
+    /// It has citation markers: its writer gives it a source, so advice and statements about
+    /// the sources are checked against it (a pleasantry, a question, navigation, a lead-in and
+    /// an abstention are still not claims).
+    pub marked: bool,
 }
 
 /// Leading markup and labels that are not part of what a sentence says: white space, block
@@ -174,7 +178,8 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
             &format!(
                 r"\b(?:no|not\s+(?:enough|sufficient|any)|insufficient|limited)\s+(?:specific\s+|relevant\s+|detailed\s+|further\s+|direct\s+|explicit\s+|clear\s+)?(?:information|details|data|mention|context|evidence)\s+(?:(?:is|was|are)\s+(?:available|provided|given)\s+)?(?:(?:about|on|regarding|of|for|to|concerning)\s+[^.;]{{0,120}}?)?(?:in|from|within|based\s+on)\s+{SOURCES}"
             ),
-            r"\b(?:i|we)\s+(?:do\s+not|don't|did\s+not|didn't|cannot|can't|could\s+not|couldn't|was\s+not\s+able\s+to|wasn't\s+able\s+to|am\s+not\s+able\s+to|am\s+unable\s+to|'m\s+unable\s+to|'m\s+not\s+able\s+to|was\s+unable\s+to|have\s+not\s+been\s+able\s+to|haven't\s+been\s+able\s+to)\s+(?:currently\s+|really\s+)?(?:have|find|locate|see|answer|determine|provide|know|access|tell|confirm|identify|say|give|verify|retrieve|offer|speculate)\b",
+            r"\b(?:i|we)\s+(?:do\s+not|don't|did\s+not|didn't|cannot|can't|could\s+not|couldn't|was\s+not\s+able\s+to|wasn't\s+able\s+to|am\s+not\s+able\s+to|am\s+unable\s+to|'m\s+unable\s+to|'m\s+not\s+able\s+to|was\s+unable\s+to|have\s+not\s+been\s+able\s+to|haven't\s+been\s+able\s+to)\s+(?:currently\s+|really\s+)?(?:have|find|locate|see|answer|determine|provide|access|tell|confirm|identify|say|give|verify|retrieve|offer|speculate)\b",
+            r"\bi\s+(?:do\s+not|don't|really\s+don't)\s+know(?:\s+(?:the\s+answer|what|who|how|whether|which|when|where|why|if|for\s+sure)\b|\s*[.,!;]|\s*$)",
             r"\b(?:i|we)\s+(?:have|had|'ve)\s+(?:no|not\s+(?:found|got|enough))\b",
             r"^(?:i'm\s+sorry|i\s+am\s+sorry|sorry|i\s+apologi[sz]e|unfortunately)\b[^.]*\b(?:not|no|unable|cannot|can't|couldn't)\b",
             r"^(?:unable|not\s+able)\s+to\s+(?:answer|determine|find|provide|say|tell|confirm|identify)\b",
@@ -195,7 +200,7 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
             r"\bbeyond\s+the\s+scope\s+of\s+(?:the|these|this|my)\s+(?:provided\s+|given\s+)?(?:context|passages?|documents?|sources?|information|search\s+results|knowledge)",
         ]),
         pleasantry: all(&[
-            r"^(?:hello|hi|hey|greetings|good\s+(?:morning|afternoon|evening)|dear\s+\w+)\b",
+            r"^(?:hello|hi|hey|greetings|good\s+(?:morning|afternoon|evening)|dear\s+\w+)\b[\s,!.]*(?:there|everyone|all|again|friend)?[\s,!.]*$",
             r"\bthis\s+is\s+bing\b",
             r"^(?:thank\s+you|thanks)\b",
             r"^(?:you're|you\s+are)\s+(?:very\s+|most\s+)?welcome\b",
@@ -250,7 +255,7 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
             r"^(?:please\s+)?(?:(?:do\s+not|don't|never|always)\s+)?(?:test|check|try|use|make|keep|avoid|remember|ensure|consider|review|read|start|stop|set|add|run|install|update|verify|confirm|follow|practice|practise|listen|take|give|get|be|stay|let|write|plan|prepare|monitor|limit|choose|pick|save|back\s+up|turn|open|close|click|select|enter|type|wait|watch|look|ask|talk|tell|think|focus|pay|learn|study|store|wash|apply|remove|replace|clean|drink|eat|rest|exercise|call|contact|report|document|note|schedule|book|contact)\b[^.]*\b(?:you|your|yours|yourself|yourselves)\b",
         ]),
         trailer: Regex::new(r"(?:\s*(?:\d{1,3}[.)]?|[-–—•]|\*+))+\s*$").expect("valid pattern"),
-        asserting_question: Regex::new(r"^(?:did|do)\s+you\s+know\b").expect("valid pattern"),
+        asserting_question: Regex::new(r"\b(?:did|do)\s+you\s+know\s+(?:that\s+)?([a-z']+)").expect("valid pattern"),
         contrast: Regex::new(r"(?:,|;|—|–|\s-)\s*(?:but|however|yet|although|though|whereas|while|nevertheless|nonetheless|instead|still)\b|;\s*\w|\b(?:but|however)\s*,").expect("valid pattern"),
         concessive: Regex::new(r"^(?:while|although|though|even\s+though|whereas|despite|even\s+if|if)\b[^,]*,").expect("valid pattern"),
         asserts_clause: Regex::new(r"\b(?:note|notice|recogni[sz]e|understand|remember|know|realize|realise|keep\s+in\s+mind|bear\s+in\s+mind)\s+that\b").expect("valid pattern"),
@@ -377,7 +382,7 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
         }
     }
     let body = p.trailer.find(lower).map_or(lower, |t| &lower[..t.start()]);
-    if body.ends_with('?') && !p.asserting_question.is_match(lower) {
+    if body.ends_with('?') && !asserts(p, lower) {
         let start = lower[..lower.len() - 1].rfind(' ').map_or(0, |s| s + 1);
         return found(Kind::Question, start..body.len());
     }
@@ -393,16 +398,19 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
     {
         return found(Kind::Navigation, m.range());
     }
-    if let Some(m) = p.meta.iter().find_map(|r| r.find(lower))
-        && !announces(lower, m.end())
-    {
-        return found(Kind::Meta, m.range());
-    }
     // A lead-in (`Other factors include:`) announces the list that follows, whose items say
     // what is to be checked.
     if let Some(head) = body.strip_suffix(':') {
         let start = head.rfind(' ').map_or(0, |s| s + 1);
         return found(Kind::Meta, start..body.len());
+    }
+    if traits.marked {
+        return None;
+    }
+    if let Some(m) = p.meta.iter().find_map(|r| r.find(lower))
+        && !announces(lower, m.end())
+    {
+        return found(Kind::Meta, m.range());
     }
     if let Some(m) = p.instruction.iter().find_map(|r| r.find(lower))
         && !p.asserts_clause.is_match(lower)
@@ -411,6 +419,30 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
         return found(Kind::Instruction, m.range());
     }
     None
+}
+
+/// Whether a question asserts what it asks about: `Did you know (that) the tower …?`, not `Do
+/// you know why …?`.
+fn asserts(p: &Patterns, lower: &str) -> bool {
+    p.asserting_question.captures(lower).is_some_and(|c| {
+        !matches!(
+            &c[1],
+            "what"
+                | "who"
+                | "why"
+                | "how"
+                | "which"
+                | "when"
+                | "where"
+                | "whether"
+                | "if"
+                | "anything"
+                | "about"
+                | "any"
+                | "much"
+                | "more"
+        )
+    })
 }
 
 /// Whether a frame ending at `at` is followed by what it announces: three or more content

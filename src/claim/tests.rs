@@ -67,7 +67,7 @@ fn a_figure_or_a_quote_keeps_a_sentence_a_claim() {
     let traits = Traits {
         english: true,
         figures: true,
-        quotes: false,
+        ..Traits::default()
     };
     assert_eq!(
         classify("Take 500 mg twice a day, you should.", traits),
@@ -121,4 +121,75 @@ fn the_cue_is_the_matched_words_as_written() {
     )
     .expect("a pleasantry");
     assert_eq!(found.cue, "Let me know");
+}
+
+#[test]
+fn a_cited_instruction_or_statement_about_sources_is_checked() {
+    let marked = Traits {
+        english: true,
+        marked: true,
+        ..Traits::default()
+    };
+    for sentence in [
+        "You should wear them sparingly during the day unless a doctor says otherwise.",
+        "The sources provided discuss why people choose not to move out of their homes.",
+    ] {
+        assert_eq!(classify(sentence, marked), None, "{sentence}");
+        assert!(kind(sentence).is_some(), "{sentence}");
+    }
+    // A lead-in, an abstention and a pleasantry are not claims, cited or not.
+    for (sentence, expected) in [
+        ("Two potential methods are outlined below:", Kind::Meta),
+        (
+            "The given context does not provide information about the president.",
+            Kind::Abstention,
+        ),
+        ("Please feel free to ask more questions.", Kind::Pleasantry),
+    ] {
+        assert_eq!(
+            classify(sentence, marked).map(|n| n.kind),
+            Some(expected),
+            "{sentence}"
+        );
+    }
+}
+
+#[test]
+fn questions_that_assert_and_ignorance_that_asserts() {
+    assert_eq!(kind("Hello, did you know the tower was painted red?"), None);
+    assert_eq!(
+        kind("Do you know why they are called dramas?"),
+        Some(Kind::Question)
+    );
+    assert_eq!(
+        kind("I did not know that Jon Stewart played soccer in college."),
+        None
+    );
+    assert_eq!(kind("I don't know."), Some(Kind::Abstention));
+}
+
+#[test]
+fn a_claim_before_or_after_an_abstention_keeps_the_sentence_a_claim() {
+    assert_eq!(
+        kind(
+            "Whitney Houston won 22 American Music Awards, but the document does not mention any Grammy Awards."
+        ),
+        None
+    );
+    assert_eq!(
+        kind("However, the provided context does not specify the exact clauses that apply."),
+        Some(Kind::Abstention)
+    );
+}
+
+#[test]
+fn a_lead_in_announces_its_list() {
+    assert_eq!(
+        kind("Other factors that could contribute include:"),
+        Some(Kind::Meta)
+    );
+    assert_eq!(
+        kind("The advantages of a stratified sample include: 1."),
+        Some(Kind::Meta)
+    );
 }
