@@ -14,7 +14,8 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex_automata::meta::Regex;
+use regex_automata::util::syntax;
 use serde::Serialize;
 
 /// Why a sentence is `no-claim`.
@@ -121,10 +122,9 @@ pub struct Traits {
 /// Leading markup and labels that are not part of what a sentence says: white space, block
 /// quotes, list bullets and enumerators, heading marks, emphasis, and a label such as `Tip:`.
 static LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?ix)^(?:[\s>\-*+•\#_]|\d{1,3}[.)]\s)*(?:(?:pro\s+)?(?:tip|note|hint|warning|caution|important|reminder|remember|disclaimer|n\.b\.)\s*[:!.\-–—]\s*(?:[*_]+\s*)?)?",
+    compile(
+        r"(?ix)^(?:[\s>\-*+\#_]|•|\d{1,3}[.)]\s)*(?:(?:pro\s+)?(?:tip|note|hint|warning|caution|important|reminder|remember|disclaimer|n\.b\.)\s*(?:[:!.\-]|–|—)\s*(?:[*_]+\s*)?)?",
     )
-    .expect("valid pattern")
 });
 
 /// The claim rules' patterns, each matched against the sentence with its leading markup
@@ -147,11 +147,26 @@ struct Patterns {
     asserts_clause: Regex,
 }
 
+/// A pattern over bytes, ASCII classes only (`\w`, `\s`, `\b`): the rules read lower-cased
+/// ASCII words. Built for a cheap start, since a check of one sentence builds them all: no
+/// literal prefilter, no one-pass or backtracking engine, only the lazy DFA (and the PikeVM it
+/// falls back on), whose states are made as the sentences need them.
+fn compile(pattern: &str) -> Regex {
+    Regex::builder()
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .configure(
+            Regex::config()
+                .auto_prefilter(false)
+                .onepass(false)
+                .backtrack(false)
+                .dfa(false),
+        )
+        .build(pattern)
+        .expect("valid pattern")
+}
+
 fn all(patterns: &[&str]) -> Vec<Regex> {
-    patterns
-        .iter()
-        .map(|p| Regex::new(p).expect("valid pattern"))
-        .collect()
+    patterns.iter().map(|p| compile(p)).collect()
 }
 
 /// What the sources are called when an answer talks about them.
@@ -166,7 +181,7 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
         abstention: all(&[
             // `The passages provided do not provide specific information on X`
             &format!(
-                r"\b{SOURCES}\s+(?:[a-z,'-]+\s+){{0,10}}?(?:{neg})\s+(?:[a-z]+ly\s+|seem\s+to\s+|appear\s+to\s+|explicitly\s+|actually\s+)?{COVER}\b"
+                r"\b{SOURCES}\s+(?:[a-z,'-]+\s+){{0,6}}?(?:{neg})\s+(?:[a-z]+ly\s+|seem\s+to\s+|appear\s+to\s+|explicitly\s+|actually\s+)?{COVER}\b"
             ),
             &format!(
                 r"\b{SOURCES}\s+(?:(?:is|are)\s+silent|(?:lacks?|lacking)\b|makes?\s+no\s+(?:mention|reference)|(?:has|have)\s+no\s+(?:information|details|data|mention))"
@@ -176,7 +191,7 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
                 r"\b(?:is|are|was|were)\s+not\s+(?:[a-z]+ly\s+)?(?:mentioned|provided|specified|stated|available|given|included|covered|addressed|discussed|described|found|listed|detailed|explained|apparent|clear|evident|indicated|present|contained)\s+(?:in|from|by|within)\s+{SOURCES}"
             ),
             &format!(
-                r"\b(?:no|not\s+(?:enough|sufficient|any)|insufficient|limited)\s+(?:specific\s+|relevant\s+|detailed\s+|further\s+|direct\s+|explicit\s+|clear\s+)?(?:information|details|data|mention|context|evidence)\s+(?:(?:is|was|are)\s+(?:available|provided|given)\s+)?(?:(?:about|on|regarding|of|for|to|concerning)\s+[^.;]{{0,120}}?)?(?:in|from|within|based\s+on)\s+{SOURCES}"
+                r"\b(?:no|not\s+(?:enough|sufficient|any)|insufficient|limited)\s+(?:specific\s+|relevant\s+|detailed\s+|further\s+|direct\s+|explicit\s+|clear\s+)?(?:information|details|data|mention|context|evidence)\s+(?:(?:is|was|are)\s+(?:available|provided|given)\s+)?(?:(?:about|on|regarding|of|for|to|concerning)\s+[^.;]*?)?(?:in|from|within|based\s+on)\s+{SOURCES}"
             ),
             r"\b(?:i|we)\s+(?:do\s+not|don't|did\s+not|didn't|cannot|can't|could\s+not|couldn't|was\s+not\s+able\s+to|wasn't\s+able\s+to|am\s+not\s+able\s+to|am\s+unable\s+to|'m\s+unable\s+to|'m\s+not\s+able\s+to|was\s+unable\s+to|have\s+not\s+been\s+able\s+to|haven't\s+been\s+able\s+to)\s+(?:currently\s+|really\s+)?(?:have|find|locate|see|answer|determine|provide|access|tell|confirm|identify|say|give|verify|retrieve|offer|speculate)\b",
             r"\bi\s+(?:do\s+not|don't|really\s+don't)\s+know(?:\s+(?:the\s+answer|what|who|how|whether|which|when|where|why|if|for\s+sure)\b|\s*[.,!;]|\s*$)",
@@ -195,7 +210,7 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
             &format!(
                 r"^(?:from|in|based\s+on|according\s+to|within)\s+{SOURCES},?\s+(?:there\s+is|there's|there\s+are|i\s+(?:can|could|do|did))\s*(?:no|not|n't)\b"
             ),
-            r"\bit\s+is\s+(?:currently\s+|still\s+)?(?:not\s+clear|unclear|unknown|not\s+known)\s+(?:from\s+[^.]{0,120}?\s+)?(?:who|what|how|whether|which|when|where|why|if)\b",
+            r"\bit\s+is\s+(?:currently\s+|still\s+)?(?:not\s+clear|unclear|unknown|not\s+known)\s+(?:from\s+[^.]*?\s+)?(?:who|what|how|whether|which|when|where|why|if)\b",
             r"\b(?:there\s+is|there's)\s+no\s+(?:specific\s+|relevant\s+|direct\s+)?(?:information|mention|answer)\s+(?:about|on|regarding|of|for|to|in)\b",
             r"\bbeyond\s+the\s+scope\s+of\s+(?:the|these|this|my)\s+(?:provided\s+|given\s+)?(?:context|passages?|documents?|sources?|information|search\s+results|knowledge)",
         ]),
@@ -240,8 +255,10 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
             &format!(
                 r"^{SOURCES}\s+(?:\w+ly\s+)?(?:provide|provides|offer|offers|contain|contains|include|includes|give|gives|cover|covers|discuss|discusses|describe|describes|may\s+help|can\s+help|might\s+help|are\s+helpful|is\s+helpful|have\s+more)\b"
             ),
-            &format!(r"^{SOURCES}\s+(?:is|are|seems?\s+to\s+be|appears?\s+to\s+be)\s+(?:mostly\s+|mainly\s+|all\s+|largely\s+)?about\b"),
-            r"^(?:[^,]{0,80},\s*)?there\s+are\s+(?:several|many|various|different|numerous|multiple|a\s+few|some|a\s+number\s+of|a\s+variety\s+of|a\s+range\s+of)\s+(?:\w+\s+){0,2}?(?:ways|factors|options|methods|techniques|approaches|strategies|reasons|steps|types|kinds|things|opinions|considerations|aspects|possibilities|ideas|theories|views|perspectives|solutions|tools|resources|answers|interpretations)\b[^.:;]*[.!]?$",
+            &format!(
+                r"^{SOURCES}\s+(?:is|are|seems?\s+to\s+be|appears?\s+to\s+be)\s+(?:mostly\s+|mainly\s+|all\s+|largely\s+)?about\b"
+            ),
+            r"^(?:[^,]*,\s*)?there\s+are\s+(?:several|many|various|different|numerous|multiple|a\s+few|some|a\s+number\s+of|a\s+variety\s+of|a\s+range\s+of)\s+(?:\w+\s+){0,2}?(?:ways|factors|options|methods|techniques|approaches|strategies|reasons|steps|types|kinds|things|opinions|considerations|aspects|possibilities|ideas|theories|views|perspectives|solutions|tools|resources|answers|interpretations)\b[^.:;]*[.!]?$",
             r"^as\s+an\s+(?:ai|ai\s+language\s+model|language\s+model|assistant|ai\s+assistant)\b",
             r"^(?:i\s+am|i'm)\s+(?:not\s+(?:a|an)\s+\w+|an\s+ai|just\s+an\s+ai)\b",
             r"\b(?:this|that|it)\s+(?:may|might|could|will|would|should)\s+help\s+(?:me|us)\s+(?:to\s+)?(?:provide|give|answer)\b",
@@ -254,11 +271,17 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
             r"^(?:you\s+(?:should|must|need\s+to|may\s+(?:want|need)\s+to|might\s+(?:want|need)\s+to|can|could|will\s+need\s+to|'ll\s+need\s+to|have\s+to)|make\s+sure|be\s+sure|remember\s+to|don't\s+forget\s+to|do\s+not\s+forget\s+to|we\s+recommend|i\s+recommend|i\s+suggest|i\s+would\s+(?:recommend|suggest)|try\s+to|consider)\b",
             r"^(?:please\s+)?(?:(?:do\s+not|don't|never|always)\s+)?(?:test|check|try|use|make|keep|avoid|remember|ensure|consider|review|read|start|stop|set|add|run|install|update|verify|confirm|follow|practice|practise|listen|take|give|get|be|stay|let|write|plan|prepare|monitor|limit|choose|pick|save|back\s+up|turn|open|close|click|select|enter|type|wait|watch|look|ask|talk|tell|think|focus|pay|learn|study|store|wash|apply|remove|replace|clean|drink|eat|rest|exercise|call|contact|report|document|note|schedule|book|contact)\b[^.]*\b(?:you|your|yours|yourself|yourselves)\b",
         ]),
-        trailer: Regex::new(r"(?:\s*(?:\d{1,3}[.)]?|[-–—•]|\*+))+\s*$").expect("valid pattern"),
-        asserting_question: Regex::new(r"\b(?:did|do)\s+you\s+know\s+(?:that\s+)?([a-z']+)").expect("valid pattern"),
-        contrast: Regex::new(r"(?:,|;|—|–|\s-)\s*(?:but|however|yet|although|though|whereas|while|nevertheless|nonetheless|instead|still)\b|;\s*\w|\b(?:but|however)\s*,").expect("valid pattern"),
-        concessive: Regex::new(r"^(?:while|although|though|even\s+though|whereas|despite|even\s+if|if)\b[^,]*,").expect("valid pattern"),
-        asserts_clause: Regex::new(r"\b(?:note|notice|recogni[sz]e|understand|remember|know|realize|realise|keep\s+in\s+mind|bear\s+in\s+mind)\s+that\b").expect("valid pattern"),
+        trailer: compile(r"(?:\s*(?:\d{1,3}[.)]?|-|–|—|•|\*+))+\s*$"),
+        asserting_question: compile(r"\b(?:did|do)\s+you\s+know\s+(?:that\s+)?"),
+        contrast: compile(
+            r"(?:,|;|—|–|\s-)\s*(?:but|however|yet|although|though|whereas|while|nevertheless|nonetheless|instead|still)\b|;\s*\w|\b(?:but|however)\s*,",
+        ),
+        concessive: compile(
+            r"^(?:while|although|though|even\s+though|whereas|despite|even\s+if|if)\b[^,]*,",
+        ),
+        asserts_clause: compile(
+            r"\b(?:note|notice|recogni[sz]e|understand|remember|know|realize|realise|keep\s+in\s+mind|bear\s+in\s+mind)\s+that\b",
+        ),
     }
 });
 
@@ -272,10 +295,11 @@ struct Prepared {
 
 impl Prepared {
     fn new(sentence: &str) -> Prepared {
-        let start = LEAD.find(sentence).map_or(0, |m| m.end());
-        let mut text = String::with_capacity(sentence.len() - start);
+        let start = LEAD.find(sentence.as_bytes()).map_or(0, |m| m.end());
+        let sentence = sentence.get(start..).unwrap_or(sentence);
+        let mut text = String::with_capacity(sentence.len());
         let mut space = true;
-        for c in sentence[start..].chars() {
+        for c in sentence.chars() {
             let c = match c {
                 '’' | '‘' | 'ʼ' => '\'',
                 '*' | '_' | '`' => continue,
@@ -301,15 +325,23 @@ impl Prepared {
 
     /// The words of the sentence that `range` (in the prepared text) covers, as written.
     fn cue(&self, range: Range<usize>) -> String {
-        self.text[range].trim().to_string()
+        self.text.get(range).unwrap_or_default().trim().to_string()
     }
+}
+
+/// Content words before `at` (a byte offset of the prepared text).
+fn words_before(text: &str, at: usize) -> usize {
+    long_words(text.get(..at).unwrap_or_default())
 }
 
 /// Content words after `at` (a byte offset of the prepared text): words of three or more
 /// letters, a rough count for "does anything follow the frame".
 fn words_after(text: &str, at: usize) -> usize {
-    text[at..]
-        .split(|c: char| !c.is_alphanumeric())
+    long_words(text.get(at..).unwrap_or_default())
+}
+
+fn long_words(text: &str) -> usize {
+    text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() >= 3)
         .count()
 }
@@ -348,6 +380,7 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
     let p = &*PATTERNS;
     let prepared = Prepared::new(sentence);
     let lower = prepared.lower.as_str();
+    let bytes = lower.as_bytes();
     if lower.is_empty() {
         return None;
     }
@@ -360,28 +393,32 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
     // An abstention is one whatever else it names (the topic it declines on), unless it
     // stands in a concessive clause or a contrast follows it with a claim.
     for pattern in &p.abstention {
-        if let Some(m) = pattern.find(lower) {
+        if let Some(m) = pattern.find(bytes) {
             let concessive = p
                 .concessive
-                .find(lower)
+                .find(bytes)
                 .is_some_and(|c| m.start() < c.end());
             // `X won 22 awards, but the document does not mention …`: a claim before the
             // contrast; `The context does not say …, but X is Y`: a claim after it.
             let claim_before = p
                 .contrast
-                .find_iter(&lower[..m.start()])
+                .find_iter(&bytes[..m.start()])
                 .last()
-                .is_some_and(|c| words_after(&lower[..c.start()], 0) >= 3);
+                .is_some_and(|c| words_before(lower, c.start()) >= 3);
             let claim_after = p
                 .contrast
-                .find(&lower[m.end()..])
+                .find(&bytes[m.end()..])
                 .is_some_and(|c| words_after(lower, m.end() + c.end()) >= 3);
             if !concessive && !claim_before && !claim_after {
                 return found(Kind::Abstention, m.range());
             }
         }
     }
-    let body = p.trailer.find(lower).map_or(lower, |t| &lower[..t.start()]);
+    let body = p
+        .trailer
+        .find(bytes)
+        .and_then(|t| lower.get(..t.start()))
+        .unwrap_or(lower);
     if body.ends_with('?') && !asserts(p, lower) {
         let start = lower[..lower.len() - 1].rfind(' ').map_or(0, |s| s + 1);
         return found(Kind::Question, start..body.len());
@@ -390,10 +427,10 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
     if traits.figures || traits.quotes {
         return None;
     }
-    if let Some(m) = p.pleasantry.iter().find_map(|r| r.find(lower)) {
+    if let Some(m) = p.pleasantry.iter().find_map(|r| r.find(bytes)) {
         return found(Kind::Pleasantry, m.range());
     }
-    if let Some(m) = p.navigation.iter().find_map(|r| r.find(lower))
+    if let Some(m) = p.navigation.iter().find_map(|r| r.find(bytes))
         && !announces(lower, m.end())
     {
         return found(Kind::Navigation, m.range());
@@ -407,13 +444,13 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
     if traits.marked {
         return None;
     }
-    if let Some(m) = p.meta.iter().find_map(|r| r.find(lower))
+    if let Some(m) = p.meta.iter().find_map(|r| r.find(bytes))
         && !announces(lower, m.end())
     {
         return found(Kind::Meta, m.range());
     }
-    if let Some(m) = p.instruction.iter().find_map(|r| r.find(lower))
-        && !p.asserts_clause.is_match(lower)
+    if let Some(m) = p.instruction.iter().find_map(|r| r.find(bytes))
+        && !p.asserts_clause.is_match(bytes)
         && !names_something(&prepared.text)
     {
         return found(Kind::Instruction, m.range());
@@ -424,33 +461,29 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
 /// Whether a question asserts what it asks about: `Did you know (that) the tower …?`, not `Do
 /// you know why …?`.
 fn asserts(p: &Patterns, lower: &str) -> bool {
-    p.asserting_question.captures(lower).is_some_and(|c| {
-        !matches!(
-            &c[1],
-            "what"
-                | "who"
-                | "why"
-                | "how"
-                | "which"
-                | "when"
-                | "where"
-                | "whether"
-                | "if"
-                | "anything"
-                | "about"
-                | "any"
-                | "much"
-                | "more"
-        )
-    })
+    const ASKS: [&str; 14] = [
+        "what", "who", "why", "how", "which", "when", "where", "whether", "if", "anything",
+        "about", "any", "much", "more",
+    ];
+    p.asserting_question
+        .find(lower.as_bytes())
+        .is_some_and(|m| {
+            let next = lower
+                .get(m.end()..)
+                .unwrap_or_default()
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .next();
+            !next.is_some_and(|w| ASKS.contains(&w))
+        })
 }
 
 /// Whether a frame ending at `at` is followed by what it announces: three or more content
 /// words after a colon (`Here are the causes: drought, wind and arson.`), or a clause that
 /// states something (`Based on the documents, here is the answer: it is 330 m tall`).
 fn announces(lower: &str, at: usize) -> bool {
-    lower[at..]
-        .find(':')
+    lower
+        .get(at..)
+        .and_then(|rest| rest.find(':'))
         .is_some_and(|colon| words_after(lower, at + colon + 1) >= 3)
 }
 
