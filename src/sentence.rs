@@ -8,7 +8,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Serialize;
 
-use crate::marker::{Resolver, marker_at};
+use crate::marker::sources::{self, SourceList};
+use crate::marker::{Resolver, marker_at, superscript};
 
 /// A 1-based line and column; the column counts characters (Unicode scalar values).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -28,6 +29,9 @@ pub struct SentenceSpan {
     pub end: LineColumn,
     /// Whether the sentence is a Markdown heading (`# Title`): a title, not a claim.
     pub heading: bool,
+    /// Whether the sentence is a line of the answer's source list (`Sources:` and its
+    /// entries, [`crate::marker::sources`]): a reference, not a claim.
+    pub reference: bool,
 }
 
 /// The answer split into sentences.
@@ -37,6 +41,9 @@ pub struct Sentences {
     /// every offset into it is an offset into the answer.
     pub prose: String,
     pub spans: Vec<SentenceSpan>,
+    /// The answer's source lists: the lines of `reference` sentences, and the entries that map
+    /// marker labels to chunks.
+    pub sources: SourceList,
 }
 
 /// Abbreviations after which a full stop does not end a sentence (lower-cased, without the
@@ -61,12 +68,14 @@ const CLOSERS: &[char] = &[
 
 pub fn split(answer: &str, resolver: &Resolver) -> Sentences {
     let (prose, headings) = neutralise_markdown(answer);
+    let sources = sources::read(answer);
     let mut spans = Vec::new();
     let mut cursor = Cursor::new(answer);
     let mut line_start = 0;
     for line in prose.split_inclusive('\n') {
         let line_end = line_start + line.trim_end_matches(['\n', '\r']).len();
         let heading = headings.binary_search(&line_start).is_ok();
+        let reference = sources.holds_line(line_start);
         for range in split_line(&prose, line_start..line_end, resolver) {
             if let Some(range) = trim(&prose, range)
                 && prose[range.clone()].chars().any(char::is_alphanumeric)
@@ -78,12 +87,17 @@ pub fn split(answer: &str, resolver: &Resolver) -> Sentences {
                     start,
                     end,
                     heading,
+                    reference,
                 });
             }
         }
         line_start += line.len();
     }
-    Sentences { prose, spans }
+    Sentences {
+        prose,
+        spans,
+        sources,
+    }
 }
 
 fn trim(text: &str, range: Range<usize>) -> Option<Range<usize>> {
@@ -318,6 +332,9 @@ fn neutralise_markdown(answer: &str) -> (String, Vec<usize>) {
     for m in tags.into_iter().flatten() {
         out.blank(m.range());
     }
+    if partial.contains("<sup") || partial.contains("<SUP") {
+        superscript_tags(&partial, &mut out);
+    }
     let urls = partial.contains("://").then(|| URL.find_iter(&partial));
     for m in urls.into_iter().flatten() {
         let url = m
@@ -327,6 +344,81 @@ fn neutralise_markdown(answer: &str) -> (String, Vec<usize>) {
     }
     // Only whole characters were blanked, so the bytes are still UTF-8.
     (String::from_utf8(out.bytes).unwrap_or_default(), headings)
+}
+
+/// How far a `<sup>` element may reach for its `</sup>`, in bytes.
+const MAX_SUP_LEN: usize = 256;
+
+/// Rewrites each `<sup>` element that holds citation labels (`<sup>1</sup>`, `<sup>1,2</sup>`,
+/// `<sup>[1]</sup>`, `<sup><a href="#fn1">1</a></sup>`) as one bracket marker spanning the
+/// element (`[1,2       ]`), its tags already blanked; a bare number where an exponent stands
+/// (`km<sup>2</sup>`, `10<sup>6</sup>`, [`superscript::exponent_base`]) stays text.
+fn superscript_tags(text: &str, out: &mut Blanker) {
+    let mut from = 0;
+    while let Some(k) = text[from..].find('<') {
+        let start = from + k;
+        from = start + 1;
+        let Some(open) = text.get(start..start + 5) else {
+            break;
+        };
+        if !open.eq_ignore_ascii_case("<sup>") && !open.eq_ignore_ascii_case("<sup ") {
+            continue;
+        }
+        let mut window_end = (start + MAX_SUP_LEN).min(text.len());
+        while !text.is_char_boundary(window_end) {
+            window_end -= 1;
+        }
+        let window = &text[start..window_end];
+        let Some(close) = window.to_ascii_lowercase().find("</sup>") else {
+            continue;
+        };
+        let end = start + close + "</sup>".len();
+        let inner = &text[start..start + close];
+        if inner.contains('\n') {
+            continue;
+        }
+        let Some(content_start) = inner.find('>') else {
+            continue;
+        };
+        // The content with its tags (blanked already) left out.
+        let content = &out.bytes[start + content_start + 1..start + close];
+        let content = String::from_utf8_lossy(content);
+        let bracketed = content.contains('[');
+        let Some(labels) = sup_labels(&content) else {
+            continue;
+        };
+        if !bracketed && superscript::exponent_base(&text[..start]) {
+            continue;
+        }
+        out.blank(start..end);
+        out.bytes[start] = b'[';
+        out.bytes[start + 1..start + 1 + labels.len()].copy_from_slice(labels.as_bytes());
+        out.bytes[end - 1] = b']';
+        from = end;
+    }
+}
+
+/// The labels a `<sup>` element's content names, as one comma-separated list (`1`, `1,2`,
+/// `1-3`), when it is numbers (`1, 2`, `1–3`) or bracket markers (`[1]`, `[1][2]`, `[^1]`);
+/// `None` for anything else.
+fn sup_labels(content: &str) -> Option<String> {
+    let joined = content.replace("][", ",").replace('–', "-");
+    let canonical: String = joined
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '[' | ']' | '^'))
+        .collect();
+    let valid = !canonical.is_empty()
+        && canonical.len() <= 64
+        && canonical.split([',', ';']).all(|item| {
+            let mut ends = item.split('-');
+            let ok = |s: Option<&str>| {
+                s.is_some_and(|s| {
+                    (1..=4).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
+                })
+            };
+            ok(ends.next()) && ends.next().is_none_or(|b| ok(Some(b))) && ends.next().is_none()
+        });
+    valid.then(|| canonical.replace(';', ","))
 }
 
 /// The fence (its backticks or tildes) that `line` opens or closes, if any; none at all

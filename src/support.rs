@@ -68,6 +68,9 @@ pub struct SentenceInput {
     pub quotations: Vec<Quotation>,
     /// Indices of the provider citations that cover the sentence.
     pub native: Vec<usize>,
+    /// Under `--citation-scope paragraph`, the 1-based index of the sentence whose markers it
+    /// took (it has none of its own).
+    pub inherited_from: Option<usize>,
 }
 
 /// How sentences are scored: the threshold, the model, and whether each sentence's features

@@ -792,6 +792,7 @@ impl<'a> Judge<'a> {
             words: sentence.words.len(),
             numbers: !sentence.numbers.is_empty(),
             heading: sentence.position.heading,
+            reference: sentence.position.reference,
             resolves: !sentence.cited.is_empty(),
             misquoted: quotes.iter().any(|q| !q.found()),
             missing_numbers: !missing_numbers.is_empty(),
@@ -943,6 +944,7 @@ impl<'a> Judge<'a> {
             best_coverage: best.map_or(0.0, |(_, s)| s),
             suggested_citation: suggested.map(|(c, _)| self.chunks[c].id.clone()),
             unknown_markers: sentence.unknown.clone(),
+            inherited_from: sentence.inherited_from,
             quotes,
             missing_words: if sentence.cited.is_empty() {
                 Vec::new()
