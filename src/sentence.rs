@@ -584,6 +584,80 @@ mod tests {
     }
 
     #[test]
+    fn superscript_markers_end_sentences_as_bracket_markers_do() {
+        assert_eq!(
+            sentences("It launched on a rocket.¹ It orbits the Sun.² Done."),
+            ["It launched on a rocket.¹", "It orbits the Sun.²", "Done."]
+        );
+        assert_eq!(
+            sentences("It is big.¹,² It is old.¹⁻³ Fine.¹²"),
+            ["It is big.¹,²", "It is old.¹⁻³", "Fine.¹²"]
+        );
+        // An exponent is text, wherever it stands.
+        assert_eq!(
+            sentences("It covers 5 km². Then E = mc². And 10⁶ cells."),
+            ["It covers 5 km².", "Then E = mc².", "And 10⁶ cells."]
+        );
+    }
+
+    #[test]
+    fn sup_elements_holding_labels_are_markers() {
+        for (answer, first) in [
+            (
+                "It launched.<sup>1</sup> It orbits.<sup>2</sup>",
+                "It launched.<sup>1</sup>",
+            ),
+            (
+                "It launched.<sup>[1]</sup> It orbits.",
+                "It launched.<sup>[1]</sup>",
+            ),
+            (
+                "It launched.<sup>1,2</sup> It orbits.",
+                "It launched.<sup>1,2</sup>",
+            ),
+            (
+                "It launched.<sup><a href=\"#fn1\">1</a></sup> It orbits.",
+                "It launched.<sup><a href=\"#fn1\">1</a></sup>",
+            ),
+        ] {
+            let found = sentences(answer);
+            assert_eq!(found.len(), 2, "{answer:?} gave {found:?}");
+            assert_eq!(found[0], first);
+        }
+        let resolver = Resolver::new([]);
+        let split = split("Big.<sup>1, 3</sup> Area 5 km<sup>2</sup>.", &resolver);
+        let labels: Vec<Vec<String>> = crate::marker::markers(&split.prose, &resolver)
+            .into_iter()
+            .map(|m| m.labels)
+            .collect();
+        assert_eq!(labels, [["1", "3"]], "the exponent stays text");
+    }
+
+    #[test]
+    fn a_source_list_is_marked_reference_and_a_list_of_claims_is_not() {
+        let resolver = Resolver::new([]);
+        let answer = "Key facts:\n1. The tower is 330 m tall.\n2. It opened in 1889. [1]\n\nSources:\n[1] NASA, Webb mission overview\n- [2] reef_location.pdf\n";
+        let split = split(answer, &resolver);
+        let marked: Vec<(&str, bool)> = split
+            .spans
+            .iter()
+            .map(|s| (&answer[s.span.clone()], s.reference))
+            .collect();
+        assert_eq!(
+            marked,
+            [
+                ("Key facts:", false),
+                ("The tower is 330 m tall.", false),
+                ("It opened in 1889. [1]", false),
+                ("Sources:", true),
+                ("[1] NASA, Webb mission overview", true),
+                ("[2] reef_location.pdf", true),
+            ]
+        );
+        assert_eq!(split.sources.entries.len(), 2);
+    }
+
+    #[test]
     fn closing_quotes_and_brackets_stay_with_their_sentence() {
         assert_eq!(
             sentences("He said \"yes.\" Then left. (It rained.) Fine"),

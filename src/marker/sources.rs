@@ -43,6 +43,9 @@ pub struct Entry {
     pub label: String,
     /// Byte span of its text (after the label) in the answer, continuation lines included.
     pub text: Range<usize>,
+    /// Whether a label line introduces it; a footnote or link definition elsewhere may be a
+    /// note rather than a source.
+    pub listed: bool,
 }
 
 /// The source lists of an answer.
@@ -106,6 +109,7 @@ pub fn read(answer: &str) -> SourceList {
             list.entries.push(Entry {
                 label,
                 text: start + text.start..start + text.end,
+                listed: in_list,
             });
             open = Some(list.entries.len() - 1);
             if in_list {
@@ -127,6 +131,7 @@ pub fn read(answer: &str) -> SourceList {
                 list.entries.push(Entry {
                     label: label.unwrap_or_else(|| ordinal.to_string()),
                     text: start + text.start..start + text.end,
+                    listed: true,
                 });
                 open = Some(list.entries.len() - 1);
                 list.lines.push(start);
@@ -267,7 +272,9 @@ pub struct SourceMap {
     /// Each matched entry's label and the chunks (positions) it names, first entry of a label
     /// only.
     pub named: Vec<(String, Vec<usize>)>,
-    /// Labels of the entries that name no chunk, or several that disagree.
+    /// Labels of the entries of a source list (under a label line) that name no chunk, or
+    /// several that disagree. A definition elsewhere that names none is left out: it may be a
+    /// note.
     pub unmatched: Vec<String>,
 }
 
@@ -277,7 +284,8 @@ pub struct SourceMap {
 /// name too), then by a single word equal to one (`reef_location.pdf`). Names are compared
 /// case-insensitively with white space collapsed; names that are only digits never match. The
 /// first of these that finds a chunk decides; when it finds different chunks, the entry is
-/// ambiguous and names none.
+/// ambiguous and names none. A definition outside a source list (a footnote may be a note) is
+/// not matched by a single word.
 pub fn map(list: &SourceList, answer: &str, chunks: &[crate::input::Chunk]) -> SourceMap {
     let mut result = SourceMap::default();
     if list.entries.is_empty() {
@@ -308,16 +316,21 @@ pub fn map(list: &SourceList, answer: &str, chunks: &[crate::input::Chunk]) -> S
             end -= 1;
         }
         let text = answer.get(entry.text.start..end).unwrap_or("");
-        match named_by(text, &names) {
+        match named_by(text, &names, entry.listed) {
             Some(positions) => result.named.push((entry.label.clone(), positions)),
-            None => result.unmatched.push(entry.label.clone()),
+            None if entry.listed => result.unmatched.push(entry.label.clone()),
+            None => {}
         }
     }
     result
 }
 
 /// The chunks `text` names, by the tiers of [`map`].
-fn named_by(text: &str, names: &FxHashMap<String, Vec<usize>>) -> Option<Vec<usize>> {
+fn named_by(
+    text: &str,
+    names: &FxHashMap<String, Vec<usize>>,
+    words_too: bool,
+) -> Option<Vec<usize>> {
     let words = || {
         text.split(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '(' | ')' | '[' | ']'))
     };
@@ -330,7 +343,7 @@ fn named_by(text: &str, names: &FxHashMap<String, Vec<usize>>) -> Option<Vec<usi
         .flat_map(|part| part.split(": "))
         .map(normalise),
     );
-    let single = words().map(normalise);
+    let single = words().filter(|_| words_too).map(normalise);
     let tiers: [Vec<String>; 3] = [urls.collect(), parts.collect(), single.collect()];
     for tier in tiers {
         let mut found: Option<&Vec<usize>> = None;
@@ -544,6 +557,15 @@ mod tests {
             ]
         );
         assert_eq!(map.unmatched, ["5"]);
+    }
+
+    #[test]
+    fn a_footnote_that_names_no_chunk_is_a_note_not_a_warning() {
+        let chunks = [chunk("a", &["Honey"]), chunk("b", &["Bees.pdf"])];
+        let answer = "Text.[^1][^2][^3]\n\n[^1]: Figures vary with honey and forage.\n[^2]: Bees.pdf\n\nSources:\n[^3]: Unknown\n";
+        let map = map(&read(answer), answer, &chunks);
+        assert_eq!(map.named, [("2".to_string(), vec![1])]);
+        assert_eq!(map.unmatched, ["3"], "only the listed one is reported");
     }
 
     #[test]
