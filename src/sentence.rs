@@ -354,26 +354,34 @@ const MAX_SUP_LEN: usize = 256;
 /// element (`[1,2       ]`), its tags already blanked; a bare number where an exponent stands
 /// (`km<sup>2</sup>`, `10<sup>6</sup>`, [`superscript::exponent_base`]) stays text.
 fn superscript_tags(text: &str, out: &mut Blanker) {
+    let at = |i: usize, tag: &str| {
+        text.get(i..i + tag.len())
+            .is_some_and(|t| t.eq_ignore_ascii_case(tag))
+    };
+    // Every `</sup>`, found once: each `<sup>` takes the first after it, so the work is linear
+    // in the text however many elements are left open.
+    let closes: Vec<usize> = text
+        .match_indices('<')
+        .map(|(i, _)| i)
+        .filter(|&i| at(i, "</sup>"))
+        .collect();
+    let mut next_close = 0;
     let mut from = 0;
-    while let Some(k) = text[from..].find('<') {
-        let start = from + k;
-        from = start + 1;
-        let Some(open) = text.get(start..start + 5) else {
+    for (start, _) in text.match_indices('<') {
+        if start < from || !(at(start, "<sup>") || at(start, "<sup ")) {
+            continue;
+        }
+        while next_close < closes.len() && closes[next_close] < start {
+            next_close += 1;
+        }
+        let Some(&close) = closes.get(next_close) else {
             break;
         };
-        if !open.eq_ignore_ascii_case("<sup>") && !open.eq_ignore_ascii_case("<sup ") {
+        if close - start > MAX_SUP_LEN {
             continue;
         }
-        let mut window_end = (start + MAX_SUP_LEN).min(text.len());
-        while !text.is_char_boundary(window_end) {
-            window_end -= 1;
-        }
-        let window = &text[start..window_end];
-        let Some(close) = window.to_ascii_lowercase().find("</sup>") else {
-            continue;
-        };
-        let end = start + close + "</sup>".len();
-        let inner = &text[start..start + close];
+        let end = close + "</sup>".len();
+        let inner = &text[start..close];
         if inner.contains('\n') {
             continue;
         }
@@ -381,7 +389,7 @@ fn superscript_tags(text: &str, out: &mut Blanker) {
             continue;
         };
         // The content with its tags (blanked already) left out.
-        let content = &out.bytes[start + content_start + 1..start + close];
+        let content = &out.bytes[start + content_start + 1..close];
         let content = String::from_utf8_lossy(content);
         let bracketed = content.contains('[');
         let Some(labels) = sup_labels(&content) else {

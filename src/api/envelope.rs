@@ -256,9 +256,12 @@ pub fn contract_verdict(verdict: Verdict) -> &'static str {
 impl<'a> Envelope<'a> {
     pub fn new(parts: EnvelopeParts<'a>) -> Self {
         let result = &parts.report.result;
-        let resolver = parts
-            .read
-            .map(|read| crate::marker::Resolver::for_chunks(read.chunks));
+        // The answer's own source list names chunks for its labels, as in the check.
+        let resolver = parts.read.map(|read| {
+            let list = crate::marker::sources::read(&read.answer.text);
+            let map = crate::marker::sources::map(&list, &read.answer.text, &read.chunks.chunks);
+            crate::marker::Resolver::for_chunks(read.chunks).with_source_map(&map)
+        });
         let chunk_ids: Vec<&str> = parts
             .read
             .map(|read| read.chunks.chunks.iter().map(|c| c.id.as_str()).collect())
