@@ -186,8 +186,13 @@ impl Checker {
             }
             // The answer's own source list maps its labels to the chunks it names.
             let source_map = marker::sources::map(&split.sources, &answer.text, &chunks.chunks);
-            let resolver = resolver.clone().with_source_map(&source_map);
-            let resolver = &resolver;
+            let listed;
+            let resolver = if source_map.named.is_empty() {
+                &resolver
+            } else {
+                listed = resolver.clone().with_source_map(&source_map);
+                &listed
+            };
             let citations: Vec<ResolvedCitation> = answer
                 .citations
                 .iter()
@@ -374,6 +379,11 @@ impl Checker {
     }
 }
 
+/// The most labels, and chunks, a paragraph's last sentence may give each of its sentences: a
+/// citation group is a few labels, and the bound keeps a paragraph of many sentences ending in a
+/// huge group (`[1000-1999][2000-2999]…`) linear.
+const MAX_INHERITED: usize = 64;
+
 /// `--citation-scope paragraph`: in each paragraph (lines up to a blank line, a heading, a list
 /// item or a source list), the sentences without a marker of their own take the markers of the
 /// paragraph's last sentence, when it has some. Headings and source-list lines take none.
@@ -388,7 +398,12 @@ fn inherit_paragraph_citations(sentences: &mut [SentenceInput], answer: &str) {
         }
         let (paragraph, last) = sentences[k..end].split_at_mut(end - k - 1);
         let last = &last[0];
-        if !last.labels.is_empty() && !last.position.heading && !last.position.reference {
+        let inheritable = !last.labels.is_empty()
+            && last.labels.len() <= MAX_INHERITED
+            && last.cited.len() <= MAX_INHERITED
+            && !last.position.heading
+            && !last.position.reference;
+        if inheritable {
             for sentence in paragraph {
                 if sentence.labels.is_empty()
                     && sentence.native.is_empty()

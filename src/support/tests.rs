@@ -411,3 +411,12 @@ fn a_paragraph_end_marker_covers_the_paragraph_under_paragraph_scope() {
     assert_eq!(inherited, [None, Some(3), None, None, None]);
     assert_eq!(paragraph.sentences[1].markers, ["webb"]);
 }
+
+#[test]
+fn a_huge_paragraph_end_group_is_not_inherited() {
+    let group: String = (0..70).map(|k| format!("[x{k}]")).collect();
+    let answer = format!("The reef stretches along the coast. It is long. {group}\n");
+    let result = check_scoped(&answer, STYLED, crate::CitationScope::Paragraph);
+    assert_eq!(result.sentences[0].verdict, Verdict::UncitedClaim);
+    assert_eq!(result.sentences[0].inherited_from, None);
+}
