@@ -91,7 +91,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__batch)
-            opts="-h -V --format --field --all --max-record-size --threshold --lang --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-contradicted-rate --max-failing-records --max-bad-records --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --field --all --max-record-size --threshold --lang --citation-scope --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-contradicted-rate --max-failing-records --max-bad-records --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -115,6 +115,10 @@ _ragcite() {
                     ;;
                 --lang)
                     COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    return 0
+                    ;;
+                --citation-scope)
+                    COMPREPLY=($(compgen -W "sentence paragraph" -- "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -193,7 +197,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__check)
-            opts="-h -V --format --answer-format --max-input-size --question --threshold --lang --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --answer-format --max-input-size --question --threshold --lang --citation-scope --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -221,6 +225,10 @@ _ragcite() {
                     ;;
                 --lang)
                     COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    return 0
+                    ;;
+                --citation-scope)
+                    COMPREPLY=($(compgen -W "sentence paragraph" -- "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -275,7 +283,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__eval)
-            opts="-h -V --threshold --lang --model --lenient --group-by --format --features --max-record-size --max-input-size --help --version"
+            opts="-h -V --threshold --lang --citation-scope --model --lenient --group-by --format --features --max-record-size --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -287,6 +295,10 @@ _ragcite() {
                     ;;
                 --lang)
                     COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    return 0
+                    ;;
+                --citation-scope)
+                    COMPREPLY=($(compgen -W "sentence paragraph" -- "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -321,7 +333,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__explain)
-            opts="-h -V --features --answer-format --max-input-size --threshold --lang --model --help --version"
+            opts="-h -V --features --answer-format --max-input-size --threshold --lang --citation-scope --model --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -341,6 +353,10 @@ _ragcite() {
                     ;;
                 --lang)
                     COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    return 0
+                    ;;
+                --citation-scope)
+                    COMPREPLY=($(compgen -W "sentence paragraph" -- "${cur}"))
                     return 0
                     ;;
                 --model)

@@ -42,7 +42,7 @@ pub mod escape;
 mod parallel;
 mod rounding;
 
-pub use check::{Checker, DEFAULT_THRESHOLD, Options, THRESHOLD_RANGE};
+pub use check::{Checker, CitationScope, DEFAULT_THRESHOLD, Options, THRESHOLD_RANGE};
 pub use deadline::{Deadline, Expired};
 pub use gate::{GateOutcome, LimitFailure, Limits};
 pub use input::{Answer, AnswerFormat, Chunk, ChunkFormat, Chunks, InputError};

@@ -230,6 +230,11 @@ pub struct SentenceResult {
     pub suggested_citation: Option<String>,
     /// Labels of this sentence that resolve to no chunk.
     pub unknown_markers: Vec<String>,
+    /// Under `--citation-scope paragraph`, the index of the sentence (its paragraph's last)
+    /// whose markers this sentence, which has none of its own, was judged against; `markers`
+    /// and `cited` are that sentence's. Left out otherwise. Added in schema 3.1.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub inherited_from: Option<usize>,
     /// Its quotations and the cited texts of the provider citations on it, each checked in
     /// the cited chunk.
     pub quotes: Vec<QuoteCheck>,

@@ -70,6 +70,9 @@ pub struct SentenceInput {
     pub native: Vec<usize>,
     /// What the sentence is when it is not a claim (a pleasantry, an abstention, ...).
     pub nonclaim: Option<crate::claim::NonClaim>,
+    /// Under `--citation-scope paragraph`, the 1-based index of the sentence whose markers it
+    /// took (it has none of its own).
+    pub inherited_from: Option<usize>,
 }
 
 /// How sentences are scored: the threshold, the model, and whether each sentence's features

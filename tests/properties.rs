@@ -88,6 +88,17 @@ const FRAGMENTS: &[&str] = &[
     "[doc2]",
     " ^1",
     "[citation needed]",
+    "¹",
+    "²,³",
+    "¹⁻³",
+    "<sup>1</sup>",
+    "<sup>[2]</sup>",
+    "m²",
+    "10⁶",
+    "\nSources:\n",
+    "\n**References**\n",
+    "\n[1] ",
+    "\n¹ ",
     // line breaks
     "\n",
     "\r\n",
@@ -458,6 +469,13 @@ const NUMBERED_MARKERS: &[&str] = &[
     "[2020]",
     "^7",
     "[777][7]",
+    "⁷",
+    "⁷⁷",
+    "⁷,⁷⁷",
+    "⁷⁻⁹",
+    "<sup>7</sup>",
+    "<sup>[7]</sup>",
+    "<sup>7, 77</sup>",
 ];
 
 /// Numbers as written in prose; none of them holds the digit 7.

@@ -43,6 +43,7 @@ def check(
     answer_format: str = "auto",
     model: Optional[Union[str, "os.PathLike[str]"]] = None,
     question: Optional[str] = None,
+    citation_scope: str = "sentence",
 ) -> dict:
     """Checks one answer against its chunks, as ``ragcite check --format json`` does.
 
@@ -67,12 +68,15 @@ def check(
     ``question`` is the question the answer replies to, as ``--question``: a figure it states is
     context, not a claim the answer must cite.
 
+    ``citation_scope`` is what a marker covers, as ``--citation-scope``: ``"sentence"``, or
+    ``"paragraph"`` (the markers ending a paragraph also cover its earlier uncited sentences).
+
     Returns the report: ``result.sentences`` (each with its ``verdict``), ``result.chunks``,
     ``result.counts``, ``gate`` and ``inputs`` (the answer is named ``<answer>``, the chunks
     ``<chunks>``). Raises :class:`InputError` for input ragcite cannot read, and for a model
     file that is not a ragcite support model.
     """
-    options = _check_options(threshold, lang, answer_format, model)
+    options = _check_options(threshold, lang, answer_format, model, citation_scope)
     if question is not None:
         if not isinstance(question, str):
             raise TypeError(f"question must be a str or None, not {type(question).__name__}")
@@ -88,6 +92,7 @@ def check_many(
     lang: str = "en",
     answer_format: str = "auto",
     model: Optional[Union[str, "os.PathLike[str]"]] = None,
+    citation_scope: str = "sentence",
 ) -> list:
     """Checks many answers on every core, with the interpreter released: :func:`check` for each.
 
@@ -95,9 +100,9 @@ def check_many(
     ``chunks``, each as :func:`check` takes them. Returns one report per record, in order. An
     unreadable record raises :class:`InputError` naming its index (``records[3]: ...``).
     ``model`` is :func:`check`'s, read once for all the records (a bad model file raises
-    :class:`InputError` before any record is checked).
+    :class:`InputError` before any record is checked). ``citation_scope`` is :func:`check`'s.
     """
-    options = _check_options(threshold, lang, answer_format, model)
+    options = _check_options(threshold, lang, answer_format, model, citation_scope)
     pairs = []
     for index, record in enumerate(records):
         if isinstance(record, Mapping):
@@ -222,9 +227,14 @@ def _batch_options(
 
 
 def _check_options(
-    threshold: Any, lang: Any, answer_format: Optional[str], model: Any = None
+    threshold: Any,
+    lang: Any,
+    answer_format: Optional[str],
+    model: Any = None,
+    citation_scope: Any = "sentence",
 ) -> list:
     options = ["--threshold", _number(threshold), "--lang", str(lang)]
+    options += ["--citation-scope", str(citation_scope)]
     if answer_format is not None:
         options += ["--answer-format", str(answer_format)]
     return options + _model_options(model)

@@ -73,6 +73,13 @@ def test_options_reach_the_checker(eiffel):
     german = ragcite.check("Der Turm ist 330 Meter hoch [1].", ["Der Turm ist 330 Meter hoch."], lang="de")
     assert german["inputs"]["lang"] == "de"
     assert verdicts(german) == ["supported"]
+    # A paragraph's closing marker covers its uncited sentence under the paragraph scope.
+    paragraph = "The tower is 330 metres tall. It opened in 1889 [1]."
+    source = ["The tower is 330 metres tall. It opened in 1889."]
+    assert verdicts(ragcite.check(paragraph, source))[0] == "uncited-claim"
+    inherited = ragcite.check(paragraph, source, citation_scope="paragraph")
+    assert verdicts(inherited) == ["supported", "supported"]
+    assert inherited["result"]["sentences"][0]["inheritedFrom"] == 2
 
 
 def test_same_input_same_document(eiffel):

@@ -18,6 +18,8 @@ pub(crate) struct Findings {
     pub(crate) heading: bool,
     /// It is one of the named non-claims (a pleasantry, an abstention, ...).
     pub(crate) nonclaim: bool,
+    /// It is a line of the answer's source list.
+    pub(crate) reference: bool,
     /// Some marker resolves to a chunk.
     pub(crate) resolves: bool,
     /// A quotation of it (or a provider citation's cited text on it) is not in its chunk.
@@ -41,7 +43,8 @@ pub(crate) fn reaches(score: f64, limit: f64) -> bool {
 }
 
 /// The verdict, first rule that applies:
-/// 0. one of the named non-claims ([`crate::claim`]), unless it misquotes: `no-claim`;
+/// 0. a line of the answer's source list: `no-claim` (it names a source, it claims nothing);
+///    one of the named non-claims ([`crate::claim`]), unless it misquotes: `no-claim`;
 /// 1. no marker: `uncited-claim` when the sentence has [`MIN_CLAIM_WORDS`] content words or a
 ///    number and is no heading, else `no-claim`;
 /// 2. markers, no content word, no number and no misquotation: `no-claim`;
@@ -53,7 +56,7 @@ pub(crate) fn reaches(score: f64, limit: f64) -> bool {
 /// 7. support below the threshold: `weak-support`;
 /// 8. otherwise `supported`.
 pub(crate) fn decide(f: &Findings, threshold: f64) -> Verdict {
-    if f.nonclaim && !f.misquoted {
+    if f.reference || (f.nonclaim && !f.misquoted) {
         return Verdict::NoClaim;
     }
     if !f.marked {
@@ -100,6 +103,7 @@ mod tests {
             numbers: false,
             heading: false,
             nonclaim: false,
+            reference: false,
             resolves: true,
             misquoted: false,
             missing_numbers: false,
@@ -164,6 +168,14 @@ mod tests {
             ..uncited
         };
         assert_eq!(decide(&heading, t), Verdict::NoClaim);
+        // A source list's entry is no claim, marked or not, supported or not.
+        for entry in [claim(), low, uncited] {
+            let entry = Findings {
+                reference: true,
+                ..entry
+            };
+            assert_eq!(decide(&entry, t), Verdict::NoClaim);
+        }
         let short = Findings {
             words: 2,
             ..uncited

@@ -794,6 +794,7 @@ impl<'a> Judge<'a> {
             numbers: !sentence.numbers.is_empty(),
             heading: sentence.position.heading,
             nonclaim: sentence.nonclaim.is_some(),
+            reference: sentence.position.reference,
             resolves: !sentence.cited.is_empty(),
             misquoted: quotes.iter().any(|q| !q.found()),
             missing_numbers: !missing_numbers.is_empty(),
@@ -928,6 +929,7 @@ impl<'a> Judge<'a> {
         };
         let (kind, kind_cue) = match (&sentence.nonclaim, verdict) {
             (_, v) if v != Verdict::NoClaim => (None, None),
+            (_, _) if sentence.position.reference => (Some(Kind::Reference), None),
             (Some(n), _) => (Some(n.kind), Some(n.cue.clone())),
             (None, _) if sentence.position.heading && sentence.labels.is_empty() => {
                 (Some(Kind::Heading), None)
@@ -953,6 +955,7 @@ impl<'a> Judge<'a> {
             best_coverage: best.map_or(0.0, |(_, s)| s),
             suggested_citation: suggested.map(|(c, _)| self.chunks[c].id.clone()),
             unknown_markers: sentence.unknown.clone(),
+            inherited_from: sentence.inherited_from,
             quotes,
             missing_words: if sentence.cited.is_empty() {
                 Vec::new()

@@ -38,6 +38,7 @@ mod service;
 mod service_hostile;
 mod snapshots;
 mod stacks;
+mod styles;
 mod table;
 mod train;
 #[cfg(feature = "service")]

@@ -293,6 +293,11 @@ pub struct CheckingArgs {
     #[arg(long, value_enum, default_value_t = Lang(Language::English), value_name = "LANG")]
     pub lang: Lang,
 
+    /// What a citation marker covers: its sentence, or also (`paragraph`) the sentences without
+    /// a marker before it in its paragraph, when it ends the paragraph
+    #[arg(long, value_enum, default_value_t = Scope::Sentence, value_name = "SCOPE")]
+    pub citation_scope: Scope,
+
     /// What scores support: `shipped` (the model built in), `formula` (the hand-weighted
     /// score of ragcite 0.1), or a model file written by `ragcite train`
     #[arg(long, value_name = "PATH", default_value = "shipped")]
@@ -624,6 +629,15 @@ pub enum ColorChoice {
     Never,
 }
 
+/// `--citation-scope`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Scope {
+    /// A marker covers the sentence it stands in
+    Sentence,
+    /// A paragraph's last sentence's markers also cover its earlier sentences without one
+    Paragraph,
+}
+
 /// `--lang`, listing every language with its name for help and completions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Lang(pub Language);
@@ -708,6 +722,10 @@ impl CheckingArgs {
         Ok(ragcite::Options {
             threshold: self.threshold,
             language: self.lang.0,
+            citation_scope: match self.citation_scope {
+                Scope::Sentence => ragcite::CitationScope::Sentence,
+                Scope::Paragraph => ragcite::CitationScope::Paragraph,
+            },
             model: match &self.loaded {
                 Some(model) => std::sync::Arc::clone(model),
                 None => load_model(&self.model)?,
