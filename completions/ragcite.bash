@@ -114,7 +114,7 @@ _ragcite() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it ja ko nl no pt ro ru sv ta tr zh" -- "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -220,7 +220,7 @@ _ragcite() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it ja ko nl no pt ro ru sv ta tr zh" -- "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -286,7 +286,7 @@ _ragcite() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it ja ko nl no pt ro ru sv ta tr zh" -- "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -340,7 +340,7 @@ _ragcite() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it ja ko nl no pt ro ru sv ta tr zh" -- "${cur}"))
                     return 0
                     ;;
                 --model)

@@ -73,6 +73,8 @@ fi\t'Finnish'
 fr\t'French'
 hu\t'Hungarian'
 it\t'Italian'
+ja\t'Japanese'
+ko\t'Korean'
 nl\t'Dutch'
 no\t'Norwegian'
 pt\t'Portuguese'
@@ -80,7 +82,8 @@ ro\t'Romanian'
 ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
-tr\t'Turkish'"
+tr\t'Turkish'
+zh\t'Chinese'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-uncited -d 'Most uncited claims allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-number-mismatch -d 'Most number mismatches allowed' -r
@@ -118,6 +121,8 @@ fi\t'Finnish'
 fr\t'French'
 hu\t'Hungarian'
 it\t'Italian'
+ja\t'Japanese'
+ko\t'Korean'
 nl\t'Dutch'
 no\t'Norwegian'
 pt\t'Portuguese'
@@ -125,7 +130,8 @@ ro\t'Romanian'
 ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
-tr\t'Turkish'"
+tr\t'Turkish'
+zh\t'Chinese'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-uncited -d 'Most uncited claims allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-number-mismatch -d 'Most number mismatches allowed' -r
@@ -160,6 +166,8 @@ fi\t'Finnish'
 fr\t'French'
 hu\t'Hungarian'
 it\t'Italian'
+ja\t'Japanese'
+ko\t'Korean'
 nl\t'Dutch'
 no\t'Norwegian'
 pt\t'Portuguese'
@@ -167,7 +175,8 @@ ro\t'Romanian'
 ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
-tr\t'Turkish'"
+tr\t'Turkish'
+zh\t'Chinese'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l group-by -d 'The record field whose value groups the results' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l format -d 'Output format' -r -f -a "table\t'A table per group and score histograms, for people'
@@ -222,6 +231,8 @@ fi\t'Finnish'
 fr\t'French'
 hu\t'Hungarian'
 it\t'Italian'
+ja\t'Japanese'
+ko\t'Korean'
 nl\t'Dutch'
 no\t'Norwegian'
 pt\t'Portuguese'
@@ -229,7 +240,8 @@ ro\t'Romanian'
 ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
-tr\t'Turkish'"
+tr\t'Turkish'
+zh\t'Chinese'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l features -d 'List the support model\'s features and what each measures'
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
