@@ -23,6 +23,8 @@ def main() -> int:
         return 2
     source, out = sys.argv[1], sys.argv[2]
     dataset = "jnli" if "jnli" in source.lower() else "ocnli"
+    name = source.rsplit("/", 1)[-1].lower()
+    split = next((s for s in ("train", "valid", "dev", "test") if s in name), "")
     written = skipped = 0
     with open(source, encoding="utf-8") as f, open(out, "w", encoding="utf-8") as w:
         for n, line in enumerate(f):
@@ -56,7 +58,7 @@ def main() -> int:
                 "labels": [label == "entailment"],
                 "chunks": [{"id": "1", "title": "", "text": premise}],
                 "markers": "synthetic_single_source",
-                "split": "train" if dataset == "ocnli" else "valid",
+                "split": split,
                 "meta": {"genre": pair.get("genre", "")},
             }
             w.write(json.dumps(record, ensure_ascii=False) + "\n")

@@ -218,7 +218,50 @@ pub fn chunk_numbers(text: &str) -> (Vec<Number>, Vec<NumberValue>) {
     (found, glued)
 }
 
-fn scan(text: &str, mut glued: Option<&mut Vec<NumberValue>>) -> Vec<Number> {
+fn scan(text: &str, glued: Option<&mut Vec<NumberValue>>) -> Vec<Number> {
+    // Full-width digits (`２０１３`, Chinese and Japanese text) are read as ASCII ones, on a
+    // copy whose spans are mapped back. Most texts have none: a search for their lead byte.
+    if text.as_bytes().contains(&0xEF)
+        && let Some((ascii, folded)) = fold_full_width(text)
+    {
+        let original = |at: usize| at + 2 * folded.partition_point(|&q| q < at);
+        let mut found = scan_ascii(&ascii, glued);
+        for number in &mut found {
+            number.span = original(number.span.start)..original(number.span.end);
+            number.text = text[number.span.clone()].to_string();
+        }
+        return found;
+    }
+    scan_ascii(text, glued)
+}
+
+/// `text` with its full-width digits, and full-width full stops between them, as ASCII, and
+/// the offsets in the copy of the characters folded (each two bytes shorter than it was);
+/// `None` when there is none.
+fn fold_full_width(text: &str) -> Option<(String, Vec<usize>)> {
+    let digit = |c: char| ('\u{ff10}'..='\u{ff19}').contains(&c);
+    let mut ascii = String::with_capacity(text.len());
+    let mut folded = Vec::new();
+    let mut previous_digit = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let point = c == '\u{ff0e}' && previous_digit && chars.peek().is_some_and(|&d| digit(d));
+        if digit(c) || point {
+            folded.push(ascii.len());
+            ascii.push(if point {
+                '.'
+            } else {
+                char::from(b'0' + (u32::from(c) - 0xff10) as u8)
+            });
+        } else {
+            ascii.push(c);
+        }
+        previous_digit = digit(c);
+    }
+    (!folded.is_empty()).then_some((ascii, folded))
+}
+
+fn scan_ascii(text: &str, mut glued: Option<&mut Vec<NumberValue>>) -> Vec<Number> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut i = 0;

@@ -98,6 +98,24 @@ fn numbers_glued_to_han_characters_are_compared() {
 }
 
 #[test]
+fn full_width_digits_are_numbers() {
+    let chunk = [("1", "東京スカイツリーは2012年5月22日に開業した。")];
+    let found = check(
+        "スカイツリーは２０１２年５月２２日に開業した[1]。",
+        &chunk,
+        "ja",
+    );
+    assert_eq!(found[0].0, "supported", "{found:?}");
+    let found = check(
+        "スカイツリーは２０１３年５月２２日に開業した[1]。",
+        &chunk,
+        "ja",
+    );
+    assert_eq!(found[0].0, "number-mismatch", "{found:?}");
+    assert_eq!(found[0].1, json!(["２０１３年５月２２日"]));
+}
+
+#[test]
 fn markers_before_and_after_the_full_stop_belong_to_their_sentence() {
     let chunks = [
         ("1", "富士山の標高は3776メートルである。"),

@@ -316,3 +316,22 @@ fn east_asian_dates() {
     let glued: Vec<String> = glued.iter().map(ToString::to_string).collect();
     assert!(glued.contains(&whole("2013")), "{glued:?}");
 }
+
+#[test]
+fn full_width_digits_are_digits() {
+    let text = "高さは６３４メートル、２０１２年５月２２日に開業、３．５％";
+    let found = numbers(text);
+    let read: Vec<(&str, String)> = found
+        .iter()
+        .map(|n| (&text[n.span.clone()], n.value.to_string()))
+        .collect();
+    assert_eq!(
+        read,
+        [
+            ("６３４", whole("634")),
+            ("２０１２年５月２２日", "2012-05-22".to_string()),
+            ("３．５％", NumberValue::from_parts("3", "5", 0).to_string()),
+        ]
+    );
+    assert_eq!(found[0].text, "６３４");
+}
