@@ -114,7 +114,7 @@ _ragcite() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it ja ko nl no pt ro ru sv ta tr zh" -- "${cur}"))
                     return 0
                     ;;
                 --citation-scope)
@@ -224,7 +224,7 @@ _ragcite() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it ja ko nl no pt ro ru sv ta tr zh" -- "${cur}"))
                     return 0
                     ;;
                 --citation-scope)
@@ -294,7 +294,7 @@ _ragcite() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it ja ko nl no pt ro ru sv ta tr zh" -- "${cur}"))
                     return 0
                     ;;
                 --citation-scope)
@@ -352,7 +352,7 @@ _ragcite() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "ar da de el en es fi fr hu it ja ko nl no pt ro ru sv ta tr zh" -- "${cur}"))
                     return 0
                     ;;
                 --citation-scope)

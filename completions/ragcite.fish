@@ -73,6 +73,8 @@ fi\t'Finnish'
 fr\t'French'
 hu\t'Hungarian'
 it\t'Italian'
+ja\t'Japanese'
+ko\t'Korean'
 nl\t'Dutch'
 no\t'Norwegian'
 pt\t'Portuguese'
@@ -80,7 +82,8 @@ ro\t'Romanian'
 ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
-tr\t'Turkish'"
+tr\t'Turkish'
+zh\t'Chinese'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l citation-scope -d 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph' -r -f -a "sentence\t'A marker covers the sentence it stands in'
 paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
@@ -120,6 +123,8 @@ fi\t'Finnish'
 fr\t'French'
 hu\t'Hungarian'
 it\t'Italian'
+ja\t'Japanese'
+ko\t'Korean'
 nl\t'Dutch'
 no\t'Norwegian'
 pt\t'Portuguese'
@@ -127,7 +132,8 @@ ro\t'Romanian'
 ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
-tr\t'Turkish'"
+tr\t'Turkish'
+zh\t'Chinese'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l citation-scope -d 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph' -r -f -a "sentence\t'A marker covers the sentence it stands in'
 paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
@@ -164,6 +170,8 @@ fi\t'Finnish'
 fr\t'French'
 hu\t'Hungarian'
 it\t'Italian'
+ja\t'Japanese'
+ko\t'Korean'
 nl\t'Dutch'
 no\t'Norwegian'
 pt\t'Portuguese'
@@ -171,7 +179,8 @@ ro\t'Romanian'
 ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
-tr\t'Turkish'"
+tr\t'Turkish'
+zh\t'Chinese'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l citation-scope -d 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph' -r -f -a "sentence\t'A marker covers the sentence it stands in'
 paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
@@ -228,6 +237,8 @@ fi\t'Finnish'
 fr\t'French'
 hu\t'Hungarian'
 it\t'Italian'
+ja\t'Japanese'
+ko\t'Korean'
 nl\t'Dutch'
 no\t'Norwegian'
 pt\t'Portuguese'
@@ -235,7 +246,8 @@ ro\t'Romanian'
 ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
-tr\t'Turkish'"
+tr\t'Turkish'
+zh\t'Chinese'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l citation-scope -d 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph' -r -f -a "sentence\t'A marker covers the sentence it stands in'
 paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r

@@ -115,13 +115,16 @@ fn split_line(prose: &str, line: Range<usize>, resolver: &Resolver) -> Vec<Range
     let mut i = line.start;
     while i < line.end {
         let c = text[i..].chars().next().unwrap_or(' ');
-        let full_width = matches!(c, '。' | '！' | '？');
+        // The full-width full stop `．` (Japanese technical writing) ends one too, unless it
+        // is a decimal point between digits (`３．５`).
+        let full_width = matches!(c, '。' | '！' | '？')
+            || (c == '．' && !between_digits(text, i, i + c.len_utf8()));
         if !full_width && !matches!(c, '.' | '!' | '?') {
             i += c.len_utf8();
             continue;
         }
         let run_end = i + text[i..]
-            .find(|d: char| !matches!(d, '.' | '!' | '?' | '。' | '！' | '？'))
+            .find(|d: char| !matches!(d, '.' | '!' | '?' | '。' | '！' | '？' | '．'))
             .unwrap_or(line.end - i);
         if &text[i..run_end] == "." && !ends_sentence_at_full_stop(text, line.start, i) {
             i = run_end;
@@ -148,6 +151,14 @@ fn split_line(prose: &str, line: Range<usize>, resolver: &Resolver) -> Vec<Range
         pieces.push(start..line.end);
     }
     pieces
+}
+
+/// Whether the character between `at` and `end` stands between two digits (ASCII or
+/// full-width).
+fn between_digits(text: &str, at: usize, end: usize) -> bool {
+    let digit = |c: char| c.is_ascii_digit() || ('０'..='９').contains(&c);
+    text[..at].chars().next_back().is_some_and(digit)
+        && text[end..].chars().next().is_some_and(digit)
 }
 
 /// The end of the markers that follow a terminator (`here. [1][2]`), or `from` if none do.
@@ -682,6 +693,14 @@ mod tests {
         assert_eq!(
             sentences("首都です。[1]次です。"),
             ["首都です。[1]", "次です。"]
+        );
+        assert_eq!(
+            sentences("首都です[1]。次です[2]。"),
+            ["首都です[1]。", "次です[2]。"]
+        );
+        assert_eq!(
+            sentences("首都です．人口は３．５万人です．"),
+            ["首都です．", "人口は３．５万人です．"]
         );
     }
 

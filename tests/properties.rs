@@ -611,6 +611,26 @@ proptest! {
         let _ = ragcite::words::chunk_numbers(&text);
     }
 
+    /// Chinese, Japanese and Korean text with ASCII and full-width digits: numbers lie on
+    /// character boundaries, in order, as written; content words are read without panic.
+    #[test]
+    fn numbers_and_words_of_cjk_text(
+        text in "[0-9０-９．。年月日万億米のはタワー东京富士山서울에서 .%％-]{0,60}"
+    ) {
+        let found = ragcite::words::numbers(&text);
+        let mut end = 0;
+        for n in &found {
+            prop_assert!(n.span.start >= end && n.span.end <= text.len(), "{:?}", found);
+            prop_assert_eq!(&text[n.span.clone()], n.text.as_str());
+            end = n.span.end;
+        }
+        let _ = ragcite::words::chunk_numbers(&text);
+        for lang in [ragcite::Language::Chinese, ragcite::Language::Japanese, ragcite::Language::Korean] {
+            let words = ragcite::words::Analyzer::new(lang).content_words(&text, &found);
+            prop_assert!(words.iter().all(|w| !w.surface.is_empty()));
+        }
+    }
+
     /// Thousands separators, percent signs and percent words do not change a number's value.
     #[test]
     fn numbers_compare_by_value(n in 0u64..10_000_000_000_000, fraction in 0u32..100) {

@@ -16,6 +16,7 @@ mod check;
 mod check_timeout;
 mod ci_consumers;
 mod ci_formats;
+mod cjk;
 mod config;
 mod consumers;
 mod contradictions;

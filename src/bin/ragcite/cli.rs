@@ -644,10 +644,11 @@ pub struct Lang(pub Language);
 
 impl ValueEnum for Lang {
     fn value_variants<'a>() -> &'a [Self] {
-        const ALL: [Lang; 18] = {
-            let mut all = [Lang(Language::English); 18];
+        const N: usize = Language::ALL.len();
+        const ALL: [Lang; N] = {
+            let mut all = [Lang(Language::English); N];
             let mut k = 0;
-            while k < 18 {
+            while k < N {
                 all[k] = Lang(Language::ALL[k]);
                 k += 1;
             }
