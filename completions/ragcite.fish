@@ -94,6 +94,7 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-unknown-ma
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-misquotes -d 'Most misquotes allowed (quotations not found in the cited chunk)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-contradicted -d 'Most contradicted sentences allowed (a cited chunk says the opposite)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-weak -d 'Most weakly supported sentences allowed [default: unlimited]' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-abstentions -d 'Most abstentions allowed (sentences saying the sources do not cover something) [default: unlimited]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l color -d 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE or FORCE_COLOR force it'
 always\t''
 never\t''"
@@ -144,10 +145,12 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-unknown-ma
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-misquotes -d 'Most misquotes allowed (quotations not found in the cited chunk)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-contradicted -d 'Most contradicted sentences allowed (a cited chunk says the opposite)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-weak -d 'Most weakly supported sentences allowed [default: unlimited]' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-abstentions -d 'Most abstentions allowed (sentences saying the sources do not cover something) [default: unlimited]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-uncited-rate -d 'Highest share of claim sentences, over all records, that may be uncited claims' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-number-mismatch-rate -d 'Highest share of claim sentences that may be number mismatches' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-unsupported-rate -d 'Highest share of claim sentences that may be unsupported citations' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-contradicted-rate -d 'Highest share of claim sentences that may be contradicted' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-abstention-rate -d 'Highest share of checked records that may abstain at least once [default: unlimited]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-failing-records -d 'Most records over a per-record limit [default: 0, or unlimited when a rate limit is set]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-bad-records -d 'Most records that cannot be read (bad JSON, no answer or contexts field)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l color -d 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE or FORCE_COLOR force it'

@@ -148,10 +148,12 @@ _BATCH_LIMITS = (
     "max_misquotes",
     "max_contradicted",
     "max_weak",
+    "max_abstentions",
     "max_uncited_rate",
     "max_number_mismatch_rate",
     "max_unsupported_rate",
     "max_contradicted_rate",
+    "max_abstention_rate",
     "max_failing_records",
     "max_bad_records",
 )
@@ -177,8 +179,9 @@ def batch(
     ``fields`` maps ``answer``, ``contexts`` or ``id`` to a path (or paths) in each record, as
     ``--field KEY=PATH`` does. ``limits`` are the gate's limits by keyword: ``max_uncited``,
     ``max_number_mismatch``, ``max_unsupported``, ``max_unknown_markers``, ``max_misquotes``,
-    ``max_contradicted``, ``max_weak``, ``max_uncited_rate``, ``max_number_mismatch_rate``,
-    ``max_unsupported_rate``, ``max_contradicted_rate``, ``max_failing_records``,
+    ``max_contradicted``, ``max_weak``, ``max_abstentions``, ``max_uncited_rate``,
+    ``max_number_mismatch_rate``, ``max_unsupported_rate``, ``max_contradicted_rate``,
+    ``max_abstention_rate``, ``max_failing_records``,
     ``max_bad_records``; ``report["gate"]["passed"]`` says whether they
     held. ``model`` is what scores support, as in :func:`check`. Raises :class:`InputError` for
     a file that cannot be read, or a model file that is not a ragcite support model.

@@ -322,6 +322,11 @@ def test_batch_of_records_and_options():
     contradicted = ragcite.batch(records, max_contradicted=2, max_contradicted_rate=0.5)
     assert contradicted["inputs"]["limits"]["perRecord"]["maxContradicted"] == 2
     assert contradicted["inputs"]["limits"]["maxContradictedRate"] == 0.5
+    # So do the abstention limits, unlimited by default.
+    assert report["inputs"]["limits"]["perRecord"]["maxAbstentions"] is None
+    abstaining = ragcite.batch(records, max_abstentions=1, max_abstention_rate=0.25)
+    assert abstaining["inputs"]["limits"]["perRecord"]["maxAbstentions"] == 1
+    assert abstaining["inputs"]["limits"]["maxAbstentionRate"] == 0.25
     renamed = [{"q": r["id"], "a": r["response"], "ctx": r["retrieved_contexts"]} for r in records]
     by_fields = ragcite.batch(renamed, fields={"id": "q", "answer": "a", "contexts": ["ctx"]})
     assert by_fields["aggregate"] == report["aggregate"]

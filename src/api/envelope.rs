@@ -185,6 +185,11 @@ pub struct SentenceDetails<'a> {
     /// What a cited chunk says against the sentence (verdict `contradicted`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contradiction: Option<&'a crate::report::Contradiction>,
+    /// Why it is not a claim (verdict `no-claim`), and the words that decided it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<crate::claim::Kind>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind_cue: Option<&'a str>,
     /// Its citation markers, where they are and what they resolve to.
     pub marker_spans: Vec<MarkerSpan>,
 }
@@ -387,6 +392,8 @@ fn details<'a>(
         deciding_chunk: s.deciding_chunk.as_deref(),
         cited_chunks: &s.cited_chunks,
         contradiction: s.contradiction.as_ref(),
+        kind: s.kind,
+        kind_cue: s.kind_cue.as_deref(),
         marker_spans,
         index: s.index,
         verdict: s.verdict,
@@ -430,6 +437,7 @@ fn counts(report: &Report) -> BTreeMap<&'static str, usize> {
         ("contradicted", c.contradicted),
         ("uncitedClaim", c.uncited_claim),
         ("noClaim", c.no_claim),
+        ("abstentions", c.abstentions),
         ("misquotedCitations", c.misquoted_citations),
         ("unknownMarkers", c.unknown_markers),
         ("chunks", c.chunks),

@@ -10,6 +10,7 @@
 //! (`tests/hostile.rs`) are binaries of their own: the one is mostly library tests, the other
 //! times its runs and must not share the machine with these.
 
+mod abstentions;
 mod batch;
 mod check;
 #[cfg(feature = "service")]

@@ -339,6 +339,10 @@ pub struct LimitArgs {
     /// Most weakly supported sentences allowed [default: unlimited]
     #[arg(long, value_name = "N")]
     pub max_weak: Option<usize>,
+
+    /// Most abstentions allowed (sentences saying the sources do not cover something) [default: unlimited]
+    #[arg(long, value_name = "N")]
+    pub max_abstentions: Option<usize>,
 }
 
 /// Colour and naming of standard input, for `check` and `batch`.
@@ -404,6 +408,10 @@ pub struct BatchArgs {
     /// Highest share of claim sentences that may be contradicted
     #[arg(long, value_name = "RATE", value_parser = parse_rate)]
     pub max_contradicted_rate: Option<f64>,
+
+    /// Highest share of checked records that may abstain at least once [default: unlimited]
+    #[arg(long, value_name = "RATE", value_parser = parse_rate)]
+    pub max_abstention_rate: Option<f64>,
 
     /// Most records over a per-record limit [default: 0, or unlimited when a rate limit is set]
     #[arg(long, value_name = "N")]
@@ -775,6 +783,7 @@ impl LimitArgs {
             max_misquotes: Some(self.max_misquotes),
             max_contradicted: Some(self.max_contradicted),
             max_weak: self.max_weak,
+            max_abstentions: self.max_abstentions,
         }
     }
 }
@@ -876,6 +885,7 @@ impl BatchArgs {
                 self.max_number_mismatch_rate,
                 self.max_unsupported_rate,
                 self.max_contradicted_rate,
+                self.max_abstention_rate,
             ],
             self.max_failing_records,
             self.max_bad_records,
