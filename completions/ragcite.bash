@@ -91,7 +91,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__batch)
-            opts="-h -V --format --field --all --max-record-size --threshold --lang --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-contradicted-rate --max-failing-records --max-bad-records --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --field --all --max-record-size --threshold --lang --citation-scope --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-contradicted-rate --max-abstention-rate --max-failing-records --max-bad-records --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -114,7 +114,11 @@ _ragcite() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -W "auto ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto ar da de el en es fi fr hu it ja ko nl no pt ro ru sv ta tr zh" -- "${cur}"))
+                    return 0
+                    ;;
+                --citation-scope)
+                    COMPREPLY=($(compgen -W "sentence paragraph" -- "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -149,6 +153,10 @@ _ragcite() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-abstentions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-uncited-rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -162,6 +170,10 @@ _ragcite() {
                     return 0
                     ;;
                 --max-contradicted-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-abstention-rate)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -193,7 +205,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__check)
-            opts="-h -V --format --answer-format --max-input-size --question --threshold --lang --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --answer-format --max-input-size --question --threshold --lang --citation-scope --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -220,7 +232,11 @@ _ragcite() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -W "auto ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto ar da de el en es fi fr hu it ja ko nl no pt ro ru sv ta tr zh" -- "${cur}"))
+                    return 0
+                    ;;
+                --citation-scope)
+                    COMPREPLY=($(compgen -W "sentence paragraph" -- "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -255,6 +271,10 @@ _ragcite() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-abstentions)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -275,7 +295,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__eval)
-            opts="-h -V --threshold --lang --model --lenient --group-by --format --features --max-record-size --max-input-size --help --version"
+            opts="-h -V --threshold --lang --citation-scope --model --lenient --group-by --format --features --max-record-size --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -286,7 +306,11 @@ _ragcite() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -W "auto ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto ar da de el en es fi fr hu it ja ko nl no pt ro ru sv ta tr zh" -- "${cur}"))
+                    return 0
+                    ;;
+                --citation-scope)
+                    COMPREPLY=($(compgen -W "sentence paragraph" -- "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -321,7 +345,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__explain)
-            opts="-h -V --features --answer-format --max-input-size --threshold --lang --model --help --version"
+            opts="-h -V --features --answer-format --max-input-size --threshold --lang --citation-scope --model --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -340,7 +364,11 @@ _ragcite() {
                     return 0
                     ;;
                 --lang)
-                    COMPREPLY=($(compgen -W "auto ar da de el en es fi fr hu it nl no pt ro ru sv ta tr" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto ar da de el en es fi fr hu it ja ko nl no pt ro ru sv ta tr zh" -- "${cur}"))
+                    return 0
+                    ;;
+                --citation-scope)
+                    COMPREPLY=($(compgen -W "sentence paragraph" -- "${cur}"))
                     return 0
                     ;;
                 --model)

@@ -74,6 +74,8 @@ fi\t'Finnish'
 fr\t'French'
 hu\t'Hungarian'
 it\t'Italian'
+ja\t'Japanese'
+ko\t'Korean'
 nl\t'Dutch'
 no\t'Norwegian'
 pt\t'Portuguese'
@@ -81,7 +83,10 @@ ro\t'Romanian'
 ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
-tr\t'Turkish'"
+tr\t'Turkish'
+zh\t'Chinese'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l citation-scope -d 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph' -r -f -a "sentence\t'A marker covers the sentence it stands in'
+paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-uncited -d 'Most uncited claims allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-number-mismatch -d 'Most number mismatches allowed' -r
@@ -90,6 +95,7 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-unknown-ma
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-misquotes -d 'Most misquotes allowed (quotations not found in the cited chunk)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-contradicted -d 'Most contradicted sentences allowed (a cited chunk says the opposite)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-weak -d 'Most weakly supported sentences allowed [default: unlimited]' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-abstentions -d 'Most abstentions allowed (sentences saying the sources do not cover something) [default: unlimited]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l color -d 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE or FORCE_COLOR force it'
 always\t''
 never\t''"
@@ -120,6 +126,8 @@ fi\t'Finnish'
 fr\t'French'
 hu\t'Hungarian'
 it\t'Italian'
+ja\t'Japanese'
+ko\t'Korean'
 nl\t'Dutch'
 no\t'Norwegian'
 pt\t'Portuguese'
@@ -127,7 +135,10 @@ ro\t'Romanian'
 ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
-tr\t'Turkish'"
+tr\t'Turkish'
+zh\t'Chinese'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l citation-scope -d 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph' -r -f -a "sentence\t'A marker covers the sentence it stands in'
+paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-uncited -d 'Most uncited claims allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-number-mismatch -d 'Most number mismatches allowed' -r
@@ -136,10 +147,12 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-unknown-ma
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-misquotes -d 'Most misquotes allowed (quotations not found in the cited chunk)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-contradicted -d 'Most contradicted sentences allowed (a cited chunk says the opposite)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-weak -d 'Most weakly supported sentences allowed [default: unlimited]' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-abstentions -d 'Most abstentions allowed (sentences saying the sources do not cover something) [default: unlimited]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-uncited-rate -d 'Highest share of claim sentences, over all records, that may be uncited claims' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-number-mismatch-rate -d 'Highest share of claim sentences that may be number mismatches' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-unsupported-rate -d 'Highest share of claim sentences that may be unsupported citations' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-contradicted-rate -d 'Highest share of claim sentences that may be contradicted' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-abstention-rate -d 'Highest share of checked records that may abstain at least once [default: unlimited]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-failing-records -d 'Most records over a per-record limit [default: 0, or unlimited when a rate limit is set]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-bad-records -d 'Most records that cannot be read (bad JSON, no answer or contexts field)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l color -d 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE or FORCE_COLOR force it'
@@ -163,6 +176,8 @@ fi\t'Finnish'
 fr\t'French'
 hu\t'Hungarian'
 it\t'Italian'
+ja\t'Japanese'
+ko\t'Korean'
 nl\t'Dutch'
 no\t'Norwegian'
 pt\t'Portuguese'
@@ -170,7 +185,10 @@ ro\t'Romanian'
 ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
-tr\t'Turkish'"
+tr\t'Turkish'
+zh\t'Chinese'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l citation-scope -d 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph' -r -f -a "sentence\t'A marker covers the sentence it stands in'
+paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l group-by -d 'The record field whose value groups the results' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l format -d 'Output format' -r -f -a "table\t'A table per group and score histograms, for people'
@@ -226,6 +244,8 @@ fi\t'Finnish'
 fr\t'French'
 hu\t'Hungarian'
 it\t'Italian'
+ja\t'Japanese'
+ko\t'Korean'
 nl\t'Dutch'
 no\t'Norwegian'
 pt\t'Portuguese'
@@ -233,7 +253,10 @@ ro\t'Romanian'
 ru\t'Russian'
 sv\t'Swedish'
 ta\t'Tamil'
-tr\t'Turkish'"
+tr\t'Turkish'
+zh\t'Chinese'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l citation-scope -d 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph' -r -f -a "sentence\t'A marker covers the sentence it stands in'
+paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l features -d 'List the support model\'s features and what each measures'
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -50,6 +50,7 @@ pub fn calculate_within(
         auto_language: request.auto_language,
         model: Arc::clone(model),
         keep_features: false,
+        citation_scope: request.citation_scope,
     });
     let report = checker.check_within(&request.answer, &request.chunks, deadline)?;
     let gate = crate::gate::Limits::default().evaluate(&report.result.counts);

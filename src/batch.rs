@@ -267,6 +267,9 @@ pub struct Aggregate {
     pub bad_records: usize,
     /// Checked records over at least one per-record limit.
     pub failing_records: usize,
+    /// Checked records with at least one abstention (`counts.abstentions` > 0). Added in
+    /// schema 3.1.
+    pub abstaining_records: usize,
     /// Verdict and status counts summed over the checked records.
     pub counts: Counts,
     pub rates: Rates,
@@ -282,10 +285,13 @@ impl Aggregate {
                 if !checked.gate.passed {
                     self.failing_records += 1;
                 }
+                if checked.report.result.counts.abstentions > 0 {
+                    self.abstaining_records += 1;
+                }
                 self.counts.add(&checked.report.result.counts);
             }
         }
-        self.rates = Rates::of(&self.counts);
+        self.rates = Rates::of(&self.counts).with_abstaining(self.abstaining_records, self.checked);
     }
 
     /// The aggregate of batches run elsewhere (the partitions of a cluster), from the sums of
@@ -297,8 +303,10 @@ impl Aggregate {
             checked: totals.checked,
             bad_records: totals.bad_records,
             failing_records: totals.failing_records,
+            abstaining_records: totals.abstaining_records,
             counts: totals.counts,
-            rates: Rates::of(&totals.counts),
+            rates: Rates::of(&totals.counts)
+                .with_abstaining(totals.abstaining_records, totals.checked),
         }
     }
 
@@ -316,6 +324,9 @@ pub struct Totals {
     pub checked: usize,
     pub bad_records: usize,
     pub failing_records: usize,
+    /// Added in schema 3.1 (read as 0 from totals written before).
+    #[serde(default)]
+    pub abstaining_records: usize,
     pub counts: Counts,
 }
 

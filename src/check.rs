@@ -13,7 +13,7 @@ use crate::report::{LanguageUse, Report};
 use crate::support::model::Model;
 use crate::support::{self, ChunkIndex, ChunkTexts, ChunkWords, SentenceInput};
 use crate::words::{self, Analyzer, Language};
-use crate::{parallel, quote, sentence};
+use crate::{claim, parallel, quote, sentence};
 
 /// The default support threshold: every model is fitted so that 0.5 is its threshold.
 pub const DEFAULT_THRESHOLD: f64 = 0.5;
@@ -50,6 +50,43 @@ pub struct Options {
     /// Keep each sentence's features (for `eval --features` and `train`); the model's
     /// explanations (`factors`) are kept either way.
     pub keep_features: bool,
+    /// What a citation marker covers: its sentence, or its paragraph's uncited sentences too.
+    pub citation_scope: CitationScope,
+}
+
+/// What a marker group covers (`--citation-scope`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CitationScope {
+    /// The sentence it stands in.
+    #[default]
+    Sentence,
+    /// Its sentence, and when it ends a paragraph (the paragraph's last sentence's markers),
+    /// the paragraph's earlier sentences that have no marker of their own.
+    Paragraph,
+}
+
+impl CitationScope {
+    /// The name of the option's value: `sentence` or `paragraph`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CitationScope::Sentence => "sentence",
+            CitationScope::Paragraph => "paragraph",
+        }
+    }
+}
+
+impl std::str::FromStr for CitationScope {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "sentence" => Ok(CitationScope::Sentence),
+            "paragraph" => Ok(CitationScope::Paragraph),
+            other => Err(format!(
+                "unknown citation scope {other:?}: expected `sentence` or `paragraph`"
+            )),
+        }
+    }
 }
 
 impl Default for Options {
@@ -60,6 +97,7 @@ impl Default for Options {
             auto_language: true,
             model: Model::shipped(),
             keep_features: false,
+            citation_scope: CitationScope::default(),
         }
     }
 }
@@ -187,46 +225,70 @@ impl Checker {
         let read_answer = || {
             let conventions = sentence::Conventions::for_code(analyzer.language().code());
             let mut split = sentence::split_in(&answer.text, &resolver, &conventions);
+            // A unit of several sentences is a non-claim only when each of them is one.
+            let parts: Vec<std::ops::Range<usize>> = if as_one && split.spans.len() > 1 {
+                split.spans.iter().map(|s| s.span.clone()).collect()
+            } else {
+                Vec::new()
+            };
             if as_one && let (Some(first), Some(last)) = (split.spans.first(), split.spans.last()) {
                 let whole = sentence::SentenceSpan {
                     span: first.span.start..last.span.end,
                     start: first.start,
                     end: last.end,
                     heading: false,
+                    reference: false,
                 };
                 split.spans = vec![whole];
             }
+            // The answer's own source list maps its labels to the chunks it names.
+            let source_map = marker::sources::map(&split.sources, &answer.text, &chunks.chunks);
+            let listed;
+            let resolver = if source_map.named.is_empty() {
+                &resolver
+            } else {
+                listed = resolver.clone().with_source_map(&source_map);
+                &listed
+            };
             let citations: Vec<ResolvedCitation> = answer
                 .citations
                 .iter()
                 .enumerate()
-                .map(|(k, c)| marker::resolve_citation(k, c, &chunks.chunks, &resolver))
+                .map(|(k, c)| marker::resolve_citation(k, c, &chunks.chunks, resolver))
                 .collect();
             let attached =
                 marker::attach_citations(split.spans.iter().map(|s| &s.span), &citations);
-            let sentences = split
+            let mut sentences = split
                 .spans
                 .into_iter()
                 .zip(attached)
                 // Past the deadline, the sentences left are not read (nor is there a result).
                 .take_while(|_| !deadline.passed())
                 .map(|(position, native)| {
-                    self.read_sentence(
+                    let mut read = self.read_sentence(
                         analyzer,
                         &answer.text,
                         &split.prose,
                         position,
                         native,
-                        (&citations, &resolver, &given),
-                    )
+                        (&citations, resolver, &given),
+                    );
+                    if read.nonclaim.is_some() && !parts.is_empty() {
+                        read.nonclaim =
+                            self.unit_nonclaim(analyzer, &split.prose, &parts, resolver);
+                    }
+                    read
                 })
                 .collect::<Vec<SentenceInput>>();
-            (sentences, citations)
+            if self.options.citation_scope == CitationScope::Paragraph {
+                inherit_paragraph_citations(&mut sentences, &answer.text);
+            }
+            (sentences, citations, source_map)
         };
         // A long answer's chunks are read on a second thread while this one reads the answer
         // (whose words go through this thread's interner); a short answer's chunks are read
         // while indexing, screened by its few words.
-        let ((sentences, citations), chunk_words) = if parallel {
+        let ((sentences, citations, source_map), chunk_words) = if parallel {
             let (answer, texts) = parallel::on_two_threads(read_answer, || {
                 ChunkTexts::read(&chunks.chunks, analyzer)
             });
@@ -258,6 +320,13 @@ impl Checker {
         }
         let mut warnings = answer.warnings.clone();
         warnings.extend(chunks.warnings.iter().cloned());
+        if !source_map.unmatched.is_empty() {
+            warnings.push(format!(
+                "the answer's source list names no chunk by title, URL, file name or id for {}: \
+                 those markers resolve by their labels",
+                source_map.unmatched.join(", ")
+            ));
+        }
         for citation in &citations {
             if citation.chunks.is_empty() {
                 warnings.push(format!(
@@ -288,6 +357,42 @@ impl Checker {
         })
     }
 
+    /// What a unit of several sentences is when each of its sentences is a non-claim or a
+    /// fragment: the first named non-claim among them; `None` when one of them is a claim.
+    fn unit_nonclaim(
+        &self,
+        analyzer: &Analyzer,
+        prose: &str,
+        parts: &[std::ops::Range<usize>],
+        resolver: &Resolver,
+    ) -> Option<claim::NonClaim> {
+        let mut named = None;
+        for part in parts {
+            let part = &prose[part.clone()];
+            let found = marker::markers(part, resolver);
+            let text = blanked(part, &found);
+            let marked = !found.is_empty();
+            let numbers = words::numbers_in(&text, analyzer.language().decimal());
+            let quotes = !quote::quotations(&text).is_empty();
+            let traits = claim::Traits {
+                figures: numbers.iter().any(|n| n.role != words::Role::Name),
+                quotes,
+                english: analyzer.language() == words::Language::English,
+                marked,
+            };
+            match claim::classify(&text, traits) {
+                Some(found) => {
+                    named.get_or_insert(found);
+                }
+                None if analyzer.content_words(&text, &numbers).len()
+                    < support::MIN_CLAIM_WORDS
+                    && !traits.figures => {}
+                None => return None,
+            }
+        }
+        named
+    }
+
     /// The marker and words stages for one sentence.
     fn read_sentence(
         &self,
@@ -304,23 +409,20 @@ impl Checker {
     ) -> SentenceInput {
         let range = position.span.clone();
         let prose = &prose[range.clone()];
-        let found = marker::markers(prose, resolver);
-        // Markers are not words or numbers of the sentence: blank them, keeping offsets.
-        let mut text = String::with_capacity(prose.len());
-        let mut copied = 0;
+        // A source list's entry names a source: its label is no citation.
+        let found = if position.reference {
+            Vec::new()
+        } else {
+            marker::markers(prose, resolver)
+        };
+        let text = blanked(prose, &found);
         let mut labels: Vec<String> = Vec::new();
         let mut seen_labels: FxHashSet<&str> = FxHashSet::default();
-        for m in &found {
-            text.push_str(&prose[copied..m.span.start]);
-            text.extend(std::iter::repeat_n(' ', m.span.len()));
-            copied = m.span.end;
-            for label in &m.labels {
-                if seen_labels.insert(label) {
-                    labels.push(label.clone());
-                }
+        for label in found.iter().flat_map(|m| &m.labels) {
+            if seen_labels.insert(label) {
+                labels.push(label.clone());
             }
         }
-        text.push_str(&prose[copied..]);
         let mut targets: Vec<(String, &[usize])> = labels
             .iter()
             .map(|label| (label.clone(), resolver.resolve(label)))
@@ -365,6 +467,15 @@ impl Checker {
             numbers.extend(spelled.into_iter().filter(|n| !given.contains(&n.value)));
             numbers.sort_by_key(|n| n.span.start);
         }
+        let nonclaim = claim::classify(
+            &text,
+            claim::Traits {
+                figures: !numbers.is_empty(),
+                quotes: !quotations.is_empty(),
+                english: analyzer.language() == words::Language::English,
+                marked: !labels.is_empty() || !native.is_empty(),
+            },
+        );
         SentenceInput {
             text: answer[range].to_string(),
             position,
@@ -376,8 +487,92 @@ impl Checker {
             context,
             quotations,
             native,
+            nonclaim,
+            inherited_from: None,
         }
     }
+}
+
+/// The sentence with its markers blanked to spaces (offsets kept): markers are not words or
+/// numbers of the sentence.
+fn blanked(prose: &str, markers: &[marker::Marker]) -> String {
+    let mut text = String::with_capacity(prose.len());
+    let mut copied = 0;
+    for m in markers {
+        text.push_str(&prose[copied..m.span.start]);
+        text.extend(std::iter::repeat_n(' ', m.span.len()));
+        copied = m.span.end;
+    }
+    text.push_str(&prose[copied..]);
+    text
+}
+
+/// The most labels, and chunks, a paragraph's last sentence may give each of its sentences: a
+/// citation group is a few labels, and the bound keeps a paragraph of many sentences ending in a
+/// huge group (`[1000-1999][2000-2999]…`) linear.
+const MAX_INHERITED: usize = 64;
+
+/// `--citation-scope paragraph`: in each paragraph (lines up to a blank line, a heading, a list
+/// item or a source list), the sentences without a marker of their own take the markers of the
+/// paragraph's last sentence, when it has some. Headings and source-list lines take none.
+fn inherit_paragraph_citations(sentences: &mut [SentenceInput], answer: &str) {
+    let mut k = 0;
+    while k < sentences.len() {
+        let mut end = k + 1;
+        while end < sentences.len()
+            && !starts_paragraph(answer, &sentences[end - 1], &sentences[end])
+        {
+            end += 1;
+        }
+        let (paragraph, last) = sentences[k..end].split_at_mut(end - k - 1);
+        let last = &last[0];
+        let inheritable = !last.labels.is_empty()
+            && last.labels.len() <= MAX_INHERITED
+            && last.cited.len() <= MAX_INHERITED
+            && !last.position.heading
+            && !last.position.reference;
+        if inheritable {
+            for sentence in paragraph {
+                if sentence.labels.is_empty()
+                    && sentence.native.is_empty()
+                    && !sentence.position.heading
+                    && !sentence.position.reference
+                {
+                    sentence.labels = last.labels.clone();
+                    sentence.cited = last.cited.clone();
+                    sentence.unknown = last.unknown.clone();
+                    sentence.inherited_from = Some(end);
+                }
+            }
+        }
+        k = end;
+    }
+}
+
+/// Whether `next` opens a new paragraph after `previous`: a blank line (or a blanked block)
+/// between them, `next` starts a list item or a quotation, or either is a heading, or one is
+/// a source-list line and the other is not.
+fn starts_paragraph(answer: &str, previous: &SentenceInput, next: &SentenceInput) -> bool {
+    if next.position.heading
+        || previous.position.heading
+        || next.position.reference != previous.position.reference
+    {
+        return true;
+    }
+    let between = &answer[previous.position.span.end..next.position.span.start];
+    let Some(line_break) = between.rfind('\n') else {
+        return false;
+    };
+    if between.matches('\n').count() >= 2 {
+        return true;
+    }
+    let prefix = between[line_break + 1..].trim_start();
+    prefix.starts_with(['-', '*', '+', '>'])
+        || (prefix.ends_with(['.', ')'])
+            && prefix.len() > 1
+            && prefix[..prefix.len() - 1]
+                .bytes()
+                .all(|b| b.is_ascii_digit()))
 }
 
 #[cfg(test)]

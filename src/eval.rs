@@ -15,7 +15,9 @@ use crate::parallel::WINDOW;
 use crate::report::Verdict;
 use crate::support::features::Features;
 
+mod detect;
 mod export;
+pub use detect::{Detected, Detection};
 pub use export::write_features;
 
 /// One labelled sentence, as checked.
@@ -127,6 +129,14 @@ pub struct Agreement {
     pub misquote: FlagPrecision,
     /// The share of `contradicted` sentences labelled unsupported. Added with the verdict.
     pub contradicted: FlagPrecision,
+    /// Claim detection on the uncited sentences labelled `worthy`: precision and recall of
+    /// `uncited-claim`. Absent when no sentence carries the label.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim_detection: Option<Detection>,
+    /// Abstention detection on the sentences labelled `abstention`: precision and recall of
+    /// the `no-claim` kind `abstention`. Absent when no sentence carries the label.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub abstention_detection: Option<Detection>,
     /// The threshold in 0.1..1 that maximises macro-F1 on this data, and that macro-F1.
     pub best_threshold: f64,
     pub best_macro_f1: f64,
@@ -186,10 +196,22 @@ pub fn agreement(judged: &[Judged], threshold: f64) -> Agreement {
         number_mismatch: flag(flags[0]),
         misquote: flag(flags[1]),
         contradicted: flag(flags[2]),
+        claim_detection: None,
+        abstention_detection: None,
         best_threshold,
         best_macro_f1,
         positive_scores,
         negative_scores,
+    }
+}
+
+/// `agreement` with the claim and abstention detection of `detected`.
+fn with_detections(agreement: Agreement, detected: &[Detected]) -> Agreement {
+    let (claim_detection, abstention_detection) = detect::detections(detected);
+    Agreement {
+        claim_detection,
+        abstention_detection,
+        ..agreement
     }
 }
 
@@ -255,6 +277,8 @@ pub struct JudgedRecord {
     pub subset: String,
     pub question: String,
     pub document: String,
+    /// The claim and abstention labels of its sentences, with what ragcite said of them.
+    pub detected: Vec<Detected>,
 }
 
 /// Reads one labelled record and checks each labelled unit:
@@ -303,8 +327,12 @@ pub fn judge_record(
         Ok(checker.check_as_one(&read(text)?, &chunks))
     };
     let mut units = Vec::new();
+    let mut detected = Vec::new();
     if let Some(Value::Array(sentences)) = object.get("sentences") {
         for sentence in sentences {
+            let labelled = ["worthy", "abstention"]
+                .iter()
+                .any(|key| sentence.get(key).is_some_and(Value::is_boolean));
             let label = if lenient {
                 sentence
                     .get("label_lenient")
@@ -313,11 +341,17 @@ pub fn judge_record(
             } else {
                 sentence.get("label").and_then(Value::as_bool)
             };
-            let (Some(label), Some(text)) = (label, sentence.get("text").and_then(Value::as_str))
-            else {
+            let Some(text) = sentence.get("text").and_then(Value::as_str) else {
                 continue;
             };
-            units.push(unit(&check_claim(text)?.result.sentences, label));
+            if label.is_none() && !labelled {
+                continue;
+            }
+            let report = check_claim(text)?;
+            if let Some(label) = label {
+                units.push(unit(&report.result.sentences, label));
+            }
+            detected.extend(Detected::of(sentence, &report.result.sentences));
         }
     } else {
         let answer = object
@@ -357,6 +391,7 @@ pub fn judge_record(
         subset: text("meta.src_dataset"),
         question: text("question"),
         document: export::digest(&chunks.chunks),
+        detected,
     })
 }
 
@@ -410,6 +445,8 @@ fn unit(sentences: &[crate::report::SentenceResult], label: bool) -> Judged {
 pub struct Judging {
     /// The labelled units of each group, by group name.
     pub groups: BTreeMap<String, Vec<Judged>>,
+    /// The claim and abstention labels of each group, by group name.
+    pub detected: BTreeMap<String, Vec<Detected>>,
     /// `file: line n: why` for each record that could not be read or checked.
     pub bad: Vec<String>,
     /// Records read (non-blank lines), bad ones included.
@@ -525,6 +562,10 @@ impl Judging {
                 match record {
                     Ok(record) => {
                         each(&record);
+                        self.detected
+                            .entry(record.group.clone())
+                            .or_default()
+                            .extend(record.detected);
                         self.groups
                             .entry(record.group)
                             .or_default()
@@ -542,11 +583,21 @@ impl Judging {
         let mut results: Vec<(String, Agreement)> = self
             .groups
             .iter()
-            .map(|(group, units)| (group.clone(), agreement(units, threshold)))
+            .map(|(group, units)| {
+                let detected = self.detected.get(group).map_or(&[][..], Vec::as_slice);
+                (
+                    group.clone(),
+                    with_detections(agreement(units, threshold), detected),
+                )
+            })
             .collect();
         if self.groups.len() > 1 {
             let all: Vec<Judged> = self.groups.values().flatten().copied().collect();
-            results.push(("(all)".to_string(), agreement(&all, threshold)));
+            let detected: Vec<Detected> = self.detected.values().flatten().copied().collect();
+            results.push((
+                "(all)".to_string(),
+                with_detections(agreement(&all, threshold), &detected),
+            ));
         }
         results
     }

@@ -18,6 +18,9 @@ pub struct Limits {
     /// Added in schema 3.0.
     pub max_contradicted: Option<usize>,
     pub max_weak: Option<usize>,
+    /// Most abstentions (`no-claim` sentences of kind `abstention`); unlimited by default.
+    /// Added in schema 3.1.
+    pub max_abstentions: Option<usize>,
 }
 
 impl Default for Limits {
@@ -30,6 +33,7 @@ impl Default for Limits {
             max_misquotes: Some(0),
             max_contradicted: Some(0),
             max_weak: None,
+            max_abstentions: None,
         }
     }
 }
@@ -74,7 +78,7 @@ pub struct GateOutcome {
 impl Limits {
     /// The limits in the order they are reported, with the option name, what they count and
     /// the count found.
-    fn checks(&self, counts: &Counts) -> [(&'static str, &'static str, Option<usize>, usize); 7] {
+    fn checks(&self, counts: &Counts) -> [(&'static str, &'static str, Option<usize>, usize); 8] {
         [
             (
                 "max-uncited",
@@ -118,6 +122,12 @@ impl Limits {
                 self.max_weak,
                 counts.weak_support,
             ),
+            (
+                "max-abstentions",
+                "abstentions",
+                self.max_abstentions,
+                counts.abstentions,
+            ),
         ]
     }
 
@@ -154,6 +164,9 @@ pub struct BatchLimits {
     pub max_unsupported_rate: Option<f64>,
     /// Added in schema 3.0.
     pub max_contradicted_rate: Option<f64>,
+    /// Highest share of checked records that abstain at least once; unlimited by default.
+    /// Added in schema 3.1.
+    pub max_abstention_rate: Option<f64>,
     pub max_failing_records: Option<usize>,
     pub max_bad_records: Option<usize>,
 }
@@ -166,6 +179,7 @@ impl Default for BatchLimits {
             max_number_mismatch_rate: None,
             max_unsupported_rate: None,
             max_contradicted_rate: None,
+            max_abstention_rate: None,
             max_failing_records: Some(0),
             max_bad_records: Some(0),
         }
@@ -178,7 +192,7 @@ impl BatchLimits {
     /// records are counted only when `max_failing_records` is given.
     pub fn new(
         per_record: Limits,
-        rates: [Option<f64>; 4],
+        rates: [Option<f64>; 5],
         max_failing_records: Option<usize>,
         max_bad_records: usize,
     ) -> Self {
@@ -187,6 +201,7 @@ impl BatchLimits {
             max_number_mismatch_rate,
             max_unsupported_rate,
             max_contradicted_rate,
+            max_abstention_rate,
         ] = rates;
         let any_rate = rates.iter().any(Option::is_some);
         BatchLimits {
@@ -195,6 +210,7 @@ impl BatchLimits {
             max_number_mismatch_rate,
             max_unsupported_rate,
             max_contradicted_rate,
+            max_abstention_rate,
             max_failing_records: match (max_failing_records, any_rate) {
                 (Some(n), _) => Some(n),
                 (None, true) => None,
@@ -260,6 +276,12 @@ impl BatchLimits {
                 limits.max_contradicted_rate,
                 rates.contradicted,
             ),
+            (
+                "max-abstention-rate",
+                "abstention rate",
+                limits.max_abstention_rate,
+                rates.abstentions,
+            ),
         ];
         let mut rate_failures = Vec::new();
         for (limit, what, allowed, found) in rates {
@@ -283,7 +305,8 @@ impl BatchLimits {
     }
 }
 
-/// Shares of claim sentences with a verdict, over all checked records.
+/// Shares of claim sentences with a verdict, over all checked records, and the share of
+/// checked records that abstain.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Rates {
@@ -300,6 +323,11 @@ pub struct Rates {
     #[serde(serialize_with = "crate::rounding::rounded")]
     #[schemars(with = "f64")]
     pub contradicted: f64,
+    /// Checked records with at least one abstention / checked records (0 when none was
+    /// checked): how often the system declines, not a share of sentences. Added in schema 3.1.
+    #[serde(serialize_with = "crate::rounding::rounded")]
+    #[schemars(with = "f64")]
+    pub abstentions: f64,
 }
 
 impl Rates {
@@ -311,6 +339,15 @@ impl Rates {
             number_mismatch: counts.number_mismatch as f64 / claims,
             unsupported: counts.unsupported_citation as f64 / claims,
             contradicted: counts.contradicted as f64 / claims,
+            abstentions: 0.0,
+        }
+    }
+
+    /// These rates with the share of `checked` records that abstain (`abstaining` of them).
+    pub fn with_abstaining(self, abstaining: usize, checked: usize) -> Self {
+        Rates {
+            abstentions: abstaining as f64 / checked.max(1) as f64,
+            ..self
         }
     }
 }
@@ -431,15 +468,58 @@ mod tests {
 
         let rates = Rates::of(&counts);
         assert_eq!(rates.contradicted, 0.25);
-        let at = BatchLimits::new(allowed, [None, None, None, Some(0.25)], None, 0);
+        let at = BatchLimits::new(allowed, [None, None, None, Some(0.25), None], None, 0);
         assert!(at.evaluate(0, 0, &rates).passed);
-        let below = BatchLimits::new(allowed, [None, None, None, Some(0.2)], None, 0);
+        let below = BatchLimits::new(allowed, [None, None, None, Some(0.2), None], None, 0);
         let gate = below.evaluate(0, 0, &rates);
         assert!(!gate.passed);
         assert_eq!(gate.rate_failures[0].limit, "max-contradicted-rate");
         assert_eq!(gate.rate_failures[0].counts, "contradicted rate");
         // A rate limit alone leaves failing records unlimited, as the others do.
         assert_eq!(below.max_failing_records, None);
+    }
+
+    #[test]
+    fn abstentions_are_unlimited_by_default_and_their_rate_is_a_share_of_records() {
+        let counts = Counts {
+            sentences: 3,
+            no_claim: 2,
+            abstentions: 2,
+            ..Counts::default()
+        };
+        assert!(Limits::default().evaluate(&counts).passed);
+        let one = Limits {
+            max_abstentions: Some(1),
+            ..Limits::default()
+        };
+        let failures: Vec<String> = one
+            .evaluate(&counts)
+            .failures
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(failures, ["2 abstentions > --max-abstentions 1 (+1)"]);
+
+        // One record of four abstains: a quarter, however many of its sentences do.
+        let rates = Rates::of(&counts).with_abstaining(1, 4);
+        assert_eq!(rates.abstentions, 0.25);
+        assert_eq!(Rates::of(&counts).with_abstaining(0, 0).abstentions, 0.0);
+        let at = BatchLimits::new(
+            Limits::default(),
+            [None, None, None, None, Some(0.25)],
+            None,
+            0,
+        );
+        assert!(at.evaluate(0, 0, &rates).passed);
+        let below = BatchLimits::new(
+            Limits::default(),
+            [None, None, None, None, Some(0.2)],
+            None,
+            0,
+        );
+        let gate = below.evaluate(0, 0, &rates);
+        assert_eq!(gate.rate_failures[0].limit, "max-abstention-rate");
+        assert_eq!(gate.rate_failures[0].counts, "abstention rate");
     }
 
     #[test]
@@ -452,10 +532,12 @@ mod tests {
             misquote: 1,
             contradicted: 1,
             weak_support: 1,
+            abstentions: 1,
             ..Counts::default()
         };
         let limits = Limits {
             max_weak: Some(0),
+            max_abstentions: Some(0),
             ..Limits::default()
         };
         let names: Vec<_> = limits
@@ -473,7 +555,8 @@ mod tests {
                 "max-unknown-markers",
                 "max-misquotes",
                 "max-contradicted",
-                "max-weak"
+                "max-weak",
+                "max-abstentions"
             ]
         );
     }

@@ -4,8 +4,8 @@
 //!
 //! The library is a pipeline of stages, one module each, in the order the data flows; each
 //! stage uses only the stages before it:
-//! [`input`] → [`marker`] → [`sentence`] → [`words`] → [`quote`] → [`support`] → [`report`] →
-//! [`gate`]. The [`check`] module runs them for one answer ([`Checker`]); [`batch`] and
+//! [`input`] → [`marker`] → [`sentence`] → [`words`] → [`claim`] → [`quote`] → [`support`] →
+//! [`report`] → [`gate`]. The [`check`] module runs them for one answer ([`Checker`]); [`batch`] and
 //! [`eval`] run the check over transcripts, and [`emit`] writes the reports. It never prints
 //! and never exits.
 //!
@@ -19,6 +19,7 @@
 //! ```
 
 // The pipeline, in order.
+pub mod claim;
 pub mod gate;
 pub mod input;
 pub mod marker;
@@ -41,7 +42,7 @@ pub mod escape;
 mod parallel;
 mod rounding;
 
-pub use check::{Checker, DEFAULT_THRESHOLD, Options, THRESHOLD_RANGE};
+pub use check::{Checker, CitationScope, DEFAULT_THRESHOLD, Options, THRESHOLD_RANGE};
 pub use deadline::{Deadline, Expired};
 pub use gate::{GateOutcome, LimitFailure, Limits};
 pub use input::{Answer, AnswerFormat, Chunk, ChunkFormat, Chunks, InputError};

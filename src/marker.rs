@@ -1,5 +1,10 @@
 //! Marker stage: finds citation markers in a sentence (`[1]`, `[1-3]`, `[doc2]`, `[^1]`, `^1`,
-//! `【4†source】`, `(source: x)`, ...) and resolves their labels to chunks.
+//! `¹`, `【4†source】`, `(source: x)`, ...) and resolves their labels to chunks; the answer's
+//! own source list (`Sources:` and its entries, footnote definitions) read as the map from its
+//! labels to the chunks (sources.rs).
+
+pub mod sources;
+pub(crate) mod superscript;
 
 use rustc_hash::FxHashMap;
 use std::ops::Range;
@@ -44,6 +49,7 @@ const MAX_MARKER_LEN: usize = 256;
 const MAX_RANGE: u64 = 1000;
 
 /// Resolves marker labels to chunks (0-based positions in input order), in this order:
+/// 0. the chunks the answer's own source list names for the label ([`sources::map`]);
 /// 1. the chunk whose id equals the label;
 /// 2. every chunk that has the label as another name (its document's file name, file id or
 ///    URL, shared by the chunks of that document: `(source: report.pdf)`);
@@ -62,6 +68,8 @@ pub struct Resolver {
     /// `0..count`: what the rules that name one chunk return a slice of.
     positions: Vec<usize>,
     ids_are_numbers: bool,
+    /// What the answer's source list names for a label.
+    by_list: FxHashMap<String, Vec<usize>>,
 }
 
 impl Resolver {
@@ -82,6 +90,15 @@ impl Resolver {
         }
         resolver.ids_are_numbers = chunks.ids_are_numbers;
         resolver
+    }
+
+    /// The same resolver, with the labels the answer's source list maps to chunks resolving to
+    /// those chunks first.
+    pub fn with_source_map(mut self, map: &sources::SourceMap) -> Self {
+        for (label, chunks) in &map.named {
+            self.by_list.insert(label.clone(), chunks.clone());
+        }
+        self
     }
 
     fn add(&mut self, id: &str, aliases: &[String]) {
@@ -110,6 +127,9 @@ impl Resolver {
     /// The chunks `label` names, by the rules above; empty when it names none.
     pub fn resolve(&self, label: &str) -> &[usize] {
         let one = |position: usize| &self.positions[position..=position];
+        if let Some(chunks) = self.by_list.get(label) {
+            return chunks;
+        }
         if let Some(&position) = self.by_id.get(label) {
             return one(position);
         }
@@ -162,9 +182,9 @@ fn trailing_number(s: &str) -> Option<String> {
 pub fn markers(text: &str, resolver: &Resolver) -> Vec<Marker> {
     let mut found = Vec::new();
     let bytes = text.as_bytes();
-    // A marker opens with `[`, `(`, `^` or `【` (whose UTF-8 starts with 0xE3): the text
-    // between such bytes is passed over.
-    let opens = |b: &u8| matches!(b, b'[' | b'(' | b'^' | 0xE3);
+    // A marker opens with `[`, `(`, `^`, `【` (whose UTF-8 starts with 0xE3) or a superscript
+    // digit (0xC2 for `¹²³`, 0xE2 for the others): the text between such bytes is passed over.
+    let opens = |b: &u8| matches!(b, b'[' | b'(' | b'^' | 0xC2 | 0xE2 | 0xE3);
     let mut i = 0;
     while let Some(k) = bytes.get(i..).and_then(|rest| rest.iter().position(opens)) {
         i += k;
@@ -191,6 +211,8 @@ pub fn marker_at(text: &str, i: usize, resolver: &Resolver) -> Option<Marker> {
         parenthesis(rest)?
     } else if rest.starts_with('^') {
         caret(text, i)?
+    } else if rest.starts_with(|c| superscript::digit(c).is_some()) {
+        superscript::group(text, i)?
     } else {
         return None;
     };

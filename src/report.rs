@@ -88,7 +88,7 @@ impl Verdict {
             }
             Verdict::UncitedClaim => "a sentence that states something checkable cites nothing",
             Verdict::NoClaim => {
-                "nothing to check: no content words and no numbers, or too few words and no marker"
+                "not a claim: a fragment, heading, source-list entry, question, pleasantry, meta statement, pointer to read more, instruction or abstention"
             }
         }
     }
@@ -118,10 +118,10 @@ impl Verdict {
                 "The sentence matches a passage of a chunk it cites, and the two say opposite things: one negates what the other states (not, no, never, without, cannot, fails to, n't, and their equivalents in the language checked), or they use opposite words (increase and decrease, before and after, allowed and prohibited), or the sentence's direction word goes against the passage's own figures (fell where the figures rose), or one limits what the other does not (only, all, none, always, never). Only the passage the sentence matches counts: a negation elsewhere in the chunk changes nothing. The report shows the chunk's words that contradict. Read the passage: a negation can be phrased so that both readings hold."
             }
             Verdict::UncitedClaim => {
-                "The sentence has no citation marker but three or more content words or a number, so it states something a reader would want a source for. Add a marker, or a suggested citation if one is shown."
+                "The sentence has no citation marker but three or more content words or a number, and is none of the sentences no-claim names (a pleasantry, an abstention, ...), so it states something a reader would want a source for. Add a marker, or a suggested citation if one is shown."
             }
             Verdict::NoClaim => {
-                "The sentence has markers but no content word and no number, or has no marker and fewer than three content words and no number (a greeting, a connective), or is a Markdown heading without a marker (a title). It is not checked and never makes a chunk relevant."
+                "The sentence states nothing to check. Its kind says why, with the words that decided it (kindCue): fragment (markers alone, or no marker and fewer than three content words and no number: a connective, `In short:`), heading (a Markdown heading without a marker: a title), reference (an entry of the answer's source list), question, pleasantry (a greeting, thanks, wish or offer: `Let me know if you need anything else!`), meta (a statement about the answer or its sources, not about the world: `Here is what the documents say.`), navigation (where to read more: `See the documentation for details.`), instruction (advice to the reader that asserts nothing checkable), or abstention (the answer says its sources do not cover something, or declines: counted in abstentions, and limited only by --max-abstentions and --max-abstention-rate). A sentence that states a figure or quotes something is a claim however it is phrased. A no-claim sentence is not checked and never makes a chunk relevant."
             }
         }
     }
@@ -230,6 +230,11 @@ pub struct SentenceResult {
     pub suggested_citation: Option<String>,
     /// Labels of this sentence that resolve to no chunk.
     pub unknown_markers: Vec<String>,
+    /// Under `--citation-scope paragraph`, the index of the sentence (its paragraph's last)
+    /// whose markers this sentence, which has none of its own, was judged against; `markers`
+    /// and `cited` are that sentence's. Left out otherwise. Added in schema 3.1.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub inherited_from: Option<usize>,
     /// Its quotations and the cited texts of the provider citations on it, each checked in
     /// the cited chunk.
     pub quotes: Vec<QuoteCheck>,
@@ -248,6 +253,15 @@ pub struct SentenceResult {
     /// Added in schema 3.0.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contradiction: Option<Contradiction>,
+    /// Why the sentence is not a claim, when its verdict is `no-claim`: `fragment`, `heading`,
+    /// `reference`, `question`, `pleasantry`, `meta`, `navigation`, `instruction` or
+    /// `abstention`. Added in schema 3.1.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub kind: Option<crate::claim::Kind>,
+    /// The words of the sentence that decided its `kind` (absent for fragments and headings).
+    /// Added in schema 3.1.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub kind_cue: Option<String>,
     /// Number of content words (after stop words and stemming).
     pub content_words: usize,
     /// Byte span in the answer.
@@ -391,6 +405,11 @@ pub struct Counts {
     pub contradicted: usize,
     pub uncited_claim: usize,
     pub no_claim: usize,
+    /// `no-claim` sentences whose kind is `abstention`: the answer says its sources do not
+    /// cover something, or declines. Counted among `noClaim` too. Added in schema 3.1 (read as
+    /// 0 from counts written before).
+    #[serde(default)]
+    pub abstentions: usize,
     /// Provider citations not tied to a sentence (a citation list's entries) whose quote is not
     /// in the chunk they name.
     pub misquoted_citations: usize,
@@ -430,6 +449,7 @@ impl Counts {
             contradicted,
             uncited_claim,
             no_claim,
+            abstentions,
             misquoted_citations,
             unknown_markers,
             chunks,
@@ -448,6 +468,7 @@ impl Counts {
         self.contradicted += contradicted;
         self.uncited_claim += uncited_claim;
         self.no_claim += no_claim;
+        self.abstentions += abstentions;
         self.misquoted_citations += misquoted_citations;
         self.unknown_markers += unknown_markers;
         self.chunks += chunks;
@@ -495,6 +516,7 @@ impl Counts {
             };
             *slot += 1;
             counts.claims += usize::from(s.verdict.is_claim());
+            counts.abstentions += usize::from(s.kind == Some(crate::claim::Kind::Abstention));
         }
         for c in chunks {
             let slot = match c.status {
@@ -630,6 +652,13 @@ impl Report {
                 plural(counts.unknown_markers, "marker", "markers")
             ));
         }
+        if counts.abstentions > 0 {
+            line.push_str(&format!(
+                " · {} {}",
+                counts.abstentions,
+                plural(counts.abstentions, "abstention", "abstentions")
+            ));
+        }
         line
     }
 }
@@ -686,6 +715,16 @@ mod tests {
     fn scores_round_to_four_decimals() {
         assert_eq!(round4(2.0 / 3.0), 0.6667);
         assert_eq!(round4(0.5), 0.5);
+    }
+
+    #[test]
+    fn the_no_claim_explanation_names_every_kind() {
+        for kind in crate::claim::Kind::ALL {
+            assert!(
+                Verdict::NoClaim.explanation().contains(kind.name()),
+                "{kind} is not in no-claim's explanation"
+            );
+        }
     }
 
     #[test]

@@ -8,7 +8,8 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde::Serialize;
 
-use crate::marker::{Resolver, marker_at};
+use crate::marker::sources::{self, SourceList};
+use crate::marker::{Resolver, marker_at, superscript};
 
 mod conventions;
 pub use conventions::Conventions;
@@ -31,6 +32,9 @@ pub struct SentenceSpan {
     pub end: LineColumn,
     /// Whether the sentence is a Markdown heading (`# Title`): a title, not a claim.
     pub heading: bool,
+    /// Whether the sentence is a line of the answer's source list (`Sources:` and its
+    /// entries, [`crate::marker::sources`]): a reference, not a claim.
+    pub reference: bool,
 }
 
 /// The answer split into sentences.
@@ -40,6 +44,9 @@ pub struct Sentences {
     /// every offset into it is an offset into the answer.
     pub prose: String,
     pub spans: Vec<SentenceSpan>,
+    /// The answer's source lists: the lines of `reference` sentences, and the entries that map
+    /// marker labels to chunks.
+    pub sources: SourceList,
 }
 
 /// Abbreviations after which a full stop does not end a sentence (lower-cased, without the
@@ -71,12 +78,14 @@ pub fn split(answer: &str, resolver: &Resolver) -> Sentences {
 /// ordinals of its language) beside the English abbreviations.
 pub fn split_in(answer: &str, resolver: &Resolver, conventions: &Conventions) -> Sentences {
     let (prose, headings) = neutralise_markdown(answer);
+    let sources = sources::read(answer);
     let mut spans = Vec::new();
     let mut cursor = Cursor::new(answer);
     let mut line_start = 0;
     for line in prose.split_inclusive('\n') {
         let line_end = line_start + line.trim_end_matches(['\n', '\r']).len();
         let heading = headings.binary_search(&line_start).is_ok();
+        let reference = sources.holds_line(line_start);
         for range in split_line(&prose, line_start..line_end, resolver, conventions) {
             if let Some(range) = trim(&prose, range)
                 && prose[range.clone()].chars().any(char::is_alphanumeric)
@@ -88,12 +97,17 @@ pub fn split_in(answer: &str, resolver: &Resolver, conventions: &Conventions) ->
                     start,
                     end,
                     heading,
+                    reference,
                 });
             }
         }
         line_start += line.len();
     }
-    Sentences { prose, spans }
+    Sentences {
+        prose,
+        spans,
+        sources,
+    }
 }
 
 fn trim(text: &str, range: Range<usize>) -> Option<Range<usize>> {
@@ -116,13 +130,16 @@ fn split_line(
     let mut i = line.start;
     while i < line.end {
         let c = text[i..].chars().next().unwrap_or(' ');
-        let full_width = matches!(c, '。' | '！' | '？');
+        // The full-width full stop `．` (Japanese technical writing) ends one too, unless it
+        // is a decimal point between digits (`３．５`).
+        let full_width = matches!(c, '。' | '！' | '？')
+            || (c == '．' && !between_digits(text, i, i + c.len_utf8()));
         if !full_width && !matches!(c, '.' | '!' | '?') {
             i += c.len_utf8();
             continue;
         }
         let run_end = i + text[i..]
-            .find(|d: char| !matches!(d, '.' | '!' | '?' | '。' | '！' | '？'))
+            .find(|d: char| !matches!(d, '.' | '!' | '?' | '。' | '！' | '？' | '．'))
             .unwrap_or(line.end - i);
         if &text[i..run_end] == "." && !ends_sentence_at_full_stop(text, line.start, i, conventions)
         {
@@ -150,6 +167,14 @@ fn split_line(
         pieces.push(start..line.end);
     }
     pieces
+}
+
+/// Whether the character between `at` and `end` stands between two digits (ASCII or
+/// full-width).
+fn between_digits(text: &str, at: usize, end: usize) -> bool {
+    let digit = |c: char| c.is_ascii_digit() || ('０'..='９').contains(&c);
+    text[..at].chars().next_back().is_some_and(digit)
+        && text[end..].chars().next().is_some_and(digit)
 }
 
 /// The end of the markers that follow a terminator (`here. [1][2]`), or `from` if none do.
@@ -342,6 +367,9 @@ fn neutralise_markdown(answer: &str) -> (String, Vec<usize>) {
     for m in tags.into_iter().flatten() {
         out.blank(m.range());
     }
+    if partial.contains("<sup") || partial.contains("<SUP") {
+        superscript_tags(&partial, &mut out);
+    }
     let urls = partial.contains("://").then(|| URL.find_iter(&partial));
     for m in urls.into_iter().flatten() {
         let url = m
@@ -351,6 +379,89 @@ fn neutralise_markdown(answer: &str) -> (String, Vec<usize>) {
     }
     // Only whole characters were blanked, so the bytes are still UTF-8.
     (String::from_utf8(out.bytes).unwrap_or_default(), headings)
+}
+
+/// How far a `<sup>` element may reach for its `</sup>`, in bytes.
+const MAX_SUP_LEN: usize = 256;
+
+/// Rewrites each `<sup>` element that holds citation labels (`<sup>1</sup>`, `<sup>1,2</sup>`,
+/// `<sup>[1]</sup>`, `<sup><a href="#fn1">1</a></sup>`) as one bracket marker spanning the
+/// element (`[1,2       ]`), its tags already blanked; a bare number where an exponent stands
+/// (`km<sup>2</sup>`, `10<sup>6</sup>`, [`superscript::exponent_base`]) stays text.
+fn superscript_tags(text: &str, out: &mut Blanker) {
+    let at = |i: usize, tag: &str| {
+        text.get(i..i + tag.len())
+            .is_some_and(|t| t.eq_ignore_ascii_case(tag))
+    };
+    // Every `</sup>`, found once: each `<sup>` takes the first after it, so the work is linear
+    // in the text however many elements are left open.
+    let closes: Vec<usize> = text
+        .match_indices('<')
+        .map(|(i, _)| i)
+        .filter(|&i| at(i, "</sup>"))
+        .collect();
+    let mut next_close = 0;
+    let mut from = 0;
+    for (start, _) in text.match_indices('<') {
+        if start < from || !(at(start, "<sup>") || at(start, "<sup ")) {
+            continue;
+        }
+        while next_close < closes.len() && closes[next_close] < start {
+            next_close += 1;
+        }
+        let Some(&close) = closes.get(next_close) else {
+            break;
+        };
+        if close - start > MAX_SUP_LEN {
+            continue;
+        }
+        let end = close + "</sup>".len();
+        let inner = &text[start..close];
+        if inner.contains('\n') {
+            continue;
+        }
+        let Some(content_start) = inner.find('>') else {
+            continue;
+        };
+        // The content with its tags (blanked already) left out.
+        let content = &out.bytes[start + content_start + 1..close];
+        let content = String::from_utf8_lossy(content);
+        let bracketed = content.contains('[');
+        let Some(labels) = sup_labels(&content) else {
+            continue;
+        };
+        if !bracketed && superscript::exponent_base(&text[..start]) {
+            continue;
+        }
+        out.blank(start..end);
+        out.bytes[start] = b'[';
+        out.bytes[start + 1..start + 1 + labels.len()].copy_from_slice(labels.as_bytes());
+        out.bytes[end - 1] = b']';
+        from = end;
+    }
+}
+
+/// The labels a `<sup>` element's content names, as one comma-separated list (`1`, `1,2`,
+/// `1-3`), when it is numbers (`1, 2`, `1–3`) or bracket markers (`[1]`, `[1][2]`, `[^1]`);
+/// `None` for anything else.
+fn sup_labels(content: &str) -> Option<String> {
+    let joined = content.replace("][", ",").replace('–', "-");
+    let canonical: String = joined
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '[' | ']' | '^'))
+        .collect();
+    let valid = !canonical.is_empty()
+        && canonical.len() <= 64
+        && canonical.split([',', ';']).all(|item| {
+            let mut ends = item.split('-');
+            let ok = |s: Option<&str>| {
+                s.is_some_and(|s| {
+                    (1..=4).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
+                })
+            };
+            ok(ends.next()) && ends.next().is_none_or(|b| ok(Some(b))) && ends.next().is_none()
+        });
+    valid.then(|| canonical.replace(';', ","))
 }
 
 /// The fence (its backticks or tildes) that `line` opens or closes, if any; none at all
@@ -622,6 +733,80 @@ mod tests {
     }
 
     #[test]
+    fn superscript_markers_end_sentences_as_bracket_markers_do() {
+        assert_eq!(
+            sentences("It launched on a rocket.¹ It orbits the Sun.² Done."),
+            ["It launched on a rocket.¹", "It orbits the Sun.²", "Done."]
+        );
+        assert_eq!(
+            sentences("It is big.¹,² It is old.¹⁻³ Fine.¹²"),
+            ["It is big.¹,²", "It is old.¹⁻³", "Fine.¹²"]
+        );
+        // An exponent is text, wherever it stands.
+        assert_eq!(
+            sentences("It covers 5 km². Then E = mc². And 10⁶ cells."),
+            ["It covers 5 km².", "Then E = mc².", "And 10⁶ cells."]
+        );
+    }
+
+    #[test]
+    fn sup_elements_holding_labels_are_markers() {
+        for (answer, first) in [
+            (
+                "It launched.<sup>1</sup> It orbits.<sup>2</sup>",
+                "It launched.<sup>1</sup>",
+            ),
+            (
+                "It launched.<sup>[1]</sup> It orbits.",
+                "It launched.<sup>[1]</sup>",
+            ),
+            (
+                "It launched.<sup>1,2</sup> It orbits.",
+                "It launched.<sup>1,2</sup>",
+            ),
+            (
+                "It launched.<sup><a href=\"#fn1\">1</a></sup> It orbits.",
+                "It launched.<sup><a href=\"#fn1\">1</a></sup>",
+            ),
+        ] {
+            let found = sentences(answer);
+            assert_eq!(found.len(), 2, "{answer:?} gave {found:?}");
+            assert_eq!(found[0], first);
+        }
+        let resolver = Resolver::new([]);
+        let split = split("Big.<sup>1, 3</sup> Area 5 km<sup>2</sup>.", &resolver);
+        let labels: Vec<Vec<String>> = crate::marker::markers(&split.prose, &resolver)
+            .into_iter()
+            .map(|m| m.labels)
+            .collect();
+        assert_eq!(labels, [["1", "3"]], "the exponent stays text");
+    }
+
+    #[test]
+    fn a_source_list_is_marked_reference_and_a_list_of_claims_is_not() {
+        let resolver = Resolver::new([]);
+        let answer = "Key facts:\n1. The tower is 330 m tall.\n2. It opened in 1889. [1]\n\nSources:\n[1] NASA, Webb mission overview\n- [2] reef_location.pdf\n";
+        let split = split(answer, &resolver);
+        let marked: Vec<(&str, bool)> = split
+            .spans
+            .iter()
+            .map(|s| (&answer[s.span.clone()], s.reference))
+            .collect();
+        assert_eq!(
+            marked,
+            [
+                ("Key facts:", false),
+                ("The tower is 330 m tall.", false),
+                ("It opened in 1889. [1]", false),
+                ("Sources:", true),
+                ("[1] NASA, Webb mission overview", true),
+                ("[2] reef_location.pdf", true),
+            ]
+        );
+        assert_eq!(split.sources.entries.len(), 2);
+    }
+
+    #[test]
     fn closing_quotes_and_brackets_stay_with_their_sentence() {
         assert_eq!(
             sentences("He said \"yes.\" Then left. (It rained.) Fine"),
@@ -638,6 +823,14 @@ mod tests {
         assert_eq!(
             sentences("首都です。[1]次です。"),
             ["首都です。[1]", "次です。"]
+        );
+        assert_eq!(
+            sentences("首都です[1]。次です[2]。"),
+            ["首都です[1]。", "次です[2]。"]
+        );
+        assert_eq!(
+            sentences("首都です．人口は３．５万人です．"),
+            ["首都です．", "人口は３．５万人です．"]
         );
     }
 

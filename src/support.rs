@@ -68,6 +68,11 @@ pub struct SentenceInput {
     pub quotations: Vec<Quotation>,
     /// Indices of the provider citations that cover the sentence.
     pub native: Vec<usize>,
+    /// What the sentence is when it is not a claim (a pleasantry, an abstention, ...).
+    pub nonclaim: Option<crate::claim::NonClaim>,
+    /// Under `--citation-scope paragraph`, the 1-based index of the sentence whose markers it
+    /// took (it has none of its own).
+    pub inherited_from: Option<usize>,
 }
 
 /// How sentences are scored: the threshold, the model, and whether each sentence's features

@@ -15,6 +15,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
 
+mod cjk;
 mod detect;
 mod filter;
 mod intern;
@@ -22,6 +23,7 @@ mod language;
 mod lexicon;
 mod rarity;
 
+pub(crate) use cjk::{is_cjk, joined_surfaces};
 pub use detect::{Detected, detect};
 pub use filter::WordFilter;
 use intern::{INTERNER, INTERNER_LIMIT, Interner};
@@ -90,6 +92,7 @@ impl Analyzer {
         let stop = language
             .stop_words()
             .into_iter()
+            .chain(cjk::STOP_WORDS.iter().copied())
             .map(|w| w.replace('\u{2019}', "'").to_lowercase())
             .collect();
         Analyzer {
@@ -325,7 +328,9 @@ impl Analyzer {
     pub fn content_word(&self, token: &str) -> Option<Word> {
         let lower = lower(token);
         let mut chars = lower.chars();
-        if chars.next().is_none() || chars.next().is_none() {
+        let first = chars.next()?;
+        // A Han character alone is a word (`山`); a letter of another script is not.
+        if chars.next().is_none() && cjk::script(first) != Some(cjk::Script::Han) {
             return None;
         }
         if lower.chars().all(|c| c.is_ascii_digit()) || self.stop.contains(&lower) {
@@ -390,6 +395,17 @@ impl Analyzer {
             } else {
                 let c = text[i..].chars().next().unwrap_or(' ');
                 let len = c.len_utf8();
+                // Chinese, Japanese and Korean runs are cut into words of their own.
+                if let Some(script) = cjk::script(c) {
+                    if let Some(s) = start.take() {
+                        f(&text[s..i]);
+                    }
+                    let end = cjk::run_end(text, i, script);
+                    cjk::words(&text[i..end], script, self.language == Language::Chinese, f);
+                    prev_letter = false;
+                    i = end;
+                    continue;
+                }
                 let apostrophe = joins && c == '\u{2019}' && prev_letter && next_is_letter(i + len);
                 // Combining marks (accents in NFD text, the Tamil virama) belong to their letter.
                 let mark = start.is_some() && is_combining_mark(c);

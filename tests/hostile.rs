@@ -402,6 +402,30 @@ fn answers_once_quadratic_are_checked() {
             ),
             1,
         ),
+        (
+            "superscripts.md",
+            format!(
+                "The tower is tall {}\n",
+                "¹,".repeat(size(250_000, 100_000))
+            ),
+            1,
+        ),
+        (
+            "sups.md",
+            format!(
+                "The tower is tall {}\n",
+                "<sup>1".repeat(size(250_000, 100_000))
+            ),
+            1,
+        ),
+        (
+            "sources.md",
+            format!(
+                "The tower is tall [1].\n\nSources:\n{}",
+                "- [1] a, b; c | https://x.example/1\n".repeat(size(100_000, 40_000))
+            ),
+            size(100_000, 40_000) + 2,
+        ),
     ];
     for (name, text, sentences) in cases {
         fs::write(dir.path().join(name), &text).unwrap();

@@ -88,6 +88,17 @@ const FRAGMENTS: &[&str] = &[
     "[doc2]",
     " ^1",
     "[citation needed]",
+    "¹",
+    "²,³",
+    "¹⁻³",
+    "<sup>1</sup>",
+    "<sup>[2]</sup>",
+    "m²",
+    "10⁶",
+    "\nSources:\n",
+    "\n**References**\n",
+    "\n[1] ",
+    "\n¹ ",
     // line breaks
     "\n",
     "\r\n",
@@ -458,6 +469,13 @@ const NUMBERED_MARKERS: &[&str] = &[
     "[2020]",
     "^7",
     "[777][7]",
+    "⁷",
+    "⁷⁷",
+    "⁷,⁷⁷",
+    "⁷⁻⁹",
+    "<sup>7</sup>",
+    "<sup>[7]</sup>",
+    "<sup>7, 77</sup>",
 ];
 
 /// Numbers as written in prose; none of them holds the digit 7.
@@ -609,6 +627,26 @@ proptest! {
         let spaced = value(&format!("{},{cents:02} €", group_thousands(&plain, "\u{202f}")));
         prop_assert_eq!(&bare, &dotted);
         prop_assert_eq!(&bare, &spaced);
+    }
+
+    /// Chinese, Japanese and Korean text with ASCII and full-width digits: numbers lie on
+    /// character boundaries, in order, as written; content words are read without panic.
+    #[test]
+    fn numbers_and_words_of_cjk_text(
+        text in "[0-9０-９．。年月日万億米のはタワー东京富士山서울에서 .%％-]{0,60}"
+    ) {
+        let found = ragcite::words::numbers(&text);
+        let mut end = 0;
+        for n in &found {
+            prop_assert!(n.span.start >= end && n.span.end <= text.len(), "{:?}", found);
+            prop_assert_eq!(&text[n.span.clone()], n.text.as_str());
+            end = n.span.end;
+        }
+        let _ = ragcite::words::chunk_numbers(&text);
+        for lang in [ragcite::Language::Chinese, ragcite::Language::Japanese, ragcite::Language::Korean] {
+            let words = ragcite::words::Analyzer::new(lang).content_words(&text, &found);
+            prop_assert!(words.iter().all(|w| !w.surface.is_empty()));
+        }
     }
 
     /// Thousands separators, percent signs and percent words do not change a number's value.

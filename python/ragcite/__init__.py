@@ -43,6 +43,7 @@ def check(
     answer_format: str = "auto",
     model: Optional[Union[str, "os.PathLike[str]"]] = None,
     question: Optional[str] = None,
+    citation_scope: str = "sentence",
 ) -> dict:
     """Checks one answer against its chunks, as ``ragcite check --format json`` does.
 
@@ -68,12 +69,15 @@ def check(
     ``question`` is the question the answer replies to, as ``--question``: a figure it states is
     context, not a claim the answer must cite.
 
+    ``citation_scope`` is what a marker covers, as ``--citation-scope``: ``"sentence"``, or
+    ``"paragraph"`` (the markers ending a paragraph also cover its earlier uncited sentences).
+
     Returns the report: ``result.sentences`` (each with its ``verdict``), ``result.chunks``,
     ``result.counts``, ``gate`` and ``inputs`` (the answer is named ``<answer>``, the chunks
     ``<chunks>``). Raises :class:`InputError` for input ragcite cannot read, and for a model
     file that is not a ragcite support model.
     """
-    options = _check_options(threshold, lang, answer_format, model)
+    options = _check_options(threshold, lang, answer_format, model, citation_scope)
     if question is not None:
         if not isinstance(question, str):
             raise TypeError(f"question must be a str or None, not {type(question).__name__}")
@@ -89,6 +93,7 @@ def check_many(
     lang: str = "auto",
     answer_format: str = "auto",
     model: Optional[Union[str, "os.PathLike[str]"]] = None,
+    citation_scope: str = "sentence",
 ) -> list:
     """Checks many answers on every core, with the interpreter released: :func:`check` for each.
 
@@ -96,9 +101,9 @@ def check_many(
     ``chunks``, each as :func:`check` takes them. Returns one report per record, in order. An
     unreadable record raises :class:`InputError` naming its index (``records[3]: ...``).
     ``model`` is :func:`check`'s, read once for all the records (a bad model file raises
-    :class:`InputError` before any record is checked).
+    :class:`InputError` before any record is checked). ``citation_scope`` is :func:`check`'s.
     """
-    options = _check_options(threshold, lang, answer_format, model)
+    options = _check_options(threshold, lang, answer_format, model, citation_scope)
     pairs = []
     for index, record in enumerate(records):
         if isinstance(record, Mapping):
@@ -144,10 +149,12 @@ _BATCH_LIMITS = (
     "max_misquotes",
     "max_contradicted",
     "max_weak",
+    "max_abstentions",
     "max_uncited_rate",
     "max_number_mismatch_rate",
     "max_unsupported_rate",
     "max_contradicted_rate",
+    "max_abstention_rate",
     "max_failing_records",
     "max_bad_records",
 )
@@ -173,8 +180,9 @@ def batch(
     ``fields`` maps ``answer``, ``contexts`` or ``id`` to a path (or paths) in each record, as
     ``--field KEY=PATH`` does. ``limits`` are the gate's limits by keyword: ``max_uncited``,
     ``max_number_mismatch``, ``max_unsupported``, ``max_unknown_markers``, ``max_misquotes``,
-    ``max_contradicted``, ``max_weak``, ``max_uncited_rate``, ``max_number_mismatch_rate``,
-    ``max_unsupported_rate``, ``max_contradicted_rate``, ``max_failing_records``,
+    ``max_contradicted``, ``max_weak``, ``max_abstentions``, ``max_uncited_rate``,
+    ``max_number_mismatch_rate``, ``max_unsupported_rate``, ``max_contradicted_rate``,
+    ``max_abstention_rate``, ``max_failing_records``,
     ``max_bad_records``; ``report["gate"]["passed"]`` says whether they
     held. ``model`` is what scores support, as in :func:`check`. Raises :class:`InputError` for
     a file that cannot be read, or a model file that is not a ragcite support model.
@@ -223,9 +231,14 @@ def _batch_options(
 
 
 def _check_options(
-    threshold: Any, lang: Any, answer_format: Optional[str], model: Any = None
+    threshold: Any,
+    lang: Any,
+    answer_format: Optional[str],
+    model: Any = None,
+    citation_scope: Any = "sentence",
 ) -> list:
     options = ["--threshold", _number(threshold), "--lang", str(lang)]
+    options += ["--citation-scope", str(citation_scope)]
     if answer_format is not None:
         options += ["--answer-format", str(answer_format)]
     return options + _model_options(model)

@@ -24,7 +24,7 @@ from typing import Any, Dict, Iterable, Mapping
 
 from . import _batch_options, _native, _run_batch
 
-__all__ = ["COUNTS", "FIELDS", "counts", "from_lines", "summarize", "total"]
+__all__ = ["COUNTS", "FIELDS", "RECORDS", "counts", "from_lines", "summarize", "total"]
 
 #: The verdict and chunk-status counts of ``aggregate.counts``, in the order batch writes them.
 COUNTS = (
@@ -38,6 +38,7 @@ COUNTS = (
     "contradicted",
     "uncitedClaim",
     "noClaim",
+    "abstentions",
     "misquotedCitations",
     "unknownMarkers",
     "chunks",
@@ -46,8 +47,11 @@ COUNTS = (
     "relevantButUncited",
     "unused",
 )
-#: The keys of :func:`counts`: the record counts of ``aggregate``, then :data:`COUNTS`.
-FIELDS = ("records", "checked", "badRecords", "failingRecords") + COUNTS
+#: The record counts of ``aggregate`` that add up (``abstainingRecords``: records with an
+#: abstention, which ``rates.abstentions`` divides by ``checked``).
+RECORDS = ("records", "checked", "badRecords", "failingRecords", "abstainingRecords")
+#: The keys of :func:`counts`: :data:`RECORDS`, then :data:`COUNTS`.
+FIELDS = RECORDS + COUNTS
 
 
 def counts(records: Any, **options: Any) -> Dict[str, int]:
@@ -74,7 +78,7 @@ def counts(records: Any, **options: Any) -> Dict[str, int]:
     if not summary["complete"]:
         raise RuntimeError(f"the batch stopped: {summary['error']}")
     aggregate = summary["aggregate"]
-    found = {key: aggregate[key] for key in FIELDS[:4]}
+    found = {key: aggregate[key] for key in RECORDS}
     found.update((key, aggregate["counts"][key]) for key in COUNTS)
     return found
 
@@ -110,7 +114,7 @@ def summarize(summed: Mapping[str, Any], **limits: Any) -> Dict[str, Any]:
     were applied by :func:`counts` (pass them there), the batch's own (``max_failing_records``,
     ``max_bad_records``, ``max_*_rate``) are applied here, with batch's defaults.
     """
-    totals = {key: int(summed[key]) for key in FIELDS[:4]}
+    totals = {key: int(summed[key]) for key in RECORDS}
     totals["counts"] = {key: int(summed[key]) for key in COUNTS}
     options = _batch_options(0.5, "en", None, limits)
     return json.loads(_native.summarize(json.dumps(totals), options))

@@ -73,6 +73,13 @@ def test_options_reach_the_checker(eiffel):
     german = ragcite.check("Der Turm ist 330 Meter hoch [1].", ["Der Turm ist 330 Meter hoch."], lang="de")
     assert german["inputs"]["lang"] == "de"
     assert verdicts(german) == ["supported"]
+    # A paragraph's closing marker covers its uncited sentence under the paragraph scope.
+    paragraph = "The tower is 330 metres tall. It opened in 1889 [1]."
+    source = ["The tower is 330 metres tall. It opened in 1889."]
+    assert verdicts(ragcite.check(paragraph, source))[0] == "uncited-claim"
+    inherited = ragcite.check(paragraph, source, citation_scope="paragraph")
+    assert verdicts(inherited) == ["supported", "supported"]
+    assert inherited["result"]["sentences"][0]["inheritedFrom"] == 2
 
 
 def test_same_input_same_document(eiffel):
@@ -315,6 +322,11 @@ def test_batch_of_records_and_options():
     contradicted = ragcite.batch(records, max_contradicted=2, max_contradicted_rate=0.5)
     assert contradicted["inputs"]["limits"]["perRecord"]["maxContradicted"] == 2
     assert contradicted["inputs"]["limits"]["maxContradictedRate"] == 0.5
+    # So do the abstention limits, unlimited by default.
+    assert report["inputs"]["limits"]["perRecord"]["maxAbstentions"] is None
+    abstaining = ragcite.batch(records, max_abstentions=1, max_abstention_rate=0.25)
+    assert abstaining["inputs"]["limits"]["perRecord"]["maxAbstentions"] == 1
+    assert abstaining["inputs"]["limits"]["maxAbstentionRate"] == 0.25
     renamed = [{"q": r["id"], "a": r["response"], "ctx": r["retrieved_contexts"]} for r in records]
     by_fields = ragcite.batch(renamed, fields={"id": "q", "answer": "a", "contexts": ["ctx"]})
     assert by_fields["aggregate"] == report["aggregate"]

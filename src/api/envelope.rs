@@ -191,6 +191,11 @@ pub struct SentenceDetails<'a> {
     /// What a cited chunk says against the sentence (verdict `contradicted`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contradiction: Option<&'a crate::report::Contradiction>,
+    /// Why it is not a claim (verdict `no-claim`), and the words that decided it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<crate::claim::Kind>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind_cue: Option<&'a str>,
     /// Its citation markers, where they are and what they resolve to.
     pub marker_spans: Vec<MarkerSpan>,
 }
@@ -262,9 +267,12 @@ pub fn contract_verdict(verdict: Verdict) -> &'static str {
 impl<'a> Envelope<'a> {
     pub fn new(parts: EnvelopeParts<'a>) -> Self {
         let result = &parts.report.result;
-        let resolver = parts
-            .read
-            .map(|read| crate::marker::Resolver::for_chunks(read.chunks));
+        // The answer's own source list names chunks for its labels, as in the check.
+        let resolver = parts.read.map(|read| {
+            let list = crate::marker::sources::read(&read.answer.text);
+            let map = crate::marker::sources::map(&list, &read.answer.text, &read.chunks.chunks);
+            crate::marker::Resolver::for_chunks(read.chunks).with_source_map(&map)
+        });
         let chunk_ids: Vec<&str> = parts
             .read
             .map(|read| read.chunks.chunks.iter().map(|c| c.id.as_str()).collect())
@@ -393,6 +401,8 @@ fn details<'a>(
         deciding_chunk: s.deciding_chunk.as_deref(),
         cited_chunks: &s.cited_chunks,
         contradiction: s.contradiction.as_ref(),
+        kind: s.kind,
+        kind_cue: s.kind_cue.as_deref(),
         marker_spans,
         index: s.index,
         verdict: s.verdict,
@@ -436,6 +446,7 @@ fn counts(report: &Report) -> BTreeMap<&'static str, usize> {
         ("contradicted", c.contradicted),
         ("uncitedClaim", c.uncited_claim),
         ("noClaim", c.no_claim),
+        ("abstentions", c.abstentions),
         ("misquotedCitations", c.misquoted_citations),
         ("unknownMarkers", c.unknown_markers),
         ("chunks", c.chunks),
@@ -463,8 +474,8 @@ pub(crate) const UNITS: [(&str, &str); 4] = [
 ];
 
 const ASSUMPTIONS: [&str; 6] = [
-    "Markers recognised: [1], [1, 3], [1-3], [doc2], [^1], ^1, 【4†source】, (source: x); markers after the full stop belong to the sentence before.",
-    "Labels resolve to a chunk id exactly, then to a chunk's other names (file, URL), then by trailing number (doc2 ↔ 2), then a bare number n to the n-th chunk unless the chunks are numbered by their ids.",
+    "Markers recognised: [1], [1, 3], [1-3], [doc2], [^1], ^1, ¹ (not an exponent such as m² or 10⁶), <sup>1</sup>, 【4†source】, (source: x); markers after the full stop belong to the sentence before.",
+    "Labels resolve to the chunk the answer's own source list (Sources:, References, footnote definitions) names for them by title, URL or file name, then to a chunk id exactly, then to a chunk's other names (file, URL, title), then by trailing number (doc2 ↔ 2), then a bare number n to the n-th chunk unless the chunks are numbered by their ids. The source list's lines are not claims.",
     "Verdicts follow support: supported at or above the threshold with every number found; weak support from half the threshold; below it, unsupported citation.",
     "Numbers are compared by value (1,083 = 1083; 7 million = 7,000,000) and must appear in a cited chunk.",
     "A sentence with three or more content words or a number and no marker is an uncited claim.",

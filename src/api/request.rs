@@ -118,6 +118,8 @@ pub struct CalculateRequest {
     pub language: crate::Language,
     /// `lang` is `auto` or absent: the answer's language is detected (English when unsure).
     pub auto_language: bool,
+    /// ragcite's addition: `citationScope` (`sentence` unless given).
+    pub citation_scope: crate::CitationScope,
     pub answer: Answer,
     pub chunks: Chunks,
 }
@@ -133,7 +135,13 @@ impl CalculateRequest {
         Self::from_fields(Fields::new(value, Self::FIELDS)?)
     }
 
-    const FIELDS: &[&str] = &["answer", "chunks", "supportThreshold", "lang"];
+    const FIELDS: &[&str] = &[
+        "answer",
+        "chunks",
+        "supportThreshold",
+        "lang",
+        "citationScope",
+    ];
 
     fn from_fields(mut fields: Fields) -> Result<Self, RequestError> {
         let answer = fields.string("answer", MAX_ANSWER_CHARS, false);
@@ -154,8 +162,24 @@ impl CalculateRequest {
                 }
             },
         };
-        let (Some(answer_text), Some(chunks_text), Some(threshold), Some(language)) =
-            (answer, chunks, threshold, language)
+        // ragcite's addition: what a marker covers, as `--citation-scope`.
+        let citation_scope = match fields.optional_string("citationScope", 32) {
+            None => Some(crate::CitationScope::default()),
+            Some(scope) => match scope.parse::<crate::CitationScope>() {
+                Ok(scope) => Some(scope),
+                Err(e) => {
+                    fields.error("citationScope", e);
+                    None
+                }
+            },
+        };
+        let (
+            Some(answer_text),
+            Some(chunks_text),
+            Some(threshold),
+            Some(language),
+            Some(citation_scope),
+        ) = (answer, chunks, threshold, language, citation_scope)
         else {
             return Err(fields.invalid());
         };
@@ -199,6 +223,7 @@ impl CalculateRequest {
                 threshold,
                 language,
                 auto_language,
+                citation_scope,
                 answer,
                 chunks,
             }),

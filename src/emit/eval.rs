@@ -89,32 +89,50 @@ pub fn write_json(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
 /// The run as a table, the score distribution of the last group, and the bad records; the
 /// group names and bad records, which come from the input, escaped for a terminal.
 pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
+    let rows = run.rows();
+    // Detection columns only for sets labelled for them.
+    let claims = rows.iter().any(|(_, _, a)| a.claim_detection.is_some());
+    let abstentions = rows
+        .iter()
+        .any(|(_, _, a)| a.abstention_detection.is_some());
+    let mut header = vec![
+        "group",
+        "n",
+        "pos/neg",
+        "AUC",
+        "P",
+        "R",
+        "F1",
+        "macro-F1",
+        "TP/FP/FN/TN",
+        "nm prec",
+        "mq prec",
+        "ct prec",
+        "best t (macro-F1)",
+    ];
+    if claims {
+        header.extend(["claim prec", "claim rec"]);
+    }
+    if abstentions {
+        header.extend(["abst prec", "abst rec"]);
+    }
     let mut table = comfy_table::Table::new();
     table
         .load_style(comfy_table::presets::UTF8_FULL_CONDENSED)
-        .set_header([
-            "group",
-            "n",
-            "pos/neg",
-            "AUC",
-            "P",
-            "R",
-            "F1",
-            "macro-F1",
-            "TP/FP/FN/TN",
-            "nm prec",
-            "mq prec",
-            "ct prec",
-            "best t (macro-F1)",
-        ]);
+        .set_header(header);
     let precision = |f: &FlagPrecision| match f.precision {
         Some(p) => format!("{p:.3} ({})", f.flagged),
         None => "-".to_string(),
     };
     let compared = run.models.len() > 1;
-    for (group, model, a) in run.rows() {
+    // `0.750 (120)`: the figure, and in brackets what it is taken over (flagged, positives).
+    let share = |value: Option<f64>, over: usize| match value {
+        Some(v) => format!("{v:.3} ({over})"),
+        None => format!("- ({over})"),
+    };
+    for (group, model, a) in rows {
         let c = a.confusion;
-        table.add_row([
+        let mut row = vec![
             printable_line(&if compared {
                 format!("{group} ({model})")
             } else {
@@ -135,7 +153,18 @@ pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
             precision(&a.misquote),
             precision(&a.contradicted),
             format!("{:.2} ({:.3})", a.best_threshold, a.best_macro_f1),
-        ]);
+        ];
+        let detection = |d: &Option<crate::eval::Detection>| match d {
+            Some(d) => [share(d.precision, d.flagged), share(d.recall, d.positives)],
+            None => ["-".to_string(), "-".to_string()],
+        };
+        if claims {
+            row.extend(detection(&a.claim_detection));
+        }
+        if abstentions {
+            row.extend(detection(&a.abstention_detection));
+        }
+        table.add_row(row);
     }
     writeln!(out, "{table}")?;
     let last = run

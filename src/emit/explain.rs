@@ -54,6 +54,19 @@ pub fn write_sentences(
             printable(&collapsed(&sentence.sentence))
         )?;
         let verdict = sentence.verdict;
+        if let Some(kind) = sentence.kind {
+            // `not a claim: pleasantry ("Let me know") — a greeting, thanks, wish or offer`.
+            writeln!(
+                out,
+                "   {} — {}",
+                printable(&super::table::not_a_claim(
+                    kind,
+                    sentence.kind_cue.as_deref()
+                )),
+                kind.reason()
+            )?;
+            continue;
+        }
         if sentence.cited.is_empty() {
             writeln!(out, "   {}: {}", verdict.name(), verdict.summary())?;
             continue;

@@ -215,4 +215,16 @@ mod tests {
             assert!(RENDER_JS.contains(verdict.summary()), "{}", verdict.name());
         }
     }
+
+    #[test]
+    fn the_renderer_gives_each_kind_of_non_claim_its_reason() {
+        for kind in crate::claim::Kind::ALL {
+            let entry = format!("'{}': ", kind.name());
+            let line = RENDER_JS
+                .lines()
+                .find(|l| l.trim_start().starts_with(&entry))
+                .unwrap_or_else(|| panic!("{kind} is not in the renderer's KINDS"));
+            assert!(line.contains(kind.reason()), "{kind}: {line}");
+        }
+    }
 }

@@ -113,6 +113,7 @@ fn limit_rules(limits: &Limits) -> Vec<(&'static str, &'static str)> {
         (limits.max_misquotes, "misquote", "max-misquotes"),
         (limits.max_contradicted, "contradicted", "max-contradicted"),
         (limits.max_weak, "weak-support", "max-weak"),
+        (limits.max_abstentions, "abstention", "max-abstentions"),
     ]
     .into_iter()
     .filter(|(limit, _, _)| limit.is_some())

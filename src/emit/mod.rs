@@ -161,6 +161,12 @@ pub fn batch_summary_line(end: &BatchEnd<'_>) -> String {
             a.rates.contradicted * 100.0
         ));
     }
+    if a.abstaining_records > 0 {
+        line.push_str(&format!(
+            " · abstaining records {:.1}%",
+            a.rates.abstentions * 100.0
+        ));
+    }
     if let Some(reason) = end.stopped {
         line.push_str(&format!(" · INCOMPLETE: stopped at {reason}"));
     }

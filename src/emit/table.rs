@@ -509,6 +509,9 @@ impl TableEmitter {
 /// What is wrong with a sentence, one item a line.
 fn problems(s: &SentenceResult) -> String {
     let mut lines = Vec::new();
+    if let Some(kind) = s.kind {
+        lines.push(not_a_claim(kind, s.kind_cue.as_deref()));
+    }
     if !s.unknown_markers.is_empty() {
         lines.push(format!(
             "unknown markers: {}",
@@ -551,6 +554,52 @@ fn problems(s: &SentenceResult) -> String {
     }
     lines.extend(citation_lines(s));
     lines.join("\n")
+}
+
+/// Why a `no-claim` sentence is not checked, as `explain` says it: `not a claim: pleasantry
+/// ("Let me know")`; the cue is cut, as a sentence may be long.
+pub(crate) fn not_a_claim(kind: crate::claim::Kind, cue: Option<&str>) -> String {
+    match cue {
+        Some(cue) => format!(
+            "not a claim: {} (\"{}\")",
+            kind.name(),
+            cut(cue, WORD_CHARS)
+        ),
+        None => format!("not a claim: {}", kind.name()),
+    }
+}
+
+/// Most abstentions the summary quotes, and the characters of each.
+const ABSTENTIONS_SHOWN: usize = 5;
+const ABSTENTION_CHARS: usize = 60;
+
+/// `abstains on: "The provided documents do not say how…"; "…"`: the sentences where the
+/// answer declines, shortened and escaped for one terminal line; `None` when there are none.
+pub(crate) fn abstains_line(sentences: &[SentenceResult]) -> Option<String> {
+    let abstentions: Vec<&SentenceResult> = sentences
+        .iter()
+        .filter(|s| s.kind == Some(crate::claim::Kind::Abstention))
+        .collect();
+    if abstentions.is_empty() {
+        return None;
+    }
+    let mut quoted: Vec<String> = abstentions
+        .iter()
+        .take(ABSTENTIONS_SHOWN)
+        .map(|s| {
+            format!(
+                "\"{}\"",
+                printable_line(&preview(&s.sentence, ABSTENTION_CHARS))
+            )
+        })
+        .collect();
+    if abstentions.len() > ABSTENTIONS_SHOWN {
+        quoted.push(format!(
+            "… ({} more)",
+            abstentions.len() - ABSTENTIONS_SHOWN
+        ));
+    }
+    Some(format!("abstains on: {}", quoted.join("; ")))
 }
 
 /// Which of several cited chunks decided, and the citations that add nothing: `decided by 2`,
@@ -729,6 +778,9 @@ impl Emitter for TableEmitter {
             writeln!(out, "{table}")?;
         }
 
+        if let Some(line) = abstains_line(&result.sentences) {
+            writeln!(out, "{line}")?;
+        }
         for warning in &run.report.warnings {
             let label = if self.color {
                 "warning".yellow().bold().to_string()

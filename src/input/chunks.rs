@@ -117,9 +117,10 @@ pub const TEXT_FIELDS: &[&str] = &[
     "snippet",
 ];
 
-/// Fields that name the document a chunk comes from (its file, file id or URL), looked for in the
-/// chunk object and in its `metadata` or `meta`: each present one is another name of the chunk,
-/// shared with the other chunks of that document (`(source: report.pdf)` cites them all).
+/// Fields that name the document a chunk comes from (its file, file id, URL or title), looked
+/// for in the chunk object and in its `metadata` or `meta`: each present one is another name of
+/// the chunk, shared with the other chunks of that document (`(source: report.pdf)` cites them
+/// all; an answer's source list names them by title, URL or file name).
 pub const SOURCE_FIELDS: &[&str] = &[
     "source",
     "url",
@@ -129,6 +130,7 @@ pub const SOURCE_FIELDS: &[&str] = &[
     "file_name",
     "filepath",
     "file_path",
+    "title",
 ];
 
 /// The other names of a chunk object: its [`SOURCE_FIELDS`] that are strings, its own first,

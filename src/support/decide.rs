@@ -16,6 +16,10 @@ pub(crate) struct Findings {
     pub(crate) numbers: bool,
     /// It is a Markdown heading.
     pub(crate) heading: bool,
+    /// It is one of the named non-claims (a pleasantry, an abstention, ...).
+    pub(crate) nonclaim: bool,
+    /// It is a line of the answer's source list.
+    pub(crate) reference: bool,
     /// Some marker resolves to a chunk.
     pub(crate) resolves: bool,
     /// A quotation of it (or a provider citation's cited text on it) is not in its chunk.
@@ -39,6 +43,8 @@ pub(crate) fn reaches(score: f64, limit: f64) -> bool {
 }
 
 /// The verdict, first rule that applies:
+/// 0. a line of the answer's source list: `no-claim` (it names a source, it claims nothing);
+///    one of the named non-claims ([`crate::claim`]), unless it misquotes: `no-claim`;
 /// 1. no marker: `uncited-claim` when the sentence has [`MIN_CLAIM_WORDS`] content words or a
 ///    number and is no heading, else `no-claim`;
 /// 2. markers, no content word, no number and no misquotation: `no-claim`;
@@ -50,6 +56,9 @@ pub(crate) fn reaches(score: f64, limit: f64) -> bool {
 /// 7. support below the threshold: `weak-support`;
 /// 8. otherwise `supported`.
 pub(crate) fn decide(f: &Findings, threshold: f64) -> Verdict {
+    if f.reference || (f.nonclaim && !f.misquoted) {
+        return Verdict::NoClaim;
+    }
     if !f.marked {
         let checkable = f.words >= MIN_CLAIM_WORDS || f.numbers;
         return if checkable && !f.heading {
@@ -93,6 +102,8 @@ mod tests {
             words: 5,
             numbers: false,
             heading: false,
+            nonclaim: false,
+            reference: false,
             resolves: true,
             misquoted: false,
             missing_numbers: false,
@@ -157,6 +168,14 @@ mod tests {
             ..uncited
         };
         assert_eq!(decide(&heading, t), Verdict::NoClaim);
+        // A source list's entry is no claim, marked or not, supported or not.
+        for entry in [claim(), low, uncited] {
+            let entry = Findings {
+                reference: true,
+                ..entry
+            };
+            assert_eq!(decide(&entry, t), Verdict::NoClaim);
+        }
         let short = Findings {
             words: 2,
             ..uncited

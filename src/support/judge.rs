@@ -2,6 +2,7 @@
 //! quotations searched in the chunks it cites, its verdict and suggested citations, and what it
 //! adds to each chunk's tally.
 
+use crate::claim::Kind;
 use std::collections::{HashMap, HashSet};
 
 use rustc_hash::FxHashSet;
@@ -792,6 +793,8 @@ impl<'a> Judge<'a> {
             words: sentence.words.len(),
             numbers: !sentence.numbers.is_empty(),
             heading: sentence.position.heading,
+            nonclaim: sentence.nonclaim.is_some(),
+            reference: sentence.position.reference,
             resolves: !sentence.cited.is_empty(),
             misquoted: quotes.iter().any(|q| !q.found()),
             missing_numbers: !missing_numbers.is_empty(),
@@ -924,6 +927,15 @@ impl<'a> Judge<'a> {
                 .map(|c| scores.cited_chunk(c, self.threshold, self.chunks[c.chunk].id.clone()))
                 .collect()
         };
+        let (kind, kind_cue) = match (&sentence.nonclaim, verdict) {
+            (_, v) if v != Verdict::NoClaim => (None, None),
+            (_, _) if sentence.position.reference => (Some(Kind::Reference), None),
+            (Some(n), _) => (Some(n.kind), Some(n.cue.clone())),
+            (None, _) if sentence.position.heading && sentence.labels.is_empty() => {
+                (Some(Kind::Heading), None)
+            }
+            (None, _) => (Some(Kind::Fragment), None),
+        };
         let result = SentenceResult {
             index: k + 1,
             sentence: sentence.text.clone(),
@@ -943,6 +955,7 @@ impl<'a> Judge<'a> {
             best_coverage: best.map_or(0.0, |(_, s)| s),
             suggested_citation: suggested.map(|(c, _)| self.chunks[c].id.clone()),
             unknown_markers: sentence.unknown.clone(),
+            inherited_from: sentence.inherited_from,
             quotes,
             missing_words: if sentence.cited.is_empty() {
                 Vec::new()
@@ -952,6 +965,8 @@ impl<'a> Judge<'a> {
             deciding_chunk: deciding.map(|c| self.chunks[c].id.clone()),
             cited_chunks,
             contradiction,
+            kind,
+            kind_cue,
             content_words: sentence.words.len(),
             span: Span {
                 start: sentence.position.span.start,

@@ -295,3 +295,128 @@ fn verdict_explanations_quote_the_scoring_constants() {
         &format!("{} or more words", count(MIN_QUOTATION_WORDS)),
     );
 }
+
+/// Chunks whose order differs from the source list's numbering: the map, not the position,
+/// decides what `[1]` cites.
+const STYLED: &str = r#"[
+    {"id": "reef", "filename": "docs/reef_location.pdf", "text": "The reef stretches for 2,300 kilometres along the coast."},
+    {"id": "webb", "title": "Webb mission overview", "url": "https://nasa.example/webb", "text": "The telescope launched on an Ariane 5 rocket in December 2021."}]"#;
+
+fn check_scoped(answer: &str, chunks: &str, scope: crate::CitationScope) -> CheckResult {
+    let answer = input::read_answer(answer.as_bytes(), None).unwrap();
+    let chunks = input::read_chunks(chunks.as_bytes(), false).unwrap();
+    let options = Options {
+        model: crate::Model::formula(),
+        citation_scope: scope,
+        ..Options::default()
+    };
+    Checker::new(options).check(&answer, &chunks).result
+}
+
+#[test]
+fn a_source_list_maps_markers_to_the_chunks_it_names_and_is_no_claim() {
+    let answer = "The telescope launched on an Ariane 5 rocket in December 2021.¹\n\nThe reef stretches for 2,300 kilometres along the coast.²\n\nSources:\n¹ NASA, Webb mission overview\n² reef_location.pdf\n";
+    let result = check(answer, STYLED);
+    let cited: Vec<&[String]> = result.sentences.iter().map(|s| &s.cited[..]).collect();
+    assert_eq!(
+        cited,
+        [
+            &["webb".to_string()][..],
+            &["reef".to_string()],
+            &[],
+            &[],
+            &[]
+        ]
+    );
+    assert_eq!(
+        verdicts(&result),
+        [
+            Verdict::Supported,
+            Verdict::Supported,
+            Verdict::NoClaim,
+            Verdict::NoClaim,
+            Verdict::NoClaim
+        ]
+    );
+}
+
+#[test]
+fn a_source_list_entry_with_a_marker_is_never_linted() {
+    // Before, `[1] Tower facts, 1889 edition` was a claim citing chunk 1.
+    let answer = "The Eiffel Tower is 330 metres tall [1].\n\nReferences:\n[1] Tower facts, 1889 edition\n[2] Museum guide\n";
+    let result = check(answer, TOWER);
+    assert_eq!(
+        verdicts(&result),
+        [
+            Verdict::Supported,
+            Verdict::NoClaim,
+            Verdict::NoClaim,
+            Verdict::NoClaim
+        ]
+    );
+    assert!(result.sentences[2].markers.is_empty());
+}
+
+#[test]
+fn an_unmatched_source_list_falls_back_to_labels_with_a_warning() {
+    let answer = input::read_answer(
+        b"The Eiffel Tower is 330 metres tall [1].\n\nSources:\n[1] Somewhere else\n",
+        None,
+    )
+    .unwrap();
+    let chunks = input::read_chunks(TOWER.as_bytes(), false).unwrap();
+    let report = Checker::new(Options::default()).check(&answer, &chunks);
+    assert_eq!(report.result.sentences[0].cited, ["1"]);
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.contains("source list names no chunk") && w.contains(" 1:")),
+        "{:?}",
+        report.warnings
+    );
+}
+
+#[test]
+fn a_paragraph_end_marker_covers_the_paragraph_under_paragraph_scope() {
+    let answer = "# Webb\nThe telescope launched on an Ariane 5 rocket. It launched in December 2021. [webb]\n\nThe reef stretches along the coast.\n- The reef stretches for 2,300 kilometres. [reef]\n";
+    let sentence = check_scoped(answer, STYLED, crate::CitationScope::Sentence);
+    assert_eq!(
+        verdicts(&sentence),
+        [
+            Verdict::NoClaim,
+            Verdict::UncitedClaim,
+            Verdict::Supported,
+            Verdict::UncitedClaim,
+            Verdict::Supported
+        ]
+    );
+    let paragraph = check_scoped(answer, STYLED, crate::CitationScope::Paragraph);
+    // The heading takes no marker; the list item is its own paragraph.
+    assert_eq!(
+        verdicts(&paragraph),
+        [
+            Verdict::NoClaim,
+            Verdict::Supported,
+            Verdict::Supported,
+            Verdict::UncitedClaim,
+            Verdict::Supported
+        ]
+    );
+    let inherited: Vec<Option<usize>> = paragraph
+        .sentences
+        .iter()
+        .map(|s| s.inherited_from)
+        .collect();
+    assert_eq!(inherited, [None, Some(3), None, None, None]);
+    assert_eq!(paragraph.sentences[1].markers, ["webb"]);
+}
+
+#[test]
+fn a_huge_paragraph_end_group_is_not_inherited() {
+    let group: String = (0..70).map(|k| format!("[x{k}]")).collect();
+    let answer = format!("The reef stretches along the coast. It is long. {group}\n");
+    let result = check_scoped(&answer, STYLED, crate::CitationScope::Paragraph);
+    assert_eq!(result.sentences[0].verdict, Verdict::UncitedClaim);
+    assert_eq!(result.sentences[0].inherited_from, None);
+}

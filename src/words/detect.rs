@@ -48,6 +48,9 @@ fn from_whatlang(lang: whatlang::Lang) -> Option<Language> {
         W::Swe => Language::Swedish,
         W::Tam => Language::Tamil,
         W::Tur => Language::Turkish,
+        W::Cmn => Language::Chinese,
+        W::Jpn => Language::Japanese,
+        W::Kor => Language::Korean,
         _ => return None,
     })
 }

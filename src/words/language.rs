@@ -10,6 +10,7 @@ use rust_stemmers::Algorithm;
 #[non_exhaustive]
 pub enum Language {
     Arabic,
+    Chinese,
     Danish,
     Dutch,
     #[default]
@@ -20,6 +21,8 @@ pub enum Language {
     Greek,
     Hungarian,
     Italian,
+    Japanese,
+    Korean,
     Norwegian,
     Portuguese,
     Romanian,
@@ -32,7 +35,7 @@ pub enum Language {
 
 impl Language {
     /// Every language, in the order of their codes.
-    pub const ALL: [Language; 18] = [
+    pub const ALL: [Language; 21] = [
         Language::Arabic,
         Language::Danish,
         Language::German,
@@ -43,6 +46,8 @@ impl Language {
         Language::French,
         Language::Hungarian,
         Language::Italian,
+        Language::Japanese,
+        Language::Korean,
         Language::Dutch,
         Language::Norwegian,
         Language::Portuguese,
@@ -51,12 +56,16 @@ impl Language {
         Language::Swedish,
         Language::Tamil,
         Language::Turkish,
+        Language::Chinese,
     ];
 
     /// ISO 639-1 code, as `--lang` takes it.
     pub fn code(self) -> &'static str {
         match self {
             Language::Arabic => "ar",
+            Language::Chinese => "zh",
+            Language::Japanese => "ja",
+            Language::Korean => "ko",
             Language::Danish => "da",
             Language::Dutch => "nl",
             Language::English => "en",
@@ -81,6 +90,9 @@ impl Language {
     pub fn name(self) -> &'static str {
         match self {
             Language::Arabic => "Arabic",
+            Language::Chinese => "Chinese",
+            Language::Japanese => "Japanese",
+            Language::Korean => "Korean",
             Language::Danish => "Danish",
             Language::Dutch => "Dutch",
             Language::English => "English",
@@ -101,8 +113,12 @@ impl Language {
         }
     }
 
+    /// The Snowball stemmer of the language's words in Latin letters. Chinese, Japanese and
+    /// Korean words are cut by script (see `words/cjk.rs`) and not stemmed; the Latin words of
+    /// their texts (names, terms) get the English stemmer.
     pub(super) fn algorithm(self) -> Algorithm {
         match self {
+            Language::Chinese | Language::Japanese | Language::Korean => Algorithm::English,
             Language::Arabic => Algorithm::Arabic,
             Language::Danish => Algorithm::Danish,
             Language::Dutch => Algorithm::Dutch,
@@ -127,12 +143,15 @@ impl Language {
     /// The stop list: for English the one published with the Snowball English stemmer; for the
     /// others NLTK's lists, which are the Snowball project's lists as PostgreSQL ships them
     /// (Arabic, Greek, Romanian, Tamil and Turkish, which Snowball publishes none for, come from
-    /// NLTK's own additions).
+    /// NLTK's own additions). Chinese, Japanese and Korean have the English list for their
+    /// Latin words; their own stop words (`words/cjk.rs`) apply in every language.
     pub(super) fn stop_words(self) -> Vec<&'static str> {
         match self {
-            Language::English => include_str!("english_stop.txt")
-                .split_whitespace()
-                .collect(),
+            Language::English | Language::Chinese | Language::Japanese | Language::Korean => {
+                include_str!("english_stop.txt")
+                    .split_whitespace()
+                    .collect()
+            }
             other => stop_words::lookup(other.code())
                 .map(|words| words.to_vec())
                 .unwrap_or_default(),

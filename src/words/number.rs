@@ -247,7 +247,54 @@ pub fn chunk_numbers(text: &str, decimal: Decimal) -> (Vec<Number>, Vec<NumberVa
     (found, glued)
 }
 
-fn scan(text: &str, mut glued: Option<&mut Vec<NumberValue>>, decimal: Decimal) -> Vec<Number> {
+fn scan(text: &str, glued: Option<&mut Vec<NumberValue>>, decimal: Decimal) -> Vec<Number> {
+    // Full-width digits (`２０１３`, Chinese and Japanese text) are read as ASCII ones, on a
+    // copy whose spans are mapped back. Most texts have none: a search for their lead byte.
+    if text.as_bytes().contains(&0xEF)
+        && let Some((ascii, folded)) = fold_full_width(text)
+    {
+        let original = |at: usize| at + 2 * folded.partition_point(|&q| q < at);
+        let mut found = scan_ascii(&ascii, glued, decimal);
+        for number in &mut found {
+            number.span = original(number.span.start)..original(number.span.end);
+            number.text = text[number.span.clone()].to_string();
+        }
+        return found;
+    }
+    scan_ascii(text, glued, decimal)
+}
+
+/// `text` with its full-width digits, and full-width full stops between them, as ASCII, and
+/// the offsets in the copy of the characters folded (each two bytes shorter than it was);
+/// `None` when there is none.
+fn fold_full_width(text: &str) -> Option<(String, Vec<usize>)> {
+    let digit = |c: char| ('\u{ff10}'..='\u{ff19}').contains(&c);
+    let mut ascii = String::with_capacity(text.len());
+    let mut folded = Vec::new();
+    let mut previous_digit = false;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let point = c == '\u{ff0e}' && previous_digit && chars.peek().is_some_and(|&d| digit(d));
+        if digit(c) || point {
+            folded.push(ascii.len());
+            ascii.push(if point {
+                '.'
+            } else {
+                char::from(b'0' + (u32::from(c) - 0xff10) as u8)
+            });
+        } else {
+            ascii.push(c);
+        }
+        previous_digit = digit(c);
+    }
+    (!folded.is_empty()).then_some((ascii, folded))
+}
+
+fn scan_ascii(
+    text: &str,
+    mut glued: Option<&mut Vec<NumberValue>>,
+    decimal: Decimal,
+) -> Vec<Number> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut i = 0;
@@ -285,8 +332,10 @@ fn scan(text: &str, mut glued: Option<&mut Vec<NumberValue>>, decimal: Decimal) 
             i = end;
             continue;
         }
-        // `2024-03-31`, `31/03/2024`, `31.03.2024`: one number, a date.
-        if let Some((date, end, parts)) = date::numeric(text, i) {
+        // `2024-03-31`, `31/03/2024`, `31.03.2024`, `2024年3月31日`: one number, a date.
+        if let Some((date, end, parts)) =
+            date::numeric(text, i).or_else(|| date::east_asian(text, i))
+        {
             if let Some(glued) = glued.as_deref_mut() {
                 glued.extend(parts);
                 for value in std::iter::once(&date.value).chain(&date.also) {
@@ -384,7 +433,7 @@ fn after_letter(text: &str, i: usize) -> bool {
         Some(_) => text[..i]
             .chars()
             .next_back()
-            .is_some_and(char::is_alphabetic),
+            .is_some_and(|c| c.is_alphabetic() && !crate::words::is_cjk(c)),
     }
 }
 
@@ -416,7 +465,8 @@ fn starts_number(text: &str, i: usize) -> bool {
     let mut before = text[..i].chars().rev();
     match before.next() {
         None => true,
-        Some(c) if c.is_alphanumeric() => false,
+        // Chinese and Japanese write numbers onto their words (`高度3776米`, `第3`).
+        Some(c) if c.is_alphanumeric() => crate::words::is_cjk(c),
         // `3.5.1` is a version: its `1` is not a number of its own. `1,2` is two numbers.
         Some('.') => !matches!(before.next(), Some(d) if d.is_ascii_digit()),
         Some(_) => true,
@@ -565,7 +615,7 @@ fn read_number(text: &str, start: usize, decimal: Decimal) -> (Number, usize) {
         end += len;
     } else if let Some(len) = percent_at(text, end) {
         end += len;
-    } else if let Some((len, power)) = scale_at(text, end) {
+    } else if let Some((len, power)) = scale_at(text, end).or_else(|| east_asian_scale(text, end)) {
         end += len;
         scale = power;
     } else if let Some((len, power)) = currency_scale(text, start, end) {
@@ -680,7 +730,23 @@ fn percent_at(text: &str, j: usize) -> Option<usize> {
             return Some(space.len_utf8() + 1);
         }
     }
+    // The full-width percent sign of Chinese and Japanese text.
+    if rest.starts_with('\u{ff05}') {
+        return Some('\u{ff05}'.len_utf8());
+    }
     attached_word(text, j, PERCENT_WORDS.iter().map(|w| (*w, 0, false)))
+}
+
+/// The myriads of Chinese, Japanese and Korean written onto a number (`1.5万`, `3億`, `2만`):
+/// its power of ten and its length.
+fn east_asian_scale(text: &str, j: usize) -> Option<(usize, i64)> {
+    let c = text[j..].chars().next()?;
+    let power = match c {
+        '万' | '萬' | '만' => 4,
+        '亿' | '億' | '억' => 8,
+        _ => return None,
+    };
+    Some((c.len_utf8(), power))
 }
 
 fn scale_at(text: &str, j: usize) -> Option<(usize, i64)> {

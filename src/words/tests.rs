@@ -241,3 +241,79 @@ fn languages_parse_from_codes_and_names() {
         assert_eq!(lang.code().parse::<Language>(), Ok(lang));
     }
 }
+
+#[test]
+fn chinese_is_cut_into_pairs_of_characters() {
+    // Overlapping pairs of a Han run (outside Chinese, pairs straddle `是` and `的`); numbers
+    // are not words.
+    assert_eq!(
+        surfaces(Language::English, "埃菲尔铁塔是巴黎的地标"),
+        [
+            "埃菲", "菲尔", "尔铁", "铁塔", "塔是", "是巴", "巴黎", "黎的", "的地", "地标"
+        ]
+    );
+    assert_eq!(surfaces(Language::Chinese, "塔高330米。"), ["塔高", "米"]);
+    // The same in any language: the cut is by script.
+    assert_eq!(
+        surfaces(Language::English, "The 铁塔 is tall"),
+        ["铁塔", "tall"]
+    );
+}
+
+#[test]
+fn japanese_kana_and_han_are_cut_by_script() {
+    // Hiragana (particles, endings) is no word; pairs of katakana and of Han are.
+    assert_eq!(
+        surfaces(Language::Japanese, "東京タワーは高い電波塔です"),
+        ["東京", "タワ", "ワー", "高", "電波", "波塔"]
+    );
+    // A single Han character between kana is a word; `年` after a year is not.
+    assert_eq!(surfaces(Language::Japanese, "山は2013年に"), ["山"]);
+}
+
+#[test]
+fn korean_particles_are_stripped() {
+    assert_eq!(
+        surfaces(Language::Korean, "서울에서 타워를 설립했다"),
+        ["서울", "타워", "설립", "립했"]
+    );
+}
+
+#[test]
+fn chinese_japanese_and_korean_are_languages() {
+    for (code, lang) in [
+        ("zh", Language::Chinese),
+        ("ja", Language::Japanese),
+        ("ko", Language::Korean),
+    ] {
+        assert_eq!(code.parse::<Language>(), Ok(lang));
+        assert_eq!(lang.code(), code);
+    }
+    let codes: Vec<&str> = Language::ALL.iter().map(|l| l.code()).collect();
+    let mut sorted = codes.clone();
+    sorted.sort_unstable();
+    assert_eq!(codes, sorted);
+}
+
+#[test]
+fn chinese_pairs_do_not_straddle_function_characters() {
+    // In Chinese text `是` and `的` cut the run; in Japanese `和` (`平和`) does not.
+    assert_eq!(
+        surfaces(Language::Chinese, "埃菲尔铁塔是巴黎的地标"),
+        ["埃菲", "菲尔", "尔铁", "铁塔", "巴黎", "地标"]
+    );
+    assert_eq!(surfaces(Language::Japanese, "平和"), ["平和"]);
+}
+
+#[test]
+fn missing_pairs_are_shown_as_the_stretch_they_cover() {
+    let analyzer = Analyzer::new(Language::Chinese);
+    let words = analyzer.content_words("日本最古老的寺庙 and towers", &[]);
+    assert_eq!(
+        joined_surfaces(words.iter()),
+        ["日本最古老", "寺庙", "towers"]
+    );
+    // Pairs that are not next to each other stay apart.
+    let some: Vec<&Word> = words.iter().filter(|w| w.surface != "本最").collect();
+    assert_eq!(joined_surfaces(some.into_iter())[..2], ["日本", "最古老"]);
+}

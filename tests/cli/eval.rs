@@ -193,3 +193,61 @@ fn features_are_exported_whole_or_not_at_all() {
     );
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
+
+/// Records whose sentences carry `worthy` and `abstention` labels, written for this test.
+const DETECTION: &str = concat!(
+    r#"{"id": "d1", "chunks": [{"id": "1", "text": "The Eiffel Tower is 330 metres tall."}], "sentences": ["#,
+    r#"{"text": "The Eiffel Tower is 330 metres tall.", "label": false, "worthy": true}, "#,
+    r#"{"text": "The tower was painted red in 1889 by its builders.", "label": false, "worthy": false}, "#,
+    r#"{"text": "Let me know if you need anything else!", "worthy": false}, "#,
+    r#"{"text": "The tower is 330 metres tall [1].", "label": true, "worthy": true}, "#,
+    r#"{"text": "The provided documents do not say how many people visit it each year.", "abstention": true}, "#,
+    r#"{"text": "The tower stands in Paris.", "abstention": false}]}"#,
+    "\n"
+);
+
+#[test]
+fn claim_and_abstention_detection_where_sentences_are_labelled_for_them() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("detection.jsonl"), DETECTION).unwrap();
+    let doc = ragcite(["eval", "detection.jsonl", "--format", "json"])
+        .in_dir(dir.path())
+        .exits(0)
+        .json();
+    let a = group(&doc, "all");
+    // Three uncited sentences labelled `worthy` (the cited one is not counted): two claims
+    // flagged, one of them worthy; the pleasantry is quiet.
+    let claims = &a["claimDetection"];
+    assert_eq!(claims["labelled"], 3, "{claims}");
+    assert_eq!(claims["positives"], 1, "{claims}");
+    assert_eq!(claims["flagged"], 2, "{claims}");
+    assert_eq!(claims["correct"], 1, "{claims}");
+    assert_eq!(claims["precision"], 0.5, "{claims}");
+    assert_eq!(claims["recall"], 1.0, "{claims}");
+    let abstentions = &a["abstentionDetection"];
+    assert_eq!(abstentions["labelled"], 2, "{abstentions}");
+    assert_eq!(abstentions["flagged"], 1, "{abstentions}");
+    assert_eq!(abstentions["precision"], 1.0, "{abstentions}");
+    assert_eq!(abstentions["recall"], 1.0, "{abstentions}");
+    // The support figures count only the sentences with a `label`.
+    assert_eq!(a["sentences"], 3);
+
+    let table = ragcite(["eval", "detection.jsonl"])
+        .in_dir(dir.path())
+        .columns(300)
+        .exits(0)
+        .stdout;
+    for column in ["claim prec", "claim rec", "abst prec", "abst rec"] {
+        assert!(table.contains(column), "{column}:\n{table}");
+    }
+    assert!(table.contains("0.500 (2)"), "{table}");
+}
+
+#[test]
+fn sets_without_those_labels_have_no_detection_columns() {
+    let doc = json(&[]);
+    assert!(group(&doc, "towers").get("claimDetection").is_none());
+    let table = eval(&[LABELLED]).columns(300).exits(0).stdout;
+    assert!(!table.contains("claim prec"), "{table}");
+    assert!(!table.contains("abst prec"), "{table}");
+}

@@ -10,12 +10,14 @@
 //! (`tests/hostile.rs`) are binaries of their own: the one is mostly library tests, the other
 //! times its runs and must not share the machine with these.
 
+mod abstentions;
 mod batch;
 mod check;
 #[cfg(feature = "service")]
 mod check_timeout;
 mod ci_consumers;
 mod ci_formats;
+mod cjk;
 mod config;
 mod consumers;
 mod contradictions;
@@ -39,6 +41,7 @@ mod service;
 mod service_hostile;
 mod snapshots;
 mod stacks;
+mod styles;
 mod table;
 mod train;
 #[cfg(feature = "service")]

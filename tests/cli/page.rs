@@ -182,5 +182,43 @@ fn the_envelope_carries_what_the_page_shows() {
     );
     let problem = bad.problem(422);
     assert_eq!(problem["errors"][0]["field"], "lang");
+
+    // `citationScope` is read as `--citation-scope`; a superscript resolves through the
+    // answer's source list in the marker spans as in the verdicts.
+    let chunks = "[{\"id\":\"a\",\"text\":\"The reef is long.\"},{\"id\":\"b\",\"title\":\"Tower facts\",\"text\":\"The tower is 330 metres tall. It opened in 1889.\"}]";
+    let answer = "The tower is 330 metres tall. It opened in 1889.¹\n\nSources:\n¹ Tower facts\n";
+    let verdicts = |scope: &str| {
+        let envelope = server
+            .post_json(
+                "/api/v1/calculate",
+                &json!({"answer": answer, "chunks": chunks, "citationScope": scope}),
+            )
+            .json();
+        assert_valid("RagCitationDebuggerResult", &envelope);
+        let details = envelope["presentation"]
+            .as_array()
+            .expect("blocks")
+            .iter()
+            .find(|b| b["kind"] == "sentences")
+            .expect("sentences")
+            .clone();
+        assert_eq!(
+            details["sentences"][1]["markerSpans"][0]["chunks"],
+            json!(["b"])
+        );
+        details["sentences"]
+            .as_array()
+            .expect("sentences")
+            .iter()
+            .map(|s| s["verdict"].as_str().expect("verdict").to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(verdicts("sentence")[..2], ["uncited-claim", "supported"]);
+    assert_eq!(verdicts("paragraph")[..2], ["supported", "supported"]);
+    let bad = server.post_json(
+        "/api/v1/calculate",
+        &json!({"answer": "a", "chunks": "", "citationScope": "answer"}),
+    );
+    assert_eq!(bad.problem(422)["errors"][0]["field"], "citationScope");
     assert_eq!(server.stop(), Some(0));
 }

@@ -296,6 +296,11 @@ pub struct CheckingArgs {
     #[arg(long, value_enum, default_value_t = Lang(None), value_name = "LANG")]
     pub lang: Lang,
 
+    /// What a citation marker covers: its sentence, or also (`paragraph`) the sentences without
+    /// a marker before it in its paragraph, when it ends the paragraph
+    #[arg(long, value_enum, default_value_t = Scope::Sentence, value_name = "SCOPE")]
+    pub citation_scope: Scope,
+
     /// What scores support: `shipped` (the model built in), `formula` (the hand-weighted
     /// score of ragcite 0.1), or a model file written by `ragcite train`
     #[arg(long, value_name = "PATH", default_value = "shipped")]
@@ -337,6 +342,10 @@ pub struct LimitArgs {
     /// Most weakly supported sentences allowed [default: unlimited]
     #[arg(long, value_name = "N")]
     pub max_weak: Option<usize>,
+
+    /// Most abstentions allowed (sentences saying the sources do not cover something) [default: unlimited]
+    #[arg(long, value_name = "N")]
+    pub max_abstentions: Option<usize>,
 }
 
 /// Colour and naming of standard input, for `check` and `batch`.
@@ -402,6 +411,10 @@ pub struct BatchArgs {
     /// Highest share of claim sentences that may be contradicted
     #[arg(long, value_name = "RATE", value_parser = parse_rate)]
     pub max_contradicted_rate: Option<f64>,
+
+    /// Highest share of checked records that may abstain at least once [default: unlimited]
+    #[arg(long, value_name = "RATE", value_parser = parse_rate)]
+    pub max_abstention_rate: Option<f64>,
 
     /// Most records over a per-record limit [default: 0, or unlimited when a rate limit is set]
     #[arg(long, value_name = "N")]
@@ -627,6 +640,15 @@ pub enum ColorChoice {
     Never,
 }
 
+/// `--citation-scope`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Scope {
+    /// A marker covers the sentence it stands in
+    Sentence,
+    /// A paragraph's last sentence's markers also cover its earlier sentences without one
+    Paragraph,
+}
+
 /// `--lang`: `auto` (`None`: detect it), then every language with its name for help and
 /// completions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -720,6 +742,10 @@ impl CheckingArgs {
             threshold: self.threshold,
             language: self.lang.0.unwrap_or_default(),
             auto_language: self.lang.0.is_none(),
+            citation_scope: match self.citation_scope {
+                Scope::Sentence => ragcite::CitationScope::Sentence,
+                Scope::Paragraph => ragcite::CitationScope::Paragraph,
+            },
             model: match &self.loaded {
                 Some(model) => std::sync::Arc::clone(model),
                 None => load_model(&self.model)?,
@@ -768,6 +794,7 @@ impl LimitArgs {
             max_misquotes: Some(self.max_misquotes),
             max_contradicted: Some(self.max_contradicted),
             max_weak: self.max_weak,
+            max_abstentions: self.max_abstentions,
         }
     }
 }
@@ -869,6 +896,7 @@ impl BatchArgs {
                 self.max_number_mismatch_rate,
                 self.max_unsupported_rate,
                 self.max_contradicted_rate,
+                self.max_abstention_rate,
             ],
             self.max_failing_records,
             self.max_bad_records,

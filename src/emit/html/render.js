@@ -11,8 +11,20 @@
     ['weak-support', "the cited chunk holds some of the sentence's words, fewer than the threshold asks"],
     ['unsupported-citation', "the citation points nowhere, or at a chunk that hardly shares the sentence's words"],
     ['uncited-claim', 'a sentence that states something checkable cites nothing'],
-    ['no-claim', 'nothing to check: no content words and no numbers, or too few words and no marker']
+    ['no-claim', 'not a claim: a fragment, heading, source-list entry, question, pleasantry, meta statement, pointer to read more, instruction or abstention']
   ];
+  /* Why a no-claim sentence is not checked: its kind's reason, as `ragcite explain` says it. */
+  var KINDS = {
+    'fragment': 'fewer than three content words and no number',
+    'heading': 'a Markdown heading: a title',
+    'reference': "an entry of the answer's source list",
+    'question': 'a question, which asserts nothing',
+    'pleasantry': 'a greeting, thanks, wish or offer',
+    'meta': 'says something about the answer or its sources, not about the world',
+    'navigation': 'says where to read more',
+    'instruction': 'advice to the reader that asserts nothing checkable',
+    'abstention': 'the answer says its sources do not cover this, or declines'
+  };
   /* Every table keyed by text from the inputs (chunk ids, words) is a Map or an object with no
      prototype, so that an id or a word such as `__proto__`, `constructor` or `toString` is a
      key like any other, never a property every object inherits. */
@@ -223,6 +235,12 @@
     }
     span.appendChild(document.createTextNode(' '));
     span.appendChild(el('span', { 'class': 'verdict-badge' }, d.verdict));
+    if (d.kind) {
+      var why = 'not a claim: ' + d.kind + (d.kindCue ? ' ("' + d.kindCue + '")' : '') +
+        ' — ' + (KINDS[d.kind] || '');
+      span.appendChild(document.createTextNode(' '));
+      span.appendChild(el('small', { 'class': 'kind kind-' + d.kind, 'data-kind': d.kind, title: why }, d.kind));
+    }
     (d.quotes || []).forEach(function (q) {
       if (q.found) return;
       var box = el('div', { 'class': 'misquote' },

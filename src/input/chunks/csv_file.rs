@@ -126,9 +126,9 @@ mod tests {
                 (
                     "1",
                     "The tower is tall,\nand old.",
-                    &["tower.pdf".to_string()][..]
+                    &["tower.pdf".to_string(), "Tower".to_string()][..]
                 ),
-                ("2", "Paris is big.", &[][..]),
+                ("2", "Paris is big.", &["Paris, the city".to_string()][..]),
             ]
         );
     }

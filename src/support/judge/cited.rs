@@ -197,9 +197,10 @@ impl Scores<'_> {
     /// Content words of the sentence that none of its cited chunks holds, as written.
     pub(in crate::support) fn missing_from_cited(&self) -> Vec<String> {
         let cited = &self.sentence.cited;
-        (0..self.sentence.words.len())
-            .filter(|&k| !cited.iter().any(|&c| self.holds(k, c)))
-            .map(|k| self.sentence.words[k].surface.clone())
-            .collect()
+        crate::words::joined_surfaces(
+            (0..self.sentence.words.len())
+                .filter(|&k| !cited.iter().any(|&c| self.holds(k, c)))
+                .map(|k| &self.sentence.words[k]),
+        )
     }
 }

@@ -209,6 +209,68 @@ pub(super) fn numeric(text: &str, start: usize) -> Option<(Number, usize, Vec<Nu
     Some((number, c_end, parts.collect()))
 }
 
+/// Where a run of digits ends that is followed by one of `marks` (after at most one space, as
+/// Korean writes `2013년 5월`), and the end of the mark; `None` when the run is not `lengths`
+/// digits long or no mark follows.
+fn marked(
+    text: &str,
+    start: usize,
+    lengths: std::ops::RangeInclusive<usize>,
+    marks: [char; 2],
+) -> Option<(u32, usize)> {
+    let end = digit_run(text.as_bytes(), start);
+    if !lengths.contains(&(end - start)) {
+        return None;
+    }
+    let value: u32 = text[start..end].parse().ok()?;
+    let mark = text[end..].chars().next()?;
+    marks
+        .contains(&mark)
+        .then_some((value, end + mark.len_utf8()))
+}
+
+/// The start of the next digits after `from`, past one space at most.
+fn digits_after(text: &str, from: usize) -> Option<usize> {
+    let at = if text.as_bytes().get(from) == Some(&b' ') {
+        from + 1
+    } else {
+        from
+    };
+    text.as_bytes()
+        .get(at)
+        .is_some_and(u8::is_ascii_digit)
+        .then_some(at)
+}
+
+/// A Chinese, Japanese or Korean date starting at `start`: `2013年5月3日`, `2013年5月`,
+/// `5月3日`, `2013년 5월 3일`. Gives the number, where it ends, and its parts as quantities
+/// (which a chunk holds too). A year alone (`2013年`) is a year, not a date.
+pub(super) fn east_asian(text: &str, start: usize) -> Option<(Number, usize, Vec<NumberValue>)> {
+    let (year, month_start) = match marked(text, start, 4..=4, ['年', '년']) {
+        Some((year, end)) => (Some(year), digits_after(text, end)?),
+        None => (None, start),
+    };
+    let (month, month_end) = marked(text, month_start, 1..=2, ['月', '월'])?;
+    let day = digits_after(text, month_end)
+        .and_then(|at| marked(text, at, 1..=2, ['日', '일']))
+        .filter(|&(day, _)| valid(month, day));
+    if !(1..=12).contains(&month) || year.is_some_and(|y| !(1000..=2999).contains(&y)) {
+        return None;
+    }
+    if year.is_none() && day.is_none() {
+        return None;
+    }
+    let end = day.map_or(month_end, |(_, end)| end);
+    let date = value(year, month as u8, day.map(|(d, _)| d as u8));
+    let parts = year
+        .into_iter()
+        .chain(std::iter::once(month))
+        .chain(day.map(|(d, _)| d))
+        .map(|v| NumberValue::whole(u64::from(v)))
+        .collect();
+    Some((Number::figure(text, start..end, date, 0), end, parts))
+}
+
 /// The word of letters (and a trailing `.`) ending at `end` (after spaces), and its start.
 fn word_before(text: &str, end: usize) -> Option<(&str, usize)> {
     let head = text.get(..end)?.trim_end_matches([' ', '\u{a0}', ',']);

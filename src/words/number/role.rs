@@ -238,10 +238,11 @@ fn in_identifier(text: &str, number: &Number) -> bool {
     let bytes = text.as_bytes();
     let (start, end) = (number.span.start, number.span.end);
     let after = &text[end..];
-    // Letters written onto it that are not a unit: `4IR`, `3D`, `5G`, `gpt-4o`.
+    // Letters written onto it that are not a unit: `4IR`, `3D`, `5G`, `gpt-4o`. Chinese and
+    // Japanese write every number onto the next word (`3776米`, `50岁`).
     let letters: usize = after
         .chars()
-        .take_while(|c| c.is_alphabetic())
+        .take_while(|&c| c.is_alphabetic() && !crate::words::is_cjk(c))
         .map(char::len_utf8)
         .sum();
     if letters > 0 && !is_unit(&after[..letters]) {

@@ -288,6 +288,16 @@ fn comma(text: &str) -> Vec<(String, Vec<String>)> {
         .collect()
 }
 
+/// The values of the numbers of `text`, each with its other values.
+fn cjk_values(text: &str) -> Vec<String> {
+    numbers(text)
+        .iter()
+        .filter(|n| n.role == Role::Figure)
+        .flat_map(|n| std::iter::once(&n.value).chain(&n.also))
+        .map(ToString::to_string)
+        .collect()
+}
+
 #[test]
 fn decimal_commas_and_points_as_thousands() {
     let euros = |text: &str| comma(text)[0].0.clone();
@@ -335,4 +345,55 @@ fn currency_words_after_an_amount_are_part_of_it() {
     }
     // Not a currency: a word that merely starts like one.
     assert_eq!(numbers("5 Europeans")[0].text, "5");
+}
+
+#[test]
+fn numbers_written_onto_chinese_and_japanese_words() {
+    assert_eq!(
+        cjk_values("富士山の高さは3776メートルです"),
+        [whole("3776")]
+    );
+    assert_eq!(cjk_values("塔高3776米"), [whole("3776")]);
+    assert_eq!(cjk_values("改革在1994年终止"), [whole("1994")]);
+    assert_eq!(cjk_values("我妈的岁数大于50"), [whole("50")]);
+    assert_eq!(cjk_values("增长了35%，或35％"), [whole("35"), whole("35")]);
+    // Myriads: 1.5万 is 15,000; 3億 is 300,000,000.
+    assert_eq!(cjk_values("1.5万人"), [whole("15000")]);
+    assert_eq!(cjk_values("3億円"), [whole("300000000")]);
+    assert_eq!(cjk_values("2만 명"), [whole("20000")]);
+}
+
+#[test]
+fn east_asian_dates() {
+    assert_eq!(cjk_values("于2013年5月3日开放"), ["2013-05-03"]);
+    assert_eq!(cjk_values("2013年5月3日に開業した"), ["2013-05-03"]);
+    assert_eq!(cjk_values("2013년 5월 3일에 개장했다"), ["2013-05-03"]);
+    assert_eq!(cjk_values("2013年5月"), ["2013-05"]);
+    assert_eq!(cjk_values("5月3日"), ["--05-03"]);
+    // A year alone is a year; an impossible month is no date.
+    assert_eq!(cjk_values("2013年"), [whole("2013")]);
+    assert_eq!(cjk_values("2013年13月"), [whole("2013"), whole("13")]);
+    // A chunk holds the date's year, month and day too.
+    let (_, glued) = chunk_numbers("2013年5月3日");
+    let glued: Vec<String> = glued.iter().map(ToString::to_string).collect();
+    assert!(glued.contains(&whole("2013")), "{glued:?}");
+}
+
+#[test]
+fn full_width_digits_are_digits() {
+    let text = "高さは６３４メートル、２０１２年５月２２日に開業、３．５％";
+    let found = numbers(text);
+    let read: Vec<(&str, String)> = found
+        .iter()
+        .map(|n| (&text[n.span.clone()], n.value.to_string()))
+        .collect();
+    assert_eq!(
+        read,
+        [
+            ("６３４", whole("634")),
+            ("２０１２年５月２２日", "2012-05-22".to_string()),
+            ("３．５％", NumberValue::from_parts("3", "5", 0).to_string()),
+        ]
+    );
+    assert_eq!(found[0].text, "６３４");
 }

@@ -1,0 +1,195 @@
+//! The claim rules on sentences of each kind, and on claims phrased like them.
+
+use super::*;
+
+fn kind(sentence: &str) -> Option<Kind> {
+    classify(
+        sentence,
+        Traits {
+            english: true,
+            ..Traits::default()
+        },
+    )
+    .map(|n| n.kind)
+}
+
+#[test]
+fn the_issue_sentences() {
+    for (sentence, expected) in [
+        ("Let me know if you need anything else!", Kind::Pleasantry),
+        ("I hope this helps.", Kind::Pleasantry),
+        ("Here is what the knowledge base says.", Kind::Meta),
+        (
+            "Based on the provided documents, here is a summary of the situation:",
+            Kind::Meta,
+        ),
+        (
+            "See the official documentation for details.",
+            Kind::Navigation,
+        ),
+        (
+            "> **Tip:** test your limits with a load generator before going live.",
+            Kind::Instruction,
+        ),
+        (
+            "I don't have enough information in the provided context to answer how many tourists visit each year",
+            Kind::Abstention,
+        ),
+        (
+            "The passages provided do not provide specific information on X.",
+            Kind::Abstention,
+        ),
+    ] {
+        assert_eq!(kind(sentence), Some(expected), "{sentence}");
+    }
+}
+
+#[test]
+fn claims_stay_claims_however_phrased() {
+    for sentence in [
+        "Based on the provided documents, the tower is tall and made of iron.",
+        "Here are the causes: drought, strong winds and arson.",
+        "According to my search results, two tax laws are very important in South Africa.",
+        "The results do not indicate a link between coffee and cancer.",
+        "While the text does not provide a detailed explanation, it implies a strong connection.",
+        "The context does not mention the price, but the product ships worldwide from Berlin.",
+        "Note that the reset link stays valid for one day.",
+        "Use Praat or Audacity to measure the formant frequencies.",
+        "Did you know that the tower was the tallest structure in the world?",
+        "There is no evidence that vaccines cause autism.",
+    ] {
+        assert_eq!(kind(sentence), None, "{sentence}");
+    }
+}
+
+#[test]
+fn a_figure_or_a_quote_keeps_a_sentence_a_claim() {
+    let traits = Traits {
+        english: true,
+        figures: true,
+        ..Traits::default()
+    };
+    assert_eq!(
+        classify("Take 500 mg twice a day, you should.", traits),
+        None
+    );
+    assert_eq!(
+        classify(
+            "Here is the limit you asked for.",
+            Traits {
+                figures: false,
+                ..traits
+            }
+        )
+        .map(|n| n.kind),
+        Some(Kind::Meta)
+    );
+}
+
+#[test]
+fn questions_in_any_language() {
+    assert_eq!(
+        kind("What does this mean for your team?"),
+        Some(Kind::Question)
+    );
+    let french = classify(
+        "Que faut-il retenir ?",
+        Traits {
+            english: false,
+            ..Traits::default()
+        },
+    );
+    assert_eq!(french.map(|n| n.kind), Some(Kind::Question));
+    let statement = classify(
+        "La tour mesure 330 mètres.",
+        Traits {
+            english: false,
+            ..Traits::default()
+        },
+    );
+    assert_eq!(statement, None);
+}
+
+#[test]
+fn the_cue_is_the_matched_words_as_written() {
+    let found = classify(
+        "- **Let me know** if you need more.",
+        Traits {
+            english: true,
+            ..Traits::default()
+        },
+    )
+    .expect("a pleasantry");
+    assert_eq!(found.cue, "Let me know");
+}
+
+#[test]
+fn a_cited_instruction_or_statement_about_sources_is_checked() {
+    let marked = Traits {
+        english: true,
+        marked: true,
+        ..Traits::default()
+    };
+    for sentence in [
+        "You should wear them sparingly during the day unless a doctor says otherwise.",
+        "The sources provided discuss why people choose not to move out of their homes.",
+    ] {
+        assert_eq!(classify(sentence, marked), None, "{sentence}");
+        assert!(kind(sentence).is_some(), "{sentence}");
+    }
+    // A lead-in, an abstention and a pleasantry are not claims, cited or not.
+    for (sentence, expected) in [
+        ("Two potential methods are outlined below:", Kind::Meta),
+        (
+            "The given context does not provide information about the president.",
+            Kind::Abstention,
+        ),
+        ("Please feel free to ask more questions.", Kind::Pleasantry),
+    ] {
+        assert_eq!(
+            classify(sentence, marked).map(|n| n.kind),
+            Some(expected),
+            "{sentence}"
+        );
+    }
+}
+
+#[test]
+fn questions_that_assert_and_ignorance_that_asserts() {
+    assert_eq!(kind("Hello, did you know the tower was painted red?"), None);
+    assert_eq!(
+        kind("Do you know why they are called dramas?"),
+        Some(Kind::Question)
+    );
+    assert_eq!(
+        kind("I did not know that Jon Stewart played soccer in college."),
+        None
+    );
+    assert_eq!(kind("I don't know."), Some(Kind::Abstention));
+}
+
+#[test]
+fn a_claim_before_or_after_an_abstention_keeps_the_sentence_a_claim() {
+    assert_eq!(
+        kind(
+            "Whitney Houston won 22 American Music Awards, but the document does not mention any Grammy Awards."
+        ),
+        None
+    );
+    assert_eq!(
+        kind("However, the provided context does not specify the exact clauses that apply."),
+        Some(Kind::Abstention)
+    );
+}
+
+#[test]
+fn a_lead_in_announces_its_list() {
+    assert_eq!(
+        kind("Other factors that could contribute include:"),
+        Some(Kind::Meta)
+    );
+    assert_eq!(
+        kind("The advantages of a stratified sample include: 1."),
+        Some(Kind::Meta)
+    );
+}
