@@ -374,7 +374,7 @@ fn east_asian_dates() {
     assert_eq!(cjk_values("2013年"), [whole("2013")]);
     assert_eq!(cjk_values("2013年13月"), [whole("2013"), whole("13")]);
     // A chunk holds the date's year, month and day too.
-    let (_, glued) = chunk_numbers("2013年5月3日");
+    let (_, glued) = chunk_numbers("2013年5月3日", Decimal::Point);
     let glued: Vec<String> = glued.iter().map(ToString::to_string).collect();
     assert!(glued.contains(&whole("2013")), "{glued:?}");
 }
