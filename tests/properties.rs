@@ -642,7 +642,7 @@ proptest! {
             prop_assert_eq!(&text[n.span.clone()], n.text.as_str());
             end = n.span.end;
         }
-        let _ = ragcite::words::chunk_numbers(&text);
+        let _ = ragcite::words::chunk_numbers(&text, ragcite::words::Decimal::Point);
         for lang in [ragcite::Language::Chinese, ragcite::Language::Japanese, ragcite::Language::Korean] {
             let words = ragcite::words::Analyzer::new(lang).content_words(&text, &found);
             prop_assert!(words.iter().all(|w| !w.surface.is_empty()));
