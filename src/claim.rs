@@ -141,6 +141,9 @@ struct Patterns {
     asserting_question: Regex,
     /// What turns an abstention into a claim: a contrast after it (`…, but X is Y`).
     contrast: Regex,
+    /// A conjunction joining a clause before an abstention (`X is Y, but the context …`); a
+    /// parenthetical `however` is none.
+    conjunction: Regex,
     /// A leading concessive clause (`While the text does not …, it implies …`).
     concessive: Regex,
     /// A verb of knowing with a clause (`note that …`): the clause is asserted.
@@ -181,7 +184,7 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
         abstention: all(&[
             // `The passages provided do not provide specific information on X`
             &format!(
-                r"\b{SOURCES}\s+(?:[a-z,'-]+\s+){{0,6}}?(?:{neg})\s+(?:[a-z]+ly\s+|seem\s+to\s+|appear\s+to\s+|explicitly\s+|actually\s+)?{COVER}\b"
+                r"\b{SOURCES}\s+(?:[a-z,'-]+\s+){{0,8}}?(?:{neg})\s+(?:[a-z]+ly\s+|seem\s+to\s+|appear\s+to\s+|explicitly\s+|actually\s+)?{COVER}\b"
             ),
             &format!(
                 r"\b{SOURCES}\s+(?:(?:is|are)\s+silent|(?:lacks?|lacking)\b|makes?\s+no\s+(?:mention|reference)|(?:has|have)\s+no\s+(?:information|details|data|mention))"
@@ -196,7 +199,8 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
             r"\b(?:i|we)\s+(?:do\s+not|don't|did\s+not|didn't|cannot|can't|could\s+not|couldn't|was\s+not\s+able\s+to|wasn't\s+able\s+to|am\s+not\s+able\s+to|am\s+unable\s+to|'m\s+unable\s+to|'m\s+not\s+able\s+to|was\s+unable\s+to|have\s+not\s+been\s+able\s+to|haven't\s+been\s+able\s+to)\s+(?:currently\s+|really\s+)?(?:have|find|locate|see|answer|determine|provide|access|tell|confirm|identify|say|give|verify|retrieve|offer|speculate)\b",
             r"\bi\s+(?:do\s+not|don't|really\s+don't)\s+know(?:\s+(?:the\s+answer|what|who|how|whether|which|when|where|why|if|for\s+sure)\b|\s*[.,!;]|\s*$)",
             r"\b(?:i|we)\s+(?:have|had|'ve)\s+(?:no|not\s+(?:found|got|enough))\b",
-            r"^(?:i'm\s+sorry|i\s+am\s+sorry|sorry|i\s+apologi[sz]e|unfortunately)\b[^.]*\b(?:not|no|unable|cannot|can't|couldn't)\b",
+            r"\b(?:(?:the|this)\s+)?question\s+is\s+(?:unanswerable|not\s+answerable)\b",
+            r"^(?:i'm\s+sorry|i\s+am\s+sorry|we\s+are\s+sorry|we're\s+sorry|sorry|i\s+apologi[sz]e|we\s+apologi[sz]e|unfortunately)\b[^.]*\b(?:not|no|unable|cannot|can't|couldn't)\b",
             r"^(?:unable|not\s+able)\s+to\s+(?:answer|determine|find|provide|say|tell|confirm|identify)\b",
             &format!(
                 r"\bit\s+is\s+(?:not\s+possible|impossible|unclear|difficult|hard)\s+to\s+(?:answer|determine|say|tell|know|confirm|identify|provide|find|predict)\b[^.]*\b(?:from|based\s+on|with|given|in)\s+(?:only\s+)?{SOURCES}"
@@ -258,7 +262,10 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
             &format!(
                 r"^{SOURCES}\s+(?:is|are|seems?\s+to\s+be|appears?\s+to\s+be)\s+(?:mostly\s+|mainly\s+|all\s+|largely\s+)?about\b"
             ),
-            r"^(?:[^,]*,\s*)?there\s+are\s+(?:several|many|various|different|numerous|multiple|a\s+few|some|a\s+number\s+of|a\s+variety\s+of|a\s+range\s+of)\s+(?:\w+\s+){0,2}?(?:ways|factors|options|methods|techniques|approaches|strategies|reasons|steps|types|kinds|things|opinions|considerations|aspects|possibilities|ideas|theories|views|perspectives|solutions|tools|resources|answers|interpretations)\b[^.:;]*[.!]?$",
+            r"^(?:[^,]*,\s*)?there\s+are\s+(?:several|many|various|different|numerous|multiple|a\s+few|some|a\s+number\s+of|a\s+variety\s+of|a\s+range\s+of)\s+(?:\w+\s+){0,2}?(?:ways|factors|options|methods|techniques|approaches|strategies|reasons|steps|types|kinds|things|opinions|considerations|aspects|possibilities|ideas|theories|views|perspectives|solutions|tools|resources|answers|interpretations)\b[^.:;,]*(?:,\s*depending\s+on\b[^.:;]*)?[.!]?$",
+            r"^(?:these|those|this|that)\s+(?:are|is|were)\s+(?:just\s+|only\s+)?(?:some|a\s+few|the\s+main|the\s+key|several|a\s+number)\s+(?:of\s+(?:the\s+)?)?(?:\w+\s+){0,2}?(?:points|steps|ways|factors|options|ideas|examples|tips|things|considerations|reasons|aspects|strategies|methods|approaches|resources|suggestions|measures)\b",
+            r"^by\s+(?:following|considering|implementing|using|applying|taking|adopting|combining)\s+(?:these|this|the\s+above|those|such)\b",
+            r"^as\s+an?\s+(?:\w+\s+){0,3}?(?:expert|professional|specialist)\b[^.]*\bi\s+(?:can|will|would|cannot|can't)\b",
             r"^as\s+an\s+(?:ai|ai\s+language\s+model|language\s+model|assistant|ai\s+assistant)\b",
             r"^(?:i\s+am|i'm)\s+(?:not\s+(?:a|an)\s+\w+|an\s+ai|just\s+an\s+ai)\b",
             r"\b(?:this|that|it)\s+(?:may|might|could|will|would|should)\s+help\s+(?:me|us)\s+(?:to\s+)?(?:provide|give|answer)\b",
@@ -268,14 +275,15 @@ static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
             r"^(?:please\s+)?(?:(?:do\s+not|don't|never|always)\s+)?(?:consult|contact|ask|see|seek|talk\s+to|speak\s+(?:to|with)|call|visit)\s+(?:a|an|your|with\s+a|with\s+your)\s+(?:\w+\s+)?(?:doctor|physician|lawyer|attorney|professional|expert|specialist|pharmacist|veterinarian|vet|advisor|adviser|accountant|dentist|therapist|provider|consultant|counsel|engineer)",
             r"^(?:please\s+)?seek\s+(?:immediate\s+)?(?:medical|professional|legal|expert|financial)\s+(?:advice|help|attention|care|guidance)\b",
             r"\b(?:it\s+is|it's)\s+(?:always\s+)?(?:recommended|advisable|a\s+good\s+idea|best|wise|advised|important|essential|crucial|prudent)\s+to\s+(?:consult|contact|seek|speak|talk|check\s+with|ask)\b",
-            r"^(?:you\s+(?:should|must|need\s+to|may\s+(?:want|need)\s+to|might\s+(?:want|need)\s+to|can|could|will\s+need\s+to|'ll\s+need\s+to|have\s+to)|make\s+sure|be\s+sure|remember\s+to|don't\s+forget\s+to|do\s+not\s+forget\s+to|we\s+recommend|i\s+recommend|i\s+suggest|i\s+would\s+(?:recommend|suggest)|try\s+to|consider)\b",
-            r"^(?:please\s+)?(?:(?:do\s+not|don't|never|always)\s+)?(?:test|check|try|use|make|keep|avoid|remember|ensure|consider|review|read|start|stop|set|add|run|install|update|verify|confirm|follow|practice|practise|listen|take|give|get|be|stay|let|write|plan|prepare|monitor|limit|choose|pick|save|back\s+up|turn|open|close|click|select|enter|type|wait|watch|look|ask|talk|tell|think|focus|pay|learn|study|store|wash|apply|remove|replace|clean|drink|eat|rest|exercise|call|contact|report|document|note|schedule|book|contact)\b[^.]*\b(?:you|your|yours|yourself|yourselves)\b",
+            r"^(?:you\s+(?:should|must|need\s+to|may\s+(?:want|need)\s+to|might\s+(?:want|need)\s+to|will\s+need\s+to|'ll\s+need\s+to|have\s+to)|make\s+sure|be\s+sure|remember\s+to|don't\s+forget\s+to|do\s+not\s+forget\s+to|we\s+recommend|i\s+recommend|i\s+suggest|i\s+would\s+(?:recommend|suggest)|try\s+to|consider)\b",
+            r"^(?:please\s+)?(?:(?:do\s+not|don't|never|always)\s+)?(?:test|check|try|use|make|keep|avoid|ensure|consider|review|read|start|stop|set|add|run|install|update|verify|confirm|follow|practice|practise|listen|take|give|get|be|stay|let|write|plan|prepare|monitor|limit|choose|pick|save|back\s+up|turn|open|close|click|select|enter|type|wait|watch|look|ask|talk|tell|think|focus|pay|learn|study|store|wash|apply|remove|replace|clean|drink|eat|rest|exercise|call|contact|report|document|schedule|book)\b[^.]*\b(?:you|your|yours|yourself|yourselves)\b",
         ]),
         trailer: compile(r"(?:\s*(?:\d{1,3}[.)]?|-|–|—|•|\*+))+\s*$"),
         asserting_question: compile(r"\b(?:did|do)\s+you\s+know\s+(?:that\s+)?"),
         contrast: compile(
             r"(?:,|;|—|–|\s-)\s*(?:but|however|yet|although|though|whereas|while|nevertheless|nonetheless|instead|still)\b|;\s*\w|\b(?:but|however)\s*,",
         ),
+        conjunction: compile(r"(?:,|;|—|–|\s-)\s*(?:but|yet|whereas|while|although|though)\b"),
         concessive: compile(
             r"^(?:while|although|though|even\s+though|whereas|despite|even\s+if|if)\b[^,]*,",
         ),
@@ -401,7 +409,7 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
             // `X won 22 awards, but the document does not mention …`: a claim before the
             // contrast; `The context does not say …, but X is Y`: a claim after it.
             let claim_before = p
-                .contrast
+                .conjunction
                 .find_iter(&bytes[..m.start()])
                 .last()
                 .is_some_and(|c| words_before(lower, c.start()) >= 3);
@@ -423,8 +431,9 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
         let start = lower[..lower.len() - 1].rfind(' ').map_or(0, |s| s + 1);
         return found(Kind::Question, start..body.len());
     }
-    // Whatever else a sentence is, it is a claim when it states a figure or quotes.
-    if traits.figures || traits.quotes {
+    // Whatever else a sentence is, it is a claim when it states a figure or quotes (a title in
+    // quotes in a pointer to read more is no quotation of a source).
+    if traits.figures {
         return None;
     }
     if let Some(m) = p.pleasantry.iter().find_map(|r| r.find(bytes)) {
@@ -434,6 +443,9 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
         && !announces(lower, m.end())
     {
         return found(Kind::Navigation, m.range());
+    }
+    if traits.quotes {
+        return None;
     }
     // A lead-in (`Other factors include:`) announces the list that follows, whose items say
     // what is to be checked.
