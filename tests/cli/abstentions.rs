@@ -292,3 +292,50 @@ fn max_abstention_rate_is_a_config_key() {
         "max-abstention-rate"
     );
 }
+
+/// The sentences every assistant writes, each with the outcome a reviewer gives it: the claims
+/// checked, the rest `no-claim` with its kind, the source list mapping `[1]` to its chunk.
+#[test]
+fn the_sentences_no_reviewer_wants_cited_are_named() {
+    let doc = crate::util::ragcite([
+        "check",
+        "testdata/claims/answer.md",
+        "testdata/claims/chunks.json",
+        "--format",
+        "json",
+    ])
+    .output()
+    .exits(0)
+    .json();
+    let outcomes: Vec<(String, String)> = doc["result"]["sentences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let verdict = s["verdict"].as_str().unwrap().to_string();
+            let kind = s["kind"].as_str().unwrap_or("").to_string();
+            (verdict, kind)
+        })
+        .collect();
+    let expected = [
+        ("no-claim", "meta"),
+        ("no-claim", "meta"),
+        ("supported", ""),
+        ("supported", ""),
+        ("no-claim", "abstention"),
+        ("no-claim", "abstention"),
+        ("no-claim", "navigation"),
+        ("no-claim", "instruction"),
+        ("no-claim", "pleasantry"),
+        ("no-claim", "pleasantry"),
+        ("no-claim", "reference"),
+        ("no-claim", "reference"),
+    ];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(v, k)| (v.to_string(), k.to_string()))
+        .collect();
+    assert_eq!(outcomes, expected);
+    assert_eq!(doc["result"]["counts"]["abstentions"], 2);
+    assert_eq!(doc["result"]["counts"]["uncitedClaim"], 0);
+}
