@@ -130,11 +130,11 @@ static LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// The claim rules' patterns, each matched against the sentence with its leading markup
 /// removed, lower-cased ASCII, curly apostrophes straightened and emphasis marks dropped.
 struct Patterns {
-    abstention: Vec<Regex>,
-    pleasantry: Vec<Regex>,
-    navigation: Vec<Regex>,
-    meta: Vec<Regex>,
-    instruction: Vec<Regex>,
+    abstention: Regex,
+    pleasantry: Regex,
+    navigation: Regex,
+    meta: Regex,
+    instruction: Regex,
     /// What may follow a sentence's last word: an enumerator, a list dash, emphasis.
     trailer: Regex,
     /// A question that asserts: `Did you know that …?`.
@@ -155,6 +155,12 @@ struct Patterns {
 /// literal prefilter, no one-pass or backtracking engine, only the lazy DFA (and the PikeVM it
 /// falls back on), whose states are made as the sentences need them.
 fn compile(pattern: &str) -> Regex {
+    all(&[pattern])
+}
+
+/// A kind's patterns as one regex: a sentence is read once per kind, the leftmost match of
+/// any of them found.
+fn all(patterns: &[&str]) -> Regex {
     Regex::builder()
         .syntax(syntax::Config::new().unicode(false).utf8(false))
         .configure(
@@ -164,12 +170,8 @@ fn compile(pattern: &str) -> Regex {
                 .backtrack(false)
                 .dfa(false),
         )
-        .build(pattern)
-        .expect("valid pattern")
-}
-
-fn all(patterns: &[&str]) -> Vec<Regex> {
-    patterns.iter().map(|p| compile(p)).collect()
+        .build_many(patterns)
+        .expect("valid patterns")
 }
 
 /// What the sources are called when an answer talks about them.
@@ -400,26 +402,24 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
     };
     // An abstention is one whatever else it names (the topic it declines on), unless it
     // stands in a concessive clause or a contrast follows it with a claim.
-    for pattern in &p.abstention {
-        if let Some(m) = pattern.find(bytes) {
-            let concessive = p
-                .concessive
-                .find(bytes)
-                .is_some_and(|c| m.start() < c.end());
-            // `X won 22 awards, but the document does not mention …`: a claim before the
-            // contrast; `The context does not say …, but X is Y`: a claim after it.
-            let claim_before = p
-                .conjunction
-                .find_iter(&bytes[..m.start()])
-                .last()
-                .is_some_and(|c| words_before(lower, c.start()) >= 3);
-            let claim_after = p
-                .contrast
-                .find(&bytes[m.end()..])
-                .is_some_and(|c| words_after(lower, m.end() + c.end()) >= 3);
-            if !concessive && !claim_before && !claim_after {
-                return found(Kind::Abstention, m.range());
-            }
+    for m in p.abstention.find_iter(bytes) {
+        let concessive = p
+            .concessive
+            .find(bytes)
+            .is_some_and(|c| m.start() < c.end());
+        // `X won 22 awards, but the document does not mention …`: a claim before the
+        // contrast; `The context does not say …, but X is Y`: a claim after it.
+        let claim_before = p
+            .conjunction
+            .find_iter(&bytes[..m.start()])
+            .last()
+            .is_some_and(|c| words_before(lower, c.start()) >= 3);
+        let claim_after = p
+            .contrast
+            .find(&bytes[m.end()..])
+            .is_some_and(|c| words_after(lower, m.end() + c.end()) >= 3);
+        if !concessive && !claim_before && !claim_after {
+            return found(Kind::Abstention, m.range());
         }
     }
     let body = p
@@ -436,10 +436,10 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
     if traits.figures {
         return None;
     }
-    if let Some(m) = p.pleasantry.iter().find_map(|r| r.find(bytes)) {
+    if let Some(m) = p.pleasantry.find(bytes) {
         return found(Kind::Pleasantry, m.range());
     }
-    if let Some(m) = p.navigation.iter().find_map(|r| r.find(bytes))
+    if let Some(m) = p.navigation.find(bytes)
         && !announces(lower, m.end())
     {
         return found(Kind::Navigation, m.range());
@@ -456,12 +456,12 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
     if traits.marked {
         return None;
     }
-    if let Some(m) = p.meta.iter().find_map(|r| r.find(bytes))
+    if let Some(m) = p.meta.find(bytes)
         && !announces(lower, m.end())
     {
         return found(Kind::Meta, m.range());
     }
-    if let Some(m) = p.instruction.iter().find_map(|r| r.find(bytes))
+    if let Some(m) = p.instruction.find(bytes)
         && !p.asserts_clause.is_match(bytes)
         && !names_something(&prepared.text)
     {
