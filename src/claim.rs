@@ -128,31 +128,35 @@ static LEAD: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// The claim rules' patterns, each matched against the sentence with its leading markup
-/// removed, lower-cased ASCII, curly apostrophes straightened and emphasis marks dropped.
+/// removed, lower-cased ASCII, curly apostrophes straightened, emphasis marks dropped and white
+/// space made single spaces. Each is built when a sentence first needs it: a check whose
+/// sentences all state figures or cite a source builds neither the meta nor the instruction
+/// patterns.
 struct Patterns {
-    abstention: Regex,
-    pleasantry: Regex,
-    navigation: Regex,
-    meta: Regex,
-    instruction: Regex,
+    abstention: LazyLock<Regex>,
+    pleasantry: LazyLock<Regex>,
+    navigation: LazyLock<Regex>,
+    meta: LazyLock<Regex>,
+    instruction: LazyLock<Regex>,
     /// What may follow a sentence's last word: an enumerator, a list dash, emphasis.
-    trailer: Regex,
+    trailer: LazyLock<Regex>,
     /// A question that asserts: `Did you know that …?`.
-    asserting_question: Regex,
+    asserting_question: LazyLock<Regex>,
     /// What turns an abstention into a claim: a contrast after it (`…, but X is Y`).
-    contrast: Regex,
+    contrast: LazyLock<Regex>,
     /// A conjunction joining a clause before an abstention (`X is Y, but the context …`); a
     /// parenthetical `however` is none.
-    conjunction: Regex,
+    conjunction: LazyLock<Regex>,
     /// A leading concessive clause (`While the text does not …, it implies …`).
-    concessive: Regex,
+    concessive: LazyLock<Regex>,
     /// A verb of knowing with a clause (`note that …`): the clause is asserted.
-    asserts_clause: Regex,
+    asserts_clause: LazyLock<Regex>,
 }
 
-/// A pattern over bytes, ASCII classes only (`\w`, `\s`, `\b`): the rules read lower-cased
-/// ASCII words. Built for a cheap start, since a check of one sentence builds them all: no
-/// literal prefilter, no one-pass or backtracking engine, only the lazy DFA (and the PikeVM it
+/// A pattern over bytes, ASCII classes only (`\w`, `\b`): the rules read lower-cased ASCII
+/// words, and white space is one space in the prepared text, so the patterns write it as one.
+/// Built for a cheap start, since a check of one sentence may build most of them: no literal
+/// prefilter, no one-pass or backtracking engine, only the lazy DFA (and the PikeVM it
 /// falls back on), whose states are made as the sentences need them.
 fn compile(pattern: &str) -> Regex {
     all(&[pattern])
@@ -175,125 +179,170 @@ fn all(patterns: &[&str]) -> Regex {
 }
 
 /// What the sources are called when an answer talks about them.
-const SOURCES: &str = r"(?:(?:the|these|those|this|my|your|our|its)\s+)?(?:(?:provided|given|available|retrieved|supplied|attached|above|following|cited|referenced|search|relevant|uploaded|specific|two|three|several)\s+)*(?:context|contexts|passages?|documents?|docs|sources?|search\s+results|texts?|excerpts?|information|articles?|snippets?|knowledge\s+base|materials?|content|references|files?|web\s+pages?|pages?|extracts?)(?:\s+(?:provided|given|above|available|supplied|retrieved|here|i\s+(?:have|found|was\s+given)))?";
+const SOURCES: &str = r"(?:(?:the|these|those|this|my|your|our|its) )?(?:(?:provided|given|available|retrieved|supplied|attached|above|following|cited|referenced|search|relevant|uploaded|specific|two|three|several) )*(?:context|contexts|passages?|documents?|docs|sources?|search results|texts?|excerpts?|information|articles?|snippets?|knowledge base|materials?|content|references|files?|web pages?|pages?|extracts?)(?: (?:provided|given|above|available|supplied|retrieved|here|i (?:have|found|was given)))?";
+
+/// Negated verbs of covering.
+const NEG: &str = r"(?:do|does|did) ?(?:not|n't)|(?:is|are|was|were) not|(?:cannot|can't|can not|could not|couldn't)";
+
+/// Words of which every abstention pattern needs one, besides a word that ends in `not` or
+/// `n't` (`not`, `cannot`, `don't`): a sentence with none of them declines nothing and is not
+/// searched for it.
+const NEGATIVE_WORDS: [&str; 16] = [
+    "no",
+    "none",
+    "unknown",
+    "unable",
+    "unclear",
+    "impossible",
+    "difficult",
+    "hard",
+    "insufficient",
+    "limited",
+    "silent",
+    "lack",
+    "lacks",
+    "lacking",
+    "beyond",
+    "unanswerable",
+];
+
+/// Whether the prepared, lower-cased sentence has a word an abstention needs.
+fn may_decline(lower: &str) -> bool {
+    lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '\''))
+        .any(|w| w.ends_with("not") || w.ends_with("n't") || NEGATIVE_WORDS.contains(&w))
+}
 
 /// What sources do when they cover something.
-const COVER: &str = r"(?:provide|mention|contain|include|specify|say|state|address|discuss|cover|give|offer|describe|list|indicate|explain|detail|answer|reveal|identify|touch\s+on|talk\s+about|refer\s+to|shed\s+light|elaborate|clarify|report|have|go\s+into|delve)";
+const COVER: &str = r"(?:provide|mention|contain|include|specify|say|state|address|discuss|cover|give|offer|describe|list|indicate|explain|detail|answer|reveal|identify|touch on|talk about|refer to|shed light|elaborate|clarify|report|have|go into|delve)";
 
-static PATTERNS: LazyLock<Patterns> = LazyLock::new(|| {
-    let neg = r"(?:do|does|did)\s*(?:not|n't)|(?:is|are|was|were)\s+not|(?:cannot|can't|can\s+not|could\s+not|couldn't)";
-    Patterns {
-        abstention: all(&[
+static PATTERNS: Patterns = Patterns {
+    abstention: LazyLock::new(|| {
+        all(&[
             // `The passages provided do not provide specific information on X`
             &format!(
-                r"\b{SOURCES}\s+(?:[a-z,'-]+\s+){{0,8}}?(?:{neg})\s+(?:[a-z]+ly\s+|seem\s+to\s+|appear\s+to\s+|explicitly\s+|actually\s+)?{COVER}\b"
+                r"\b{SOURCES} (?:[a-z,'-]+ ){{0,8}}?(?:{NEG}) (?:[a-z]+ly |seem to |appear to |explicitly |actually )?{COVER}\b"
             ),
             &format!(
-                r"\b{SOURCES}\s+(?:(?:is|are)\s+silent|(?:lacks?|lacking)\b|makes?\s+no\s+(?:mention|reference)|(?:has|have)\s+no\s+(?:information|details|data|mention))"
+                r"\b{SOURCES} (?:(?:is|are) silent|(?:lacks?|lacking)\b|makes? no (?:mention|reference)|(?:has|have) no (?:information|details|data|mention))"
             ),
             // `… is not mentioned in the provided context`
             &format!(
-                r"\b(?:is|are|was|were)\s+not\s+(?:[a-z]+ly\s+)?(?:mentioned|provided|specified|stated|available|given|included|covered|addressed|discussed|described|found|listed|detailed|explained|apparent|clear|evident|indicated|present|contained)\s+(?:in|from|by|within)\s+{SOURCES}"
+                r"\b(?:is|are|was|were) not (?:[a-z]+ly )?(?:mentioned|provided|specified|stated|available|given|included|covered|addressed|discussed|described|found|listed|detailed|explained|apparent|clear|evident|indicated|present|contained) (?:in|from|by|within) {SOURCES}"
             ),
             &format!(
-                r"\b(?:no|not\s+(?:enough|sufficient|any)|insufficient|limited)\s+(?:specific\s+|relevant\s+|detailed\s+|further\s+|direct\s+|explicit\s+|clear\s+)?(?:information|details|data|mention|context|evidence)\s+(?:(?:is|was|are)\s+(?:available|provided|given)\s+)?(?:(?:about|on|regarding|of|for|to|concerning)\s+[^.;]*?)?(?:in|from|within|based\s+on)\s+{SOURCES}"
+                r"\b(?:no|not (?:enough|sufficient|any)|insufficient|limited) (?:specific |relevant |detailed |further |direct |explicit |clear )?(?:information|details|data|mention|context|evidence) (?:(?:is|was|are) (?:available|provided|given) )?(?:(?:about|on|regarding|of|for|to|concerning) [^.;]*?)?(?:in|from|within|based on) {SOURCES}"
             ),
-            r"\b(?:i|we)\s+(?:do\s+not|don't|did\s+not|didn't|cannot|can't|could\s+not|couldn't|was\s+not\s+able\s+to|wasn't\s+able\s+to|am\s+not\s+able\s+to|am\s+unable\s+to|'m\s+unable\s+to|'m\s+not\s+able\s+to|was\s+unable\s+to|have\s+not\s+been\s+able\s+to|haven't\s+been\s+able\s+to)\s+(?:currently\s+|really\s+)?(?:have|find|locate|see|answer|determine|provide|access|tell|confirm|identify|say|give|verify|retrieve|offer|speculate)\b",
-            r"\bi\s+(?:do\s+not|don't|really\s+don't)\s+know(?:\s+(?:the\s+answer|what|who|how|whether|which|when|where|why|if|for\s+sure)\b|\s*[.,!;]|\s*$)",
-            r"\b(?:i|we)\s+(?:have|had|'ve)\s+(?:no|not\s+(?:found|got|enough))\b",
-            r"\b(?:(?:the|this)\s+)?question\s+is\s+(?:unanswerable|not\s+answerable)\b",
-            r"^(?:i'm\s+sorry|i\s+am\s+sorry|we\s+are\s+sorry|we're\s+sorry|sorry|i\s+apologi[sz]e|we\s+apologi[sz]e|unfortunately)\b[^.]*\b(?:not|no|unable|cannot|can't|couldn't)\b",
-            r"^(?:unable|not\s+able)\s+to\s+(?:answer|determine|find|provide|say|tell|confirm|identify)\b",
+            r"\b(?:i|we) (?:do not|don't|did not|didn't|cannot|can't|could not|couldn't|was not able to|wasn't able to|am not able to|am unable to|'m unable to|'m not able to|was unable to|have not been able to|haven't been able to) (?:currently |really )?(?:have|find|locate|see|answer|determine|provide|access|tell|confirm|identify|say|give|verify|retrieve|offer|speculate)\b",
+            r"\bi (?:do not|don't|really don't) know(?: (?:the answer|what|who|how|whether|which|when|where|why|if|for sure)\b| ?[.,!;]| ?$)",
+            r"\b(?:i|we) (?:have|had|'ve) (?:no|not (?:found|got|enough))\b",
+            r"\b(?:(?:the|this) )?question is (?:unanswerable|not answerable)\b",
+            r"^(?:i'm sorry|i am sorry|we are sorry|we're sorry|sorry|i apologi[sz]e|we apologi[sz]e|unfortunately)\b[^.]*\b(?:not|no|unable|cannot|can't|couldn't)\b",
+            r"^(?:unable|not able) to (?:answer|determine|find|provide|say|tell|confirm|identify)\b",
             &format!(
-                r"\bit\s+is\s+(?:not\s+possible|impossible|unclear|difficult|hard)\s+to\s+(?:answer|determine|say|tell|know|confirm|identify|provide|find|predict)\b[^.]*\b(?:from|based\s+on|with|given|in)\s+(?:only\s+)?{SOURCES}"
+                r"\bit is (?:not possible|impossible|unclear|difficult|hard) to (?:answer|determine|say|tell|know|confirm|identify|provide|find|predict)\b[^.]*\b(?:from|based on|with|given|in) (?:only )?{SOURCES}"
             ),
-            r"\b(?:the\s+)?question\s+(?:cannot|can't|could\s+not|can\s+not)\s+be\s+answered\b",
-            r"\b(?:no|not\s+enough|not\s+sufficient|no\s+sufficient|insufficient)\s+(?:\w+\s+)?(?:information|details|data|context|evidence)\s+(?:\w+\s+){0,3}?to\s+(?:answer|determine|say|tell|know|confirm|identify|provide|conclude)\b",
+            r"\b(?:the )?question (?:cannot|can't|could not|can not) be answered\b",
+            r"\b(?:no|not enough|not sufficient|no sufficient|insufficient) (?:\w+ )?(?:information|details|data|context|evidence) (?:\w+ ){0,3}?to (?:answer|determine|say|tell|know|confirm|identify|provide|conclude)\b",
             &format!(
-                r"\bnone\s+of\s+{SOURCES}\s+(?:\w+\s+){{0,3}}?(?:is|are|was|were|seems?|appears?)\s+(?:to\s+be\s+)?(?:\w+ly\s+)?(?:related|relevant|about|connected)\b"
+                r"\bnone of {SOURCES} (?:\w+ ){{0,3}}?(?:is|are|was|were|seems?|appears?) (?:to be )?(?:\w+ly )?(?:related|relevant|about|connected)\b"
             ),
-            &format!(r"\bnone\s+of\s+{SOURCES}\s+(?:\w+ly\s+)?{COVER}"),
+            &format!(r"\bnone of {SOURCES} (?:\w+ly )?{COVER}"),
             &format!(
-                r"^(?:from|in|based\s+on|according\s+to|within)\s+{SOURCES},?\s+(?:there\s+is|there's|there\s+are|i\s+(?:can|could|do|did))\s*(?:no|not|n't)\b"
+                r"^(?:from|in|based on|according to|within) {SOURCES},? (?:there is|there's|there are|i (?:can|could|do|did)) ?(?:no|not|n't)\b"
             ),
-            r"\bit\s+is\s+(?:currently\s+|still\s+)?(?:not\s+clear|unclear|unknown|not\s+known)\s+(?:from\s+[^.]*?\s+)?(?:who|what|how|whether|which|when|where|why|if)\b",
-            r"\b(?:there\s+is|there's)\s+no\s+(?:specific\s+|relevant\s+|direct\s+)?(?:information|mention|answer)\s+(?:about|on|regarding|of|for|to|in)\b",
-            r"\bbeyond\s+the\s+scope\s+of\s+(?:the|these|this|my)\s+(?:provided\s+|given\s+)?(?:context|passages?|documents?|sources?|information|search\s+results|knowledge)",
-        ]),
-        pleasantry: all(&[
-            r"^(?:hello|hi|hey|greetings|good\s+(?:morning|afternoon|evening)|dear\s+\w+)\b[\s,!.]*(?:there|everyone|all|again|friend)?[\s,!.]*$",
-            r"\bthis\s+is\s+bing\b",
-            r"^(?:thank\s+you|thanks)\b",
-            r"^(?:you're|you\s+are)\s+(?:very\s+|most\s+)?welcome\b",
-            r"\b(?:i\s+|we\s+)?hope\s+(?:this|that|it|the\s+above|my\s+answer|these|the\s+information)\s+(?:\w+\s+)?(?:helps?|was\s+helpful|is\s+helpful|answers|clarifies|gives|makes|useful)",
-            r"\b(?:let\s+me\s+know|feel\s+free\s+to|don't\s+hesitate|do\s+not\s+hesitate)\b",
-            r"^please\s+(?:try|ask|rephrase|provide|clarify|specify)\b",
-            r"\bif\s+you\s+(?:have|need)\s+(?:any\s+)?(?:more|other|further|additional|follow-up)\s+(?:questions|help|information|assistance)\b",
-            r"^(?:i'm|i\s+am|i'd\s+be|i\s+would\s+be|i'll\s+be|we're|we\s+are)\s+(?:always\s+)?(?:happy|glad|pleased|delighted)\s+to\s+(?:help|assist|answer|provide|explain|clarify)\b",
-            r"^(?:i'm|i\s+am)\s+glad\s+(?:you|to|that\s+you)\b",
-            r"^(?:good\s+luck|best\s+of\s+luck|best\s+wishes|cheers|enjoy)\b",
-            r"^(?:have|enjoy)\s+a\s+(?:great|nice|good|wonderful|lovely)\b",
-            r"^(?:is\s+there\s+)?anything\s+else\b",
-            r"^(?:would|do)\s+you\s+(?:like|want)\s+(?:me\s+)?to\b",
-            r"^(?:that's|that\s+is|this\s+is|what)\s+(?:a|an)\s+(?:very\s+|really\s+)?(?:great|good|excellent|interesting|broad|complex|tricky|fascinating|important|difficult|complicated|thoughtful)\s+(?:\w+\s+)?question\b",
-            r"^(?:great|good|interesting|excellent)\s+question\b",
-            r"^(?:sure|certainly|of\s+course|absolutely|okay|ok)\s*[!.,]?\s*$",
-            r"^(?:happy|glad)\s+to\s+help\b",
-            r"^(?:i|we)\s+(?:can|could)\s+(?:help|assist)\s+you\b",
-        ]),
-        navigation: all(&[
-            r"^(?:please\s+)?(?:see|refer\s+to|consult|check(?:\s+out)?|visit|read|review|look\s+at|go\s+to|head\s+to|click|follow|explore)\b[^.]*\b(?:documentation|docs|guide|guides|manual|website|site|page|pages|link|links|article|section|faq|resources?|references?|sources?|details|information|more|reading|tutorial|chapter|appendix|url|below|above|paper|report)\b",
-            r"^(?:for|to\s+(?:learn|read|find\s+out|get))\s+(?:more|further|additional|detailed|full|complete|the\s+latest|up-to-date|current|specific|in-depth)\s+(?:information|details|info|guidance|reading|instructions|data)?",
-            r"^(?:you\s+can|you\s+may|you\s+could|readers\s+can)\s+(?:also\s+)?(?:find|read|learn|get|see|access)\s+(?:more|further|additional|the\s+full|detailed)\b",
-            r"^(?:more|further|additional|detailed)\s+(?:information|details|info)\s+(?:can\s+be|is|are|may\s+be)\s+(?:found|available|obtained)\b",
-            r"^(?:learn|read|find\s+out)\s+more\b",
-            r"^(?:cf\.?|see\s+also)\b",
-        ]),
-        meta: all(&[
-            r"^(?:here\s+is|here\s+are|here's|below\s+is|below\s+are|the\s+following\s+(?:is|are))\b",
+            r"\bit is (?:currently |still )?(?:not clear|unclear|unknown|not known) (?:from [^.]*? )?(?:who|what|how|whether|which|when|where|why|if)\b",
+            r"\b(?:there is|there's) no (?:specific |relevant |direct )?(?:information|mention|answer) (?:about|on|regarding|of|for|to|in)\b",
+            r"\bbeyond the scope of (?:the|these|this|my) (?:provided |given )?(?:context|passages?|documents?|sources?|information|search results|knowledge)",
+        ])
+    }),
+    pleasantry: LazyLock::new(|| {
+        all(&[
+            r"^(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening)|dear \w+)\b[ ,!.]*(?:there|everyone|all|again|friend)?[ ,!.]*$",
+            r"\bthis is bing\b",
+            r"^(?:thank you|thanks)\b",
+            r"^(?:you're|you are) (?:very |most )?welcome\b",
+            r"\b(?:i |we )?hope (?:this|that|it|the above|my answer|these|the information) (?:\w+ )?(?:helps?|was helpful|is helpful|answers|clarifies|gives|makes|useful)",
+            r"\b(?:let me know|feel free to|don't hesitate|do not hesitate)\b",
+            r"^please (?:try|ask|rephrase|provide|clarify|specify)\b",
+            r"\bif you (?:have|need) (?:any )?(?:more|other|further|additional|follow-up) (?:questions|help|information|assistance)\b",
+            r"^(?:i'm|i am|i'd be|i would be|i'll be|we're|we are) (?:always )?(?:happy|glad|pleased|delighted) to (?:help|assist|answer|provide|explain|clarify)\b",
+            r"^(?:i'm|i am) glad (?:you|to|that you)\b",
+            r"^(?:good luck|best of luck|best wishes|cheers|enjoy)\b",
+            r"^(?:have|enjoy) a (?:great|nice|good|wonderful|lovely)\b",
+            r"^(?:is there )?anything else\b",
+            r"^(?:would|do) you (?:like|want) (?:me )?to\b",
+            r"^(?:that's|that is|this is|what) (?:a|an) (?:very |really )?(?:great|good|excellent|interesting|broad|complex|tricky|fascinating|important|difficult|complicated|thoughtful) (?:\w+ )?question\b",
+            r"^(?:great|good|interesting|excellent) question\b",
+            r"^(?:sure|certainly|of course|absolutely|okay|ok) ?[!.,]? ?$",
+            r"^(?:happy|glad) to help\b",
+            r"^(?:i|we) (?:can|could) (?:help|assist) you\b",
+        ])
+    }),
+    navigation: LazyLock::new(|| {
+        all(&[
+            r"^(?:please )?(?:see|refer to|consult|check(?: out)?|visit|read|review|look at|go to|head to|click|follow|explore)\b[^.]*\b(?:documentation|docs|guide|guides|manual|website|site|page|pages|link|links|article|section|faq|resources?|references?|sources?|details|information|more|reading|tutorial|chapter|appendix|url|below|above|paper|report)\b",
+            r"^(?:for|to (?:learn|read|find out|get)) (?:more|further|additional|detailed|full|complete|the latest|up-to-date|current|specific|in-depth) (?:information|details|info|guidance|reading|instructions|data)?",
+            r"^(?:you can|you may|you could|readers can) (?:also )?(?:find|read|learn|get|see|access) (?:more|further|additional|the full|detailed)\b",
+            r"^(?:more|further|additional|detailed) (?:information|details|info) (?:can be|is|are|may be) (?:found|available|obtained)\b",
+            r"^(?:learn|read|find out) more\b",
+            r"^(?:cf\.?|see also)\b",
+        ])
+    }),
+    meta: LazyLock::new(|| {
+        all(&[
+            r"^(?:here is|here are|here's|below is|below are|the following (?:is|are))\b",
             &format!(
-                r"^(?:based\s+on|according\s+to|from|using|drawing\s+on)\s+{SOURCES},?\s+(?:here\s+(?:is|are|'s)|below\s+(?:is|are)|i\s+(?:can|will|have|found|would|could)|the\s+following)\b"
+                r"^(?:based on|according to|from|using|drawing on) {SOURCES},? (?:here (?:is|are|'s)|below (?:is|are)|i (?:can|will|have|found|would|could)|the following)\b"
             ),
-            r"^(?:i|we)\s+(?:have\s+|also\s+)?(?:found|searched|looked|gathered|compiled|collected|identified|did\s+a\s+search|performed\s+a\s+search|checked)\b",
-            r"^(?:this|that|the\s+above|the\s+answer\s+above|this\s+answer|this\s+list)\s+is\s+(?:a|an|just\s+a|only\s+a|not\s+an?)\s+(?:\w+\s+){0,2}(?:overview|summary|list|introduction|outline|answer|selection|sample|explanation)\b",
-            r"^(?:to\s+(?:answer|address)\s+your\s+question|in\s+(?:summary|short|conclusion|brief|a\s+nutshell)|to\s+(?:summari[sz]e|sum\s+up|conclude)|overall|that\s+said)\s*[,:.]?\s*$",
-            r"^(?:let\s+me|i\s+will|i'll|allow\s+me\s+to|i\s+can|i'd\s+like\s+to|i\s+would\s+like\s+to)\s+(?:try\s+to\s+)?(?:explain|summari[sz]e|break|outline|walk|give|provide|describe|list|share|help|answer|clarify|elaborate)\b",
+            r"^(?:i|we) (?:have |also )?(?:found|searched|looked|gathered|compiled|collected|identified|did a search|performed a search|checked)\b",
+            r"^(?:this|that|the above|the answer above|this answer|this list) is (?:a|an|just a|only a|not an?) (?:\w+ ){0,2}(?:overview|summary|list|introduction|outline|answer|selection|sample|explanation)\b",
+            r"^(?:to (?:answer|address) your question|in (?:summary|short|conclusion|brief|a nutshell)|to (?:summari[sz]e|sum up|conclude)|overall|that said) ?[,:.]? ?$",
+            r"^(?:let me|i will|i'll|allow me to|i can|i'd like to|i would like to) (?:try to )?(?:explain|summari[sz]e|break|outline|walk|give|provide|describe|list|share|help|answer|clarify|elaborate)\b",
             &format!(
-                r"^{SOURCES}\s+(?:\w+ly\s+)?(?:provide|provides|offer|offers|contain|contains|include|includes|give|gives|cover|covers|discuss|discusses|describe|describes|may\s+help|can\s+help|might\s+help|are\s+helpful|is\s+helpful|have\s+more)\b"
+                r"^{SOURCES} (?:\w+ly )?(?:provide|provides|offer|offers|contain|contains|include|includes|give|gives|cover|covers|discuss|discusses|describe|describes|may help|can help|might help|are helpful|is helpful|have more)\b"
             ),
             &format!(
-                r"^{SOURCES}\s+(?:is|are|seems?\s+to\s+be|appears?\s+to\s+be)\s+(?:mostly\s+|mainly\s+|all\s+|largely\s+)?about\b"
+                r"^{SOURCES} (?:is|are|seems? to be|appears? to be) (?:mostly |mainly |all |largely )?about\b"
             ),
-            r"^(?:[^,]*,\s*)?there\s+are\s+(?:several|many|various|different|numerous|multiple|a\s+few|some|a\s+number\s+of|a\s+variety\s+of|a\s+range\s+of)\s+(?:\w+\s+){0,2}?(?:ways|factors|options|methods|techniques|approaches|strategies|reasons|steps|types|kinds|things|opinions|considerations|aspects|possibilities|ideas|theories|views|perspectives|solutions|tools|resources|answers|interpretations)\b[^.:;,]*(?:,\s*depending\s+on\b[^.:;]*)?[.!]?$",
-            r"^(?:these|those|this|that)\s+(?:are|is|were)\s+(?:just\s+|only\s+)?(?:some|a\s+few|the\s+main|the\s+key|several|a\s+number)\s+(?:of\s+(?:the\s+)?)?(?:\w+\s+){0,2}?(?:points|steps|ways|factors|options|ideas|examples|tips|things|considerations|reasons|aspects|strategies|methods|approaches|resources|suggestions|measures)\b",
-            r"^by\s+(?:following|considering|implementing|using|applying|taking|adopting|combining)\s+(?:these|this|the\s+above|those|such)\b",
-            r"^as\s+an?\s+(?:\w+\s+){0,3}?(?:expert|professional|specialist)\b[^.]*\bi\s+(?:can|will|would|cannot|can't)\b",
-            r"^as\s+an\s+(?:ai|ai\s+language\s+model|language\s+model|assistant|ai\s+assistant)\b",
-            r"^(?:i\s+am|i'm)\s+(?:not\s+(?:a|an)\s+\w+|an\s+ai|just\s+an\s+ai)\b",
-            r"\b(?:this|that|it)\s+(?:may|might|could|will|would|should)\s+help\s+(?:me|us)\s+(?:to\s+)?(?:provide|give|answer)\b",
-            r"\bi\s+(?:would|will|'d)\s+need\s+(?:to\s+know\s+)?more\s+(?:details|information|context)\b",
-        ]),
-        instruction: all(&[
-            r"^(?:please\s+)?(?:(?:do\s+not|don't|never|always)\s+)?(?:consult|contact|ask|see|seek|talk\s+to|speak\s+(?:to|with)|call|visit)\s+(?:a|an|your|with\s+a|with\s+your)\s+(?:\w+\s+)?(?:doctor|physician|lawyer|attorney|professional|expert|specialist|pharmacist|veterinarian|vet|advisor|adviser|accountant|dentist|therapist|provider|consultant|counsel|engineer)",
-            r"^(?:please\s+)?seek\s+(?:immediate\s+)?(?:medical|professional|legal|expert|financial)\s+(?:advice|help|attention|care|guidance)\b",
-            r"\b(?:it\s+is|it's)\s+(?:always\s+)?(?:recommended|advisable|a\s+good\s+idea|best|wise|advised|important|essential|crucial|prudent)\s+to\s+(?:consult|contact|seek|speak|talk|check\s+with|ask)\b",
-            r"^(?:you\s+(?:should|must|need\s+to|may\s+(?:want|need)\s+to|might\s+(?:want|need)\s+to|will\s+need\s+to|'ll\s+need\s+to|have\s+to)|make\s+sure|be\s+sure|remember\s+to|don't\s+forget\s+to|do\s+not\s+forget\s+to|we\s+recommend|i\s+recommend|i\s+suggest|i\s+would\s+(?:recommend|suggest)|try\s+to|consider)\b",
-            r"^(?:please\s+)?(?:(?:do\s+not|don't|never|always)\s+)?(?:test|check|try|use|make|keep|avoid|ensure|consider|review|read|start|stop|set|add|run|install|update|verify|confirm|follow|practice|practise|listen|take|give|get|be|stay|let|write|plan|prepare|monitor|limit|choose|pick|save|back\s+up|turn|open|close|click|select|enter|type|wait|watch|look|ask|talk|tell|think|focus|pay|learn|study|store|wash|apply|remove|replace|clean|drink|eat|rest|exercise|call|contact|report|document|schedule|book)\b[^.]*\b(?:you|your|yours|yourself|yourselves)\b",
-        ]),
-        trailer: compile(r"(?:\s*(?:\d{1,3}[.)]?|-|–|—|•|\*+))+\s*$"),
-        asserting_question: compile(r"\b(?:did|do)\s+you\s+know\s+(?:that\s+)?"),
-        contrast: compile(
-            r"(?:,|;|—|–|\s-)\s*(?:but|however|yet|although|though|whereas|while|nevertheless|nonetheless|instead|still)\b|;\s*\w|\b(?:but|however)\s*,",
-        ),
-        conjunction: compile(r"(?:,|;|—|–|\s-)\s*(?:but|yet|whereas|while|although|though)\b"),
-        concessive: compile(
-            r"^(?:while|although|though|even\s+though|whereas|despite|even\s+if|if)\b[^,]*,",
-        ),
-        asserts_clause: compile(
-            r"\b(?:note|notice|recogni[sz]e|understand|remember|know|realize|realise|keep\s+in\s+mind|bear\s+in\s+mind)\s+that\b",
-        ),
-    }
-});
+            r"^(?:[^,]*, ?)?there are (?:several|many|various|different|numerous|multiple|a few|some|a number of|a variety of|a range of) (?:\w+ ){0,2}?(?:ways|factors|options|methods|techniques|approaches|strategies|reasons|steps|types|kinds|things|opinions|considerations|aspects|possibilities|ideas|theories|views|perspectives|solutions|tools|resources|answers|interpretations)\b[^.:;,]*(?:, ?depending on\b[^.:;]*)?[.!]?$",
+            r"^(?:these|those|this|that) (?:are|is|were) (?:just |only )?(?:some|a few|the main|the key|several|a number) (?:of (?:the )?)?(?:\w+ ){0,2}?(?:points|steps|ways|factors|options|ideas|examples|tips|things|considerations|reasons|aspects|strategies|methods|approaches|resources|suggestions|measures)\b",
+            r"^by (?:following|considering|implementing|using|applying|taking|adopting|combining) (?:these|this|the above|those|such)\b",
+            r"^as an? (?:\w+ ){0,3}?(?:expert|professional|specialist)\b[^.]*\bi (?:can|will|would|cannot|can't)\b",
+            r"^as an (?:ai|ai language model|language model|assistant|ai assistant)\b",
+            r"^(?:i am|i'm) (?:not (?:a|an) \w+|an ai|just an ai)\b",
+            r"\b(?:this|that|it) (?:may|might|could|will|would|should) help (?:me|us) (?:to )?(?:provide|give|answer)\b",
+            r"\bi (?:would|will|'d) need (?:to know )?more (?:details|information|context)\b",
+        ])
+    }),
+    instruction: LazyLock::new(|| {
+        all(&[
+            r"^(?:please )?(?:(?:do not|don't|never|always) )?(?:consult|contact|ask|see|seek|talk to|speak (?:to|with)|call|visit) (?:a|an|your|with a|with your) (?:\w+ )?(?:doctor|physician|lawyer|attorney|professional|expert|specialist|pharmacist|veterinarian|vet|advisor|adviser|accountant|dentist|therapist|provider|consultant|counsel|engineer)",
+            r"^(?:please )?seek (?:immediate )?(?:medical|professional|legal|expert|financial) (?:advice|help|attention|care|guidance)\b",
+            r"\b(?:it is|it's) (?:always )?(?:recommended|advisable|a good idea|best|wise|advised|important|essential|crucial|prudent) to (?:consult|contact|seek|speak|talk|check with|ask)\b",
+            r"^(?:you (?:should|must|need to|may (?:want|need) to|might (?:want|need) to|will need to|'ll need to|have to)|make sure|be sure|remember to|don't forget to|do not forget to|we recommend|i recommend|i suggest|i would (?:recommend|suggest)|try to|consider)\b",
+            r"^(?:please )?(?:(?:do not|don't|never|always) )?(?:test|check|try|use|make|keep|avoid|ensure|consider|review|read|start|stop|set|add|run|install|update|verify|confirm|follow|practice|practise|listen|take|give|get|be|stay|let|write|plan|prepare|monitor|limit|choose|pick|save|back up|turn|open|close|click|select|enter|type|wait|watch|look|ask|talk|tell|think|focus|pay|learn|study|store|wash|apply|remove|replace|clean|drink|eat|rest|exercise|call|contact|report|document|schedule|book)\b[^.]*\b(?:you|your|yours|yourself|yourselves)\b",
+        ])
+    }),
+    trailer: LazyLock::new(|| compile(r"(?: ?(?:\d{1,3}[.)]?|-|–|—|•|\*+))+ ?$")),
+    asserting_question: LazyLock::new(|| compile(r"\b(?:did|do) you know (?:that )?")),
+    contrast: LazyLock::new(|| {
+        compile(
+            r"(?:,|;|—|–| -) ?(?:but|however|yet|although|though|whereas|while|nevertheless|nonetheless|instead|still)\b|; ?\w|\b(?:but|however) ?,",
+        )
+    }),
+    conjunction: LazyLock::new(|| {
+        compile(r"(?:,|;|—|–| -) ?(?:but|yet|whereas|while|although|though)\b")
+    }),
+    concessive: LazyLock::new(|| {
+        compile(r"^(?:while|although|though|even though|whereas|despite|even if|if)\b[^,]*,")
+    }),
+    asserts_clause: LazyLock::new(|| {
+        compile(
+            r"\b(?:note|notice|recogni[sz]e|understand|remember|know|realize|realise|keep in mind|bear in mind) that\b",
+        )
+    }),
+};
 
 /// The sentence prepared for the rules: leading markup removed, emphasis dropped, curly
 /// apostrophes straightened, white space single; `lower` is the same text lower-cased (ASCII),
@@ -387,7 +436,7 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
     if !traits.english {
         return question_any_language(sentence);
     }
-    let p = &*PATTERNS;
+    let p = &PATTERNS;
     let prepared = Prepared::new(sentence);
     let lower = prepared.lower.as_str();
     let bytes = lower.as_bytes();
@@ -402,7 +451,12 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
     };
     // An abstention is one whatever else it names (the topic it declines on), unless it
     // stands in a concessive clause or a contrast follows it with a claim.
-    for m in p.abstention.find_iter(bytes) {
+    let declines = may_decline(lower);
+    for m in declines
+        .then(|| p.abstention.find_iter(bytes))
+        .into_iter()
+        .flatten()
+    {
         let concessive = p
             .concessive
             .find(bytes)

@@ -170,7 +170,7 @@ impl fmt::Display for NumberValue {
 
 /// Scale words and their power of ten. `attached` ones only count written right after the
 /// digits (`10k`, `5M`), because alone they are ordinary letters or units (`5 m` is metres).
-const SCALES: &[(&str, i64, bool)] = &[
+const SCALES: Words = Words::new(&[
     ("thousand", 3, false),
     ("million", 6, false),
     ("millions", 6, false),
@@ -199,27 +199,33 @@ const SCALES: &[(&str, i64, bool)] = &[
     ("K", 3, true),
     ("M", 6, true),
     ("B", 9, true),
-];
+]);
 
 /// Words that make the number a percentage; the value stays the same.
-const PERCENT_WORDS: &[&str] = &[
-    "percent",
-    "per cent",
-    "percentage points",
-    "percentage point",
+const PERCENT_WORDS: Words = Words::new(&[
+    ("percent", 0, false),
+    ("per cent", 0, false),
+    ("percentage points", 0, false),
+    ("percentage point", 0, false),
     // The same words in the other languages ragcite reads (`3,5 Prozent`).
-    "prozent",
-    "pour cent",
-    "por ciento",
-    "por cento",
-    "per cento",
-    "procent",
-    "prosent",
-    "prosenttia",
-];
+    ("prozent", 0, false),
+    ("pour cent", 0, false),
+    ("por ciento", 0, false),
+    ("por cento", 0, false),
+    ("per cento", 0, false),
+    ("procent", 0, false),
+    ("prosent", 0, false),
+    ("prosenttia", 0, false),
+]);
 
 /// Ordinal and plural endings written onto a number (`5th`, `1990s`); they do not change it.
-const ATTACHED_ENDINGS: &[&str] = &["st", "nd", "rd", "th", "s"];
+const ATTACHED_ENDINGS: Words = Words::new(&[
+    ("st", 0, true),
+    ("nd", 0, true),
+    ("rd", 0, true),
+    ("th", 0, true),
+    ("s", 0, true),
+]);
 
 /// Every number of `text`, in order, written the English way (see [`numbers_in`]).
 pub fn numbers(text: &str) -> Vec<Number> {
@@ -611,7 +617,7 @@ fn read_number(text: &str, start: usize, decimal: Decimal) -> (Number, usize) {
     );
     let mut scale = 0;
     let mut raw = None;
-    if let Some(len) = attached_word(text, end, ATTACHED_ENDINGS.iter().map(|w| (*w, 0, true))) {
+    if let Some(len) = attached_word(text, end, ATTACHED_ENDINGS) {
         end += len;
     } else if let Some(len) = percent_at(text, end) {
         end += len;
@@ -629,7 +635,7 @@ fn read_number(text: &str, start: usize, decimal: Decimal) -> (Number, usize) {
         raw = Some(NumberValue::from_parts(&integer, fraction, 0));
     }
     // `5 million euros`: the currency after the amount and its scale.
-    if let Some(len) = attached_word(text, end, CURRENCY_WORDS.iter().copied()) {
+    if let Some(len) = attached_word(text, end, CURRENCY_WORDS) {
         end += len;
     }
     let value = NumberValue::from_parts(&integer, fraction, scale);
@@ -644,7 +650,7 @@ fn read_number(text: &str, start: usize, decimal: Decimal) -> (Number, usize) {
 }
 
 /// Currency subunits and basis points: the number before them is hundredths.
-const SUBUNITS: &[(&str, i64, bool)] = &[
+const SUBUNITS: Words = Words::new(&[
     ("cents", 0, false),
     ("cent", 0, false),
     ("pence", 0, false),
@@ -652,7 +658,7 @@ const SUBUNITS: &[(&str, i64, bool)] = &[
     ("basis point", 0, false),
     ("bps", 0, false),
     ("bp", 0, false),
-];
+]);
 
 /// Length of a subunit word or the cent sign `¢` at `j`.
 fn subunit_at(text: &str, j: usize) -> Option<usize> {
@@ -663,7 +669,40 @@ fn subunit_at(text: &str, j: usize) -> Option<usize> {
     if rest.starts_with(" \u{a2}") {
         return Some(1 + '\u{a2}'.len_utf8());
     }
-    attached_word(text, j, SUBUNITS.iter().copied())
+    attached_word(text, j, SUBUNITS)
+}
+
+/// Words that may follow a number (scales, units, endings), each with its power of ten and
+/// whether it is written onto the number, and the set of their first letters: a number followed
+/// by a letter none of them starts with is compared with none of them.
+#[derive(Clone, Copy)]
+pub(super) struct Words {
+    list: &'static [(&'static str, i64, bool)],
+    letters: u32,
+}
+
+impl Words {
+    /// The list and its first letters; every word starts with an ASCII letter (checked as the
+    /// list is built, at compile time).
+    pub(super) const fn new(list: &'static [(&'static str, i64, bool)]) -> Words {
+        let mut letters = 0;
+        let mut k = 0;
+        while k < list.len() {
+            let first = list[k].0.as_bytes()[0];
+            assert!(
+                first.is_ascii_alphabetic(),
+                "a word that follows a number starts with an ASCII letter"
+            );
+            letters |= 1 << (first.to_ascii_lowercase() - b'a');
+            k += 1;
+        }
+        Words { list, letters }
+    }
+
+    /// Whether some word of the list may start with the byte `b`.
+    fn may_open(self, b: u8) -> bool {
+        b.is_ascii_alphabetic() && self.letters & (1 << (b.to_ascii_lowercase() - b'a')) != 0
+    }
 }
 
 fn word_ends_at(text: &str, j: usize) -> bool {
@@ -675,30 +714,27 @@ fn word_ends_at(text: &str, j: usize) -> bool {
 
 /// Length of one of `words` at `j` (after at most one space unless it must be attached),
 /// matched as a whole word.
-fn attached_word<'w>(
-    text: &str,
-    j: usize,
-    words: impl Iterator<Item = (&'w str, i64, bool)>,
-) -> Option<usize> {
+fn attached_word(text: &str, j: usize, words: Words) -> Option<usize> {
     scale_like(text, j, words).map(|(len, _)| len)
 }
 
-fn scale_like<'w>(
-    text: &str,
-    j: usize,
-    words: impl Iterator<Item = (&'w str, i64, bool)>,
-) -> Option<(usize, i64)> {
+fn scale_like(text: &str, j: usize, words: Words) -> Option<(usize, i64)> {
     let rest = &text[j..];
     // A scale word may follow after a space, a no-break space or a narrow no-break space.
     let spaced = [' ', '\u{00A0}', '\u{202F}']
         .into_iter()
         .find_map(|space| rest.strip_prefix(space).map(|r| (r, space.len_utf8())));
-    // Every word starts with an ASCII letter: most numbers are followed by none.
+    // Every word starts with an ASCII letter: most numbers are followed by none, or by a
+    // letter no word of the list starts with, and are compared with none of them.
+    let opens_any = |after: &str| after.as_bytes().first().is_some_and(|b| words.may_open(*b));
+    if !opens_any(rest) && !spaced.is_some_and(|(after, _)| opens_any(after)) {
+        return None;
+    }
     let opens = |after: &str, word: &str| {
         after.as_bytes().first().map(u8::to_ascii_lowercase)
             == word.as_bytes().first().map(u8::to_ascii_lowercase)
     };
-    for (word, power, attached) in words {
+    for &(word, power, attached) in words.list {
         let candidates = std::iter::once((rest, 0)).chain(if attached { None } else { spaced });
         for (after, skip) in candidates {
             if !opens(after, word) {
@@ -734,7 +770,7 @@ fn percent_at(text: &str, j: usize) -> Option<usize> {
     if rest.starts_with('\u{ff05}') {
         return Some('\u{ff05}'.len_utf8());
     }
-    attached_word(text, j, PERCENT_WORDS.iter().map(|w| (*w, 0, false)))
+    attached_word(text, j, PERCENT_WORDS)
 }
 
 /// The myriads of Chinese, Japanese and Korean written onto a number (`1.5万`, `3億`, `2만`):
@@ -750,12 +786,15 @@ fn east_asian_scale(text: &str, j: usize) -> Option<(usize, i64)> {
 }
 
 fn scale_at(text: &str, j: usize) -> Option<(usize, i64)> {
-    scale_like(text, j, SCALES.iter().copied())
+    scale_like(text, j, SCALES)
 }
 
 /// Currency signs: an amount written after one is money, so a lower-case `m` or `b` attached
 /// to it is a scale (`$8.2m`, `£3b`), not metres or bytes.
 const CURRENCY_SIGNS: &[char] = &['$', '£', '€', '¥', '₹'];
+
+/// `m` and `b` as scales of an amount after a currency sign.
+const CURRENCY_SCALES: Words = Words::new(&[("m", 6, true), ("b", 9, true)]);
 
 /// `m` (10⁶) or `b` (10⁹) attached to an amount that starts at `start` right after a currency
 /// sign and whose digits end at `j`.
@@ -764,7 +803,7 @@ fn currency_scale(text: &str, start: usize, j: usize) -> Option<(usize, i64)> {
     if !CURRENCY_SIGNS.contains(&sign) {
         return None;
     }
-    scale_like(text, j, [("m", 6, true), ("b", 9, true)].into_iter())
+    scale_like(text, j, CURRENCY_SCALES)
 }
 
 /// Number words and their values: cardinals, and ordinals other than `second` (a unit of time

@@ -4,6 +4,8 @@
 
 use std::ops::Range;
 
+use super::Words;
+
 /// How a language writes the decimal mark and the thousands separator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Decimal {
@@ -76,7 +78,7 @@ pub(super) fn other_reading<'t>(
 /// Currency names and codes written after an amount (`1250,50 Euro`, `5 dollars`, `30 EUR`):
 /// part of the number as written, like the signs (`€`, `$`) that are no words either, so that
 /// `1.250,50 €` and `1250,50 Euro` read the same. `pound` is left out: it is a weight as often.
-pub(super) const CURRENCY_WORDS: &[(&str, i64, bool)] = &[
+pub(super) const CURRENCY_WORDS: Words = Words::new(&[
     ("euros", 0, false),
     ("euro", 0, false),
     ("eur", 0, false),
@@ -99,4 +101,4 @@ pub(super) const CURRENCY_WORDS: &[(&str, i64, bool)] = &[
     ("franc", 0, false),
     ("franken", 0, false),
     ("chf", 0, false),
-];
+]);
