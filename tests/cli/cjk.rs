@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use crate::util::ragcite;
+use crate::util::{check_sentences, ragcite};
 
 /// The verdict of each sentence of `testdata/cjk/<lang>-answer.md`.
 fn verdicts(lang: &str) -> Vec<String> {
@@ -25,32 +25,7 @@ fn verdicts(lang: &str) -> Vec<String> {
 
 /// Each sentence's verdict and missing numbers, for an answer against chunks (id, text).
 fn check(answer: &str, chunks: &[(&str, &str)], lang: &str) -> Vec<(String, Value)> {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("answer.md"), answer).unwrap();
-    let chunks: Vec<Value> = chunks
-        .iter()
-        .map(|(id, text)| json!({"id": id, "text": text}))
-        .collect();
-    std::fs::write(
-        dir.path().join("chunks.json"),
-        Value::from(chunks).to_string(),
-    )
-    .unwrap();
-    let out = ragcite([
-        "check",
-        "answer.md",
-        "chunks.json",
-        "--format",
-        "json",
-        "--lang",
-        lang,
-    ])
-    .in_dir(dir.path())
-    .output();
-    assert!(matches!(out.code, Some(0 | 1)), "{}", out.stderr);
-    out.json()["result"]["sentences"]
-        .as_array()
-        .unwrap()
+    check_sentences(answer, chunks, lang)
         .iter()
         .map(|s| {
             (

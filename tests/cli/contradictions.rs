@@ -4,35 +4,12 @@
 
 use serde_json::{Value, json};
 
-use crate::util::ragcite;
+use crate::util::{check_sentences, ragcite};
 
 /// `check` of one sentence against chunks given as (id, text), in `--lang lang`: the first
 /// sentence's result.
 fn sentence(answer: &str, chunks: &[(&str, &str)], lang: &str) -> Value {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("answer.md"), answer).unwrap();
-    let chunks: Vec<Value> = chunks
-        .iter()
-        .map(|(id, text)| json!({"id": id, "text": text}))
-        .collect();
-    std::fs::write(
-        dir.path().join("chunks.json"),
-        Value::from(chunks).to_string(),
-    )
-    .unwrap();
-    let out = ragcite([
-        "check",
-        "answer.md",
-        "chunks.json",
-        "--format",
-        "json",
-        "--lang",
-        lang,
-    ])
-    .in_dir(dir.path())
-    .output();
-    assert!(matches!(out.code, Some(0 | 1)), "{}", out.stderr);
-    out.json()["result"]["sentences"][0].clone()
+    check_sentences(answer, chunks, lang).swap_remove(0)
 }
 
 /// The sentence is contradicted by `chunk` (of id `id`) with these words of the chunk.

@@ -489,6 +489,39 @@ pub fn chunk_text(chunks: &str, id: &str) -> String {
         .to_string()
 }
 
+/// The sentences of `check --format json --lang lang` on an answer and chunks given as (id,
+/// text), written to a fresh directory.
+#[track_caller]
+pub fn check_sentences(answer: &str, chunks: &[(&str, &str)], lang: &str) -> Vec<Value> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("answer.md"), answer).unwrap();
+    let chunks: Vec<Value> = chunks
+        .iter()
+        .map(|(id, text)| serde_json::json!({"id": id, "text": text}))
+        .collect();
+    std::fs::write(
+        dir.path().join("chunks.json"),
+        Value::from(chunks).to_string(),
+    )
+    .unwrap();
+    let out = ragcite([
+        "check",
+        "answer.md",
+        "chunks.json",
+        "--format",
+        "json",
+        "--lang",
+        lang,
+    ])
+    .in_dir(dir.path())
+    .output();
+    assert!(matches!(out.code, Some(0 | 1)), "{}", out.stderr);
+    out.json()["result"]["sentences"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no sentences: {}", out.stdout))
+        .clone()
+}
+
 /// The worked example's verdicts (testdata/eiffel), in sentence order.
 pub const EIFFEL_VERDICTS: [&str; 4] = [
     "supported",
