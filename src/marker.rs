@@ -5,6 +5,7 @@
 
 pub mod sources;
 pub(crate) mod superscript;
+pub mod url;
 
 use rustc_hash::FxHashMap;
 use std::ops::Range;
@@ -53,10 +54,13 @@ const MAX_RANGE: u64 = 1000;
 /// 1. the chunk whose id equals the label;
 /// 2. every chunk that has the label as another name (its document's file name, file id or
 ///    URL, shared by the chunks of that document: `(source: report.pdf)`);
-/// 3. for a label that is a number or a word and a number (`2`, `doc2`), the one chunk whose id
+/// 3. for a label that is a web address, every chunk whose id or other name is the same page
+///    in another spelling (tracking parameters, fragment, scheme, `www.`, a trailing slash:
+///    [`url::normalize`]);
+/// 4. for a label that is a number or a word and a number (`2`, `doc2`), the one chunk whose id
 ///    is a word and the same number (`doc2` ↔ `2` ↔ `source_2`); ids that are digests or UUIDs
 ///    (`…de4`, `a186…-5791`) never take part;
-/// 4. a bare number `n`: the n-th chunk, unless the chunks are numbered by their ids
+/// 5. a bare number `n`: the n-th chunk, unless the chunks are numbered by their ids
 ///    ([`crate::Chunks::ids_are_numbers`]).
 ///
 /// A label that matches nothing resolves to no chunk: an unknown marker.
@@ -65,6 +69,8 @@ pub struct Resolver {
     by_id: FxHashMap<String, usize>,
     by_alias: FxHashMap<String, Vec<usize>>,
     by_trailing_number: FxHashMap<String, Vec<usize>>,
+    /// The chunks by the normal form of each id and other name that is a web address.
+    by_url: FxHashMap<String, Vec<usize>>,
     /// `0..count`: what the rules that name one chunk return a slice of.
     positions: Vec<usize>,
     ids_are_numbers: bool,
@@ -117,11 +123,29 @@ impl Resolver {
                 chunks.push(position);
             }
         }
+        for name in std::iter::once(id).chain(aliases.iter().map(String::as_str)) {
+            if let Some(page) = url::normalize(name) {
+                let chunks = self.by_url.entry(page).or_default();
+                if chunks.last() != Some(&position) {
+                    chunks.push(position);
+                }
+            }
+        }
+    }
+
+    /// The chunks whose id or other name is the page `label` names, in another spelling.
+    fn same_page(&self, label: &str) -> Option<&[usize]> {
+        if self.by_url.is_empty() {
+            return None;
+        }
+        self.by_url.get(&url::normalize(label)?).map(Vec::as_slice)
     }
 
     /// Whether `label` is exactly a chunk's id or another name of some chunk.
     pub fn is_id(&self, label: &str) -> bool {
-        self.by_id.contains_key(label) || self.by_alias.contains_key(label)
+        self.by_id.contains_key(label)
+            || self.by_alias.contains_key(label)
+            || self.same_page(label).is_some()
     }
 
     /// The chunks `label` names, by the rules above; empty when it names none.
@@ -134,6 +158,9 @@ impl Resolver {
             return one(position);
         }
         if let Some(chunks) = self.by_alias.get(label) {
+            return chunks;
+        }
+        if let Some(chunks) = self.same_page(label) {
             return chunks;
         }
         if let Some(number) = trailing_number(label)
@@ -291,6 +318,9 @@ fn lenticular(rest: &str, resolver: &Resolver) -> Option<(Vec<String>, usize)> {
 }
 
 fn parenthesis(rest: &str) -> Option<(Vec<String>, usize)> {
+    if let Some(found) = links(rest) {
+        return Some(found);
+    }
     let (inner, len) = enclosed(rest, '(', ')')?;
     let (keyword_rest, colon) = strip_keyword(inner.trim())?;
     if colon {
@@ -308,6 +338,70 @@ fn parenthesis(rest: &str) -> Option<(Vec<String>, usize)> {
         .iter()
         .all(|l| l.bytes().any(|b| b.is_ascii_digit()))
         .then_some((labels, len))
+}
+
+/// The length of the group of parenthesised links to web addresses that opens `rest`
+/// (`([site](https://…))`, see [`links`]), if one does.
+pub(crate) fn link_group(rest: &str) -> Option<usize> {
+    links(rest).map(|(_, len)| len)
+}
+
+/// How far a group of links may reach, in bytes: web addresses are longer than labels.
+const MAX_LINKS_LEN: usize = 1024;
+
+/// `([title](https://…))`, or several such links separated by commas or semicolons: the
+/// parenthesised Markdown links that OpenAI web search and GPT Researcher put after a
+/// sentence. The labels are the addresses (resolved to chunks by their page, see
+/// [`url::normalize`]); a link to anything but a web address, or a bare link without the
+/// parentheses around it, is no marker.
+fn links(rest: &str) -> Option<(Vec<String>, usize)> {
+    let bytes = &rest.as_bytes()[..rest.len().min(MAX_LINKS_LEN)];
+    let spaces = |mut i: usize| {
+        while bytes.get(i) == Some(&b' ') {
+            i += 1;
+        }
+        i
+    };
+    let mut i = spaces(1);
+    let mut labels = Vec::new();
+    loop {
+        if bytes.get(i) != Some(&b'[') {
+            return None;
+        }
+        i += 1;
+        while let Some(&b) = bytes.get(i) {
+            if matches!(b, b']' | b'[' | b'\n') {
+                break;
+            }
+            i += 1;
+        }
+        if bytes.get(i) != Some(&b']') || bytes.get(i + 1) != Some(&b'(') {
+            return None;
+        }
+        i += 2;
+        let start = i;
+        // An address may hold balanced parentheses (`/wiki/Paris_(city)`).
+        let mut depth = 0usize;
+        loop {
+            match bytes.get(i)? {
+                b'(' => depth += 1,
+                b')' if depth == 0 => break,
+                b')' => depth -= 1,
+                b if b.is_ascii_whitespace() => return None,
+                _ => {}
+            }
+            i += 1;
+        }
+        let address = &rest[start..i];
+        url::normalize(address)?;
+        labels.push(address.to_string());
+        i = spaces(i + 1);
+        match bytes.get(i)? {
+            b')' => return Some((labels, i + 1)),
+            b',' | b';' => i = spaces(i + 1),
+            _ => return None,
+        }
+    }
 }
 
 fn caret(text: &str, i: usize) -> Option<(Vec<String>, usize)> {
@@ -574,6 +668,56 @@ pub(crate) fn attach_citations<'a>(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn parenthesised_links_to_web_addresses_are_markers() {
+        let text = "It is tall. ([en.wikipedia.org](https://en.wikipedia.org/wiki/Eiffel_Tower?utm_source=openai)) Next ([a](https://a.example/x_(y)), [b](http://b.example)).";
+        let found = markers(text, &Resolver::default());
+        let labels: Vec<&[String]> = found.iter().map(|m| m.labels.as_slice()).collect();
+        assert_eq!(
+            labels,
+            [
+                &["https://en.wikipedia.org/wiki/Eiffel_Tower?utm_source=openai".to_string()][..],
+                &[
+                    "https://a.example/x_(y)".to_string(),
+                    "http://b.example".to_string()
+                ][..],
+            ]
+        );
+        assert_eq!(
+            &text[found[0].span.clone()],
+            "([en.wikipedia.org](https://en.wikipedia.org/wiki/Eiffel_Tower?utm_source=openai))"
+        );
+        // A link in prose, a link to a file, and an unclosed group are none.
+        for prose in [
+            "See [the docs](https://example.com) for more.",
+            "It is tall ([notes](notes.md)).",
+            "It is tall ([a](https://a.example) and more).",
+        ] {
+            assert!(markers(prose, &Resolver::default()).is_empty(), "{prose}");
+        }
+    }
+
+    #[test]
+    fn a_web_address_names_the_chunk_keyed_by_the_same_page() {
+        let resolver = Resolver::new([
+            "https://en.wikipedia.org/wiki/Eiffel_Tower",
+            "https://example.com/a?id=1",
+        ]);
+        assert_eq!(
+            resolver.resolve("https://en.wikipedia.org/wiki/Eiffel_Tower?utm_source=openai"),
+            [0]
+        );
+        assert_eq!(
+            resolver.resolve("http://www.en.wikipedia.org/wiki/Eiffel_Tower/#top"),
+            [0]
+        );
+        assert_eq!(
+            resolver.resolve("https://example.com/a?id=1&utm_medium=x"),
+            [1]
+        );
+        assert!(resolver.resolve("https://example.com/a?id=2").is_empty());
+    }
+
     use super::*;
 
     fn labels_in(text: &str, ids: &[&str]) -> Vec<Vec<String>> {

@@ -9,7 +9,7 @@ use regex::Regex;
 use serde::Serialize;
 
 use crate::marker::sources::{self, SourceList};
-use crate::marker::{Resolver, marker_at, superscript};
+use crate::marker::{Resolver, link_group, marker_at, superscript};
 
 mod conventions;
 pub use conventions::Conventions;
@@ -345,10 +345,27 @@ fn neutralise_markdown(answer: &str) -> (String, Vec<usize>) {
     let partial = String::from_utf8(out.bytes.clone()).unwrap_or_default();
     // Each regex is compiled on first use only, and is not used (nor compiled) when the text
     // lacks what every match needs: compiling them costs more than checking a short answer.
+    // Parenthesised links to web addresses (`([site](https://…))`) are citation markers: they
+    // stay as written, for the marker stage to read their addresses.
+    let groups: Vec<Range<usize>> = if partial.contains("](") {
+        partial
+            .match_indices('(')
+            .filter_map(|(i, _)| link_group(&partial[i..]).map(|len| i..i + len))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let in_group = |range: Range<usize>| {
+        let after = groups.partition_point(|g| g.start <= range.start);
+        after > 0 && range.end <= groups[after - 1].end
+    };
     let links = partial.contains("](").then(|| LINK.captures_iter(&partial));
     for caps in links.into_iter().flatten() {
         let (open, label, target) = (caps.get(1), caps.get(2), caps.get(3));
         if let (Some(open), Some(label), Some(target)) = (open, label, target) {
+            if in_group(open.start()..target.end()) {
+                continue;
+            }
             out.blank(open.range());
             out.blank(target.range());
             // A link whose text is a bare number is a citation link, not a number of the claim.
@@ -375,6 +392,9 @@ fn neutralise_markdown(answer: &str) -> (String, Vec<usize>) {
         let url = m
             .as_str()
             .trim_end_matches(['.', ',', ';', ':', '!', '?', '\'']);
+        if in_group(m.start()..m.start() + url.len()) {
+            continue;
+        }
         out.blank(m.start()..m.start() + url.len());
     }
     // Only whole characters were blanked, so the bytes are still UTF-8.
@@ -717,6 +737,17 @@ mod tests {
         assert_eq!(
             sentences("Apples, pears, etc. are fruit. Bread etc. Then more."),
             ["Apples, pears, etc. are fruit.", "Bread etc.", "Then more."]
+        );
+    }
+
+    #[test]
+    fn links_after_the_full_stop_belong_to_the_sentence_before() {
+        assert_eq!(
+            sentences("It is tall. ([a.org](https://a.org/x?utm_source=openai)) It is old."),
+            [
+                "It is tall. ([a.org](https://a.org/x?utm_source=openai))",
+                "It is old."
+            ]
         );
     }
 

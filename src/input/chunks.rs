@@ -179,6 +179,7 @@ pub fn chunks_from_value(value: Value) -> Result<Chunks, InputError> {
             .find_map(|k| object.get_mut(*k).filter(|v| v.is_array()).map(Value::take))
         {
             Some(Value::Array(items)) => items,
+            _ if keyed_by_id(&object) => keyed_items(object),
             _ => vec![Value::Object(object)],
         },
         Value::Null => Vec::new(),
@@ -195,6 +196,59 @@ pub fn chunks_from_value(value: Value) -> Result<Chunks, InputError> {
         .map(|(k, item)| json_chunk(item, k, None))
         .collect::<Result<_, _>>()?;
     finish_chunks(chunks, ChunkFormat::Json)
+}
+
+/// Whether an object is chunks keyed by their ids (`{"doc1": "text", "https://…": {"title":
+/// …, "text": …}}`): none of its keys is a chunk's field, and each value is a text or an
+/// object that has one.
+fn keyed_by_id(object: &serde_json::Map<String, Value>) -> bool {
+    let field = |key: &str| {
+        [ID_FIELDS, TEXT_FIELDS, SOURCE_FIELDS]
+            .iter()
+            .any(|fields| fields.contains(&key))
+    };
+    // An eval record or a response passed by mistake is no chunks file.
+    const RECORD_FIELDS: [&str; 12] = [
+        "question",
+        "answer",
+        "response",
+        "query",
+        "input",
+        "output",
+        "user_input",
+        "actual_output",
+        "reference",
+        "messages",
+        "choices",
+        "model",
+    ];
+    !object.is_empty()
+        && !object
+            .keys()
+            .any(|k| field(k) || RECORD_FIELDS.contains(&k.as_str()))
+        && object.values().all(|value| match value {
+            Value::String(_) => true,
+            Value::Object(inner) => TEXT_FIELDS.iter().any(|k| inner.contains_key(*k)),
+            _ => false,
+        })
+}
+
+/// The chunks of an object keyed by their ids, in the order of their ids: each as a chunk
+/// object with its key as its id (an `id` of its own wins).
+fn keyed_items(object: serde_json::Map<String, Value>) -> Vec<Value> {
+    object
+        .into_iter()
+        .map(|(key, value)| match value {
+            Value::String(text) => serde_json::json!({ "id": key, "text": text }),
+            Value::Object(mut inner) => {
+                if !ID_FIELDS.iter().any(|k| inner.contains_key(*k)) {
+                    inner.insert("id".to_string(), Value::String(key));
+                }
+                Value::Object(inner)
+            }
+            other => other,
+        })
+        .collect()
 }
 
 /// Refuses duplicate ids and warns about empty chunks.
@@ -287,13 +341,15 @@ fn read_json_chunks(text: &str) -> Result<Chunks, InputError> {
                     _ if TEXT_FIELDS.iter().any(|k| object.contains_key(*k)) => {
                         vec![Value::Object(object)]
                     }
+                    _ if keyed_by_id(&object) => keyed_items(object),
                     _ => {
                         let keys: Vec<&str> = object.keys().take(12).map(String::as_str).collect();
                         return Err(InputError::ChunkShape {
                             position: None,
                             message: format!(
-                                "expected an array of chunks, an object holding one under {}, or \
-                                 a stack's list of sources; found an object with {}",
+                                "expected an array of chunks, an object holding one under {}, \
+                                 an object of chunks keyed by id, or a stack's list of sources; \
+                                 found an object with {}",
                                 quoted_list(ARRAY_FIELDS),
                                 if keys.is_empty() {
                                     "no keys".to_string()
@@ -429,6 +485,34 @@ mod tests {
                 [("1", "one"), ("x", "two")],
                 "{key}"
             );
+        }
+    }
+
+    #[test]
+    fn json_object_keyed_by_id() {
+        let chunks = read(
+            r#"{"https://b.example/page": {"title": "B", "text": "two"}, "https://a.example": "one"}"#,
+        );
+        assert_eq!(
+            ids_and_texts(&chunks.chunks),
+            [
+                ("https://a.example", "one"),
+                ("https://b.example/page", "two")
+            ]
+        );
+        assert_eq!(chunks.chunks[1].aliases, ["B"]);
+    }
+
+    #[test]
+    fn an_eval_record_or_one_chunk_is_not_keyed_by_id() {
+        let one = read(r#"{"title": "T", "text": "one"}"#);
+        assert_eq!(ids_and_texts(&one.chunks), [("1", "one")]);
+        for record in [
+            r#"{"question": "Why?", "answer": "Because."}"#,
+            r#"{"a": "one", "b": 2}"#,
+        ] {
+            let value: Value = serde_json::from_str(record).expect("json");
+            assert!(chunks_from_value(value).is_err(), "{record}");
         }
     }
 
