@@ -115,6 +115,8 @@ pub const TEXT_FIELDS: &[&str] = &[
     "passage",
     "body",
     "snippet",
+    // Scraped pages: GPT Researcher's research sources, Tavily's search results.
+    "raw_content",
 ];
 
 /// Fields that name the document a chunk comes from (its file, file id, URL or title), looked

@@ -227,6 +227,79 @@ fn responses_whose_sources_are_elsewhere_take_them_as_the_chunks_file() {
     }
 }
 
+/// Each chunk's id and status, in the order of the chunks.
+fn statuses(doc: &Value) -> Vec<(String, String)> {
+    let ids = strings(doc, "/result/chunks", "id");
+    ids.into_iter()
+        .zip(strings(doc, "/result/chunks", "status"))
+        .collect()
+}
+
+#[test]
+fn citations_that_are_web_addresses_name_the_pages_keyed_by_url() {
+    let page = |p: &str| format!("https://{p}");
+    let (tower, history, paris, eiffel, louvre) = (
+        page("en.wikipedia.org/wiki/Eiffel_Tower"),
+        page("www.toureiffel.paris/en/the-monument/history"),
+        page("en.wikipedia.org/wiki/Paris"),
+        page("en.wikipedia.org/wiki/Gustave_Eiffel"),
+        page("en.wikipedia.org/wiki/Louvre"),
+    );
+    // OpenAI web search: every URL carries `?utm_source=openai`; the pages are keyed without it,
+    // in an object keyed by URL; each link stands after the full stop of the sentence it cites.
+    let doc = check_json(&[
+        "openai-web-search/response.json",
+        "openai-web-search/chunks.json",
+    ]);
+    assert_eq!(strings(&doc, "/result/sentences", "verdict"), VERDICTS);
+    assert_eq!(
+        cited(&doc),
+        [
+            vec![tower.clone()],
+            vec![history.clone()],
+            vec![paris.clone()],
+            vec![]
+        ]
+    );
+    let status = |id: &str, s: &str| (id.to_string(), s.to_string());
+    assert_eq!(
+        statuses(&doc),
+        [
+            status(&tower, "used"),
+            status(&eiffel, "relevant-but-uncited"),
+            status(&louvre, "unused"),
+            status(&paris, "cited-but-not-supporting"),
+            status(&history, "used"),
+        ]
+    );
+    assert_eq!(doc["result"]["unknownMarkers"], serde_json::json!([]));
+    assert_eq!(doc["warnings"], serde_json::json!([]));
+    // GPT Researcher: `([title](url))` before the full stop; the research sources name each
+    // page by its `url` and hold it in `raw_content`; the title, headings and the References
+    // list are not claims.
+    let doc = check_json(&[
+        "gpt-researcher/report.md",
+        "gpt-researcher/research_sources.json",
+    ]);
+    let claims: Vec<String> = strings(&doc, "/result/sentences", "verdict")
+        .into_iter()
+        .filter(|v| v != "no-claim")
+        .collect();
+    assert_eq!(claims, VERDICTS);
+    let cites: Vec<Vec<String>> = cited(&doc).into_iter().filter(|c| !c.is_empty()).collect();
+    assert_eq!(cites, [["1"], ["3"], ["2"]]);
+    assert_eq!(
+        strings(&doc, "/result/chunks", "status"),
+        [
+            "used",
+            "cited-but-not-supporting",
+            "used",
+            "relevant-but-uncited",
+            "unused"
+        ]
+    );
+}
+
 #[test]
 fn a_chunks_file_wins_over_the_sources_a_response_carries() {
     // The Retrieve results hold all five chunks, by the same ids: now chunk 4 is there to
