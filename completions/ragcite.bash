@@ -91,7 +91,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__batch)
-            opts="-h -V --format --field --all --max-record-size --threshold --lang --citation-scope --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-contradicted-rate --max-abstention-rate --max-failing-records --max-bad-records --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --field --all --max-record-size --threshold --lang --citation-scope --marker --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-contradicted-rate --max-abstention-rate --max-failing-records --max-bad-records --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -119,6 +119,10 @@ _ragcite() {
                     ;;
                 --citation-scope)
                     COMPREPLY=($(compgen -W "sentence paragraph" -- "${cur}"))
+                    return 0
+                    ;;
+                --marker)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -205,7 +209,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__check)
-            opts="-h -V --format --answer-format --max-input-size --question --threshold --lang --citation-scope --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --answer-format --max-input-size --question --threshold --lang --citation-scope --marker --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -237,6 +241,10 @@ _ragcite() {
                     ;;
                 --citation-scope)
                     COMPREPLY=($(compgen -W "sentence paragraph" -- "${cur}"))
+                    return 0
+                    ;;
+                --marker)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -295,7 +303,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__eval)
-            opts="-h -V --threshold --lang --citation-scope --model --lenient --group-by --format --features --max-record-size --max-input-size --help --version"
+            opts="-h -V --threshold --lang --citation-scope --marker --model --lenient --group-by --format --features --max-record-size --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -311,6 +319,10 @@ _ragcite() {
                     ;;
                 --citation-scope)
                     COMPREPLY=($(compgen -W "sentence paragraph" -- "${cur}"))
+                    return 0
+                    ;;
+                --marker)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --model)
@@ -345,7 +357,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__explain)
-            opts="-h -V --features --answer-format --max-input-size --threshold --lang --citation-scope --model --help --version"
+            opts="-h -V --features --answer-format --max-input-size --threshold --lang --citation-scope --marker --model --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -369,6 +381,10 @@ _ragcite() {
                     ;;
                 --citation-scope)
                     COMPREPLY=($(compgen -W "sentence paragraph" -- "${cur}"))
+                    return 0
+                    ;;
+                --marker)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --model)

@@ -87,6 +87,7 @@ tr\t'Turkish'
 zh\t'Chinese'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l citation-scope -d 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph' -r -f -a "sentence\t'A marker covers the sentence it stands in'
 paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l marker -d 'Your own marker form besides the built-in ones: a regular expression whose one capture group is the label (`\\{\\{cite:(\\w+)\\}\\}` reads `{{cite:doc2}}` as a marker citing `doc2`)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-uncited -d 'Most uncited claims allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-number-mismatch -d 'Most number mismatches allowed' -r
@@ -139,6 +140,7 @@ tr\t'Turkish'
 zh\t'Chinese'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l citation-scope -d 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph' -r -f -a "sentence\t'A marker covers the sentence it stands in'
 paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l marker -d 'Your own marker form besides the built-in ones: a regular expression whose one capture group is the label (`\\{\\{cite:(\\w+)\\}\\}` reads `{{cite:doc2}}` as a marker citing `doc2`)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-uncited -d 'Most uncited claims allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-number-mismatch -d 'Most number mismatches allowed' -r
@@ -189,6 +191,7 @@ tr\t'Turkish'
 zh\t'Chinese'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l citation-scope -d 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph' -r -f -a "sentence\t'A marker covers the sentence it stands in'
 paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l marker -d 'Your own marker form besides the built-in ones: a regular expression whose one capture group is the label (`\\{\\{cite:(\\w+)\\}\\}` reads `{{cite:doc2}}` as a marker citing `doc2`)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l group-by -d 'The record field whose value groups the results' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l format -d 'Output format' -r -f -a "table\t'A table per group and score histograms, for people'
@@ -257,6 +260,7 @@ tr\t'Turkish'
 zh\t'Chinese'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l citation-scope -d 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph' -r -f -a "sentence\t'A marker covers the sentence it stands in'
 paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l marker -d 'Your own marker form besides the built-in ones: a regular expression whose one capture group is the label (`\\{\\{cite:(\\w+)\\}\\}` reads `{{cite:doc2}}` as a marker citing `doc2`)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l features -d 'List the support model\'s features and what each measures'
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'

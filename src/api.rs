@@ -51,6 +51,7 @@ pub fn calculate_within(
         model: Arc::clone(model),
         keep_features: false,
         citation_scope: request.citation_scope,
+        marker: None,
     });
     let report = checker.check_within(&request.answer, &request.chunks, deadline)?;
     let gate = crate::gate::Limits::default().evaluate(&report.result.counts);

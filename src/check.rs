@@ -52,6 +52,8 @@ pub struct Options {
     pub keep_features: bool,
     /// What a citation marker covers: its sentence, or its paragraph's uncited sentences too.
     pub citation_scope: CitationScope,
+    /// The user's own marker form (`--marker`), read besides the built-in ones.
+    pub marker: Option<Arc<marker::MarkerPattern>>,
 }
 
 /// What a marker group covers (`--citation-scope`).
@@ -98,6 +100,7 @@ impl Default for Options {
             model: Model::shipped(),
             keep_features: false,
             citation_scope: CitationScope::default(),
+            marker: None,
         }
     }
 }
@@ -209,7 +212,7 @@ impl Checker {
     ) -> Result<Report, Expired> {
         let (language, analyzer) = self.language_for(answer, chunks);
         analyzer.begin();
-        let resolver = Resolver::for_chunks(chunks);
+        let resolver = Resolver::for_chunks(chunks).with_pattern(self.options.marker.clone());
         // The values of the figures the question states.
         let given: FxHashSet<words::NumberValue> = answer
             .question

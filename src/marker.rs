@@ -3,12 +3,16 @@
 //! own source list (`Sources:` and its entries, footnote definitions) read as the map from its
 //! labels to the chunks (sources.rs).
 
+pub mod custom;
 pub mod sources;
 pub(crate) mod superscript;
 pub mod url;
 
 use rustc_hash::FxHashMap;
 use std::ops::Range;
+use std::sync::Arc;
+
+pub use custom::MarkerPattern;
 
 /// A citation marker in the text and the labels it names, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,6 +80,8 @@ pub struct Resolver {
     ids_are_numbers: bool,
     /// What the answer's source list names for a label.
     by_list: FxHashMap<String, Vec<usize>>,
+    /// The user's own marker form (`--marker`), found besides the built-in ones.
+    pattern: Option<Arc<MarkerPattern>>,
 }
 
 impl Resolver {
@@ -96,6 +102,12 @@ impl Resolver {
         }
         resolver.ids_are_numbers = chunks.ids_are_numbers;
         resolver
+    }
+
+    /// The same resolver, finding the user's own marker form too (`--marker`).
+    pub fn with_pattern(mut self, pattern: Option<Arc<MarkerPattern>>) -> Self {
+        self.pattern = pattern;
+        self
     }
 
     /// The same resolver, with the labels the answer's source list maps to chunks resolving to
@@ -212,14 +224,44 @@ pub fn markers(text: &str, resolver: &Resolver) -> Vec<Marker> {
     // A marker opens with `[`, `(`, `^`, `【` (whose UTF-8 starts with 0xE3) or a superscript
     // digit (0xC2 for `¹²³`, 0xE2 for the others): the text between such bytes is passed over.
     let opens = |b: &u8| matches!(b, b'[' | b'(' | b'^' | 0xC2 | 0xE2 | 0xE3);
+    // The user's own form is found in one pass; where one of its markers starts first, or at
+    // the same place as a built-in one, it is the marker there.
+    let mut own = resolver
+        .pattern
+        .as_ref()
+        .map(|p| p.all(text))
+        .unwrap_or_default()
+        .into_iter()
+        .peekable();
     let mut i = 0;
-    while let Some(k) = bytes.get(i..).and_then(|rest| rest.iter().position(opens)) {
-        i += k;
-        if let Some(marker) = marker_at(text, i, resolver) {
-            i = marker.span.end;
-            found.push(marker);
-        } else {
-            i += text[i..].chars().next().map_or(1, char::len_utf8);
+    loop {
+        while own.peek().is_some_and(|(start, _, _)| *start < i) {
+            own.next();
+        }
+        let next = bytes
+            .get(i..)
+            .and_then(|rest| rest.iter().position(opens))
+            .map(|k| i + k);
+        match (next, own.peek()) {
+            (next, Some(&(start, _, _))) if next.is_none_or(|b| start <= b) => {
+                if let Some((start, label, len)) = own.next() {
+                    found.push(Marker {
+                        span: start..start + len,
+                        labels: vec![label],
+                    });
+                    i = start + len;
+                }
+            }
+            (Some(at), _) => {
+                i = at;
+                if let Some(marker) = built_in_at(text, i, resolver) {
+                    i = marker.span.end;
+                    found.push(marker);
+                } else {
+                    i += text[i..].chars().next().map_or(1, char::len_utf8);
+                }
+            }
+            (None, _) => break,
         }
     }
     found
@@ -227,6 +269,17 @@ pub fn markers(text: &str, resolver: &Resolver) -> Vec<Marker> {
 
 /// The marker that starts exactly at byte `i` of `text`, if there is one.
 pub fn marker_at(text: &str, i: usize, resolver: &Resolver) -> Option<Marker> {
+    if let Some((label, len)) = resolver.pattern.as_ref().and_then(|p| p.at(text, i)) {
+        return Some(Marker {
+            span: i..i + len,
+            labels: vec![label],
+        });
+    }
+    built_in_at(text, i, resolver)
+}
+
+/// The built-in marker that starts at byte `i`, if one does.
+fn built_in_at(text: &str, i: usize, resolver: &Resolver) -> Option<Marker> {
     let rest = &text[i..];
     let (labels, len) = if rest.starts_with("[^") {
         footnote(rest)?

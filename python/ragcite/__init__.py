@@ -44,6 +44,7 @@ def check(
     model: Optional[Union[str, "os.PathLike[str]"]] = None,
     question: Optional[str] = None,
     citation_scope: str = "sentence",
+    marker: Optional[str] = None,
 ) -> dict:
     """Checks one answer against its chunks, as ``ragcite check --format json`` does.
 
@@ -72,12 +73,16 @@ def check(
     ``citation_scope`` is what a marker covers, as ``--citation-scope``: ``"sentence"``, or
     ``"paragraph"`` (the markers ending a paragraph also cover its earlier uncited sentences).
 
+    ``marker`` is your own marker form besides the built-in ones, as ``--marker``: a regular
+    expression whose one capture group is the label (``r"\{\{cite:(\w+)\}\}"``). A pattern
+    that cannot name a label raises :class:`InputError`.
+
     Returns the report: ``result.sentences`` (each with its ``verdict``), ``result.chunks``,
     ``result.counts``, ``gate`` and ``inputs`` (the answer is named ``<answer>``, the chunks
     ``<chunks>``). Raises :class:`InputError` for input ragcite cannot read, and for a model
     file that is not a ragcite support model.
     """
-    options = _check_options(threshold, lang, answer_format, model, citation_scope)
+    options = _check_options(threshold, lang, answer_format, model, citation_scope, marker)
     if question is not None:
         if not isinstance(question, str):
             raise TypeError(f"question must be a str or None, not {type(question).__name__}")
@@ -94,6 +99,7 @@ def check_many(
     answer_format: str = "auto",
     model: Optional[Union[str, "os.PathLike[str]"]] = None,
     citation_scope: str = "sentence",
+    marker: Optional[str] = None,
 ) -> list:
     """Checks many answers on every core, with the interpreter released: :func:`check` for each.
 
@@ -101,9 +107,10 @@ def check_many(
     ``chunks``, each as :func:`check` takes them. Returns one report per record, in order. An
     unreadable record raises :class:`InputError` naming its index (``records[3]: ...``).
     ``model`` is :func:`check`'s, read once for all the records (a bad model file raises
-    :class:`InputError` before any record is checked). ``citation_scope`` is :func:`check`'s.
+    :class:`InputError` before any record is checked). ``citation_scope`` and ``marker`` are
+    :func:`check`'s.
     """
-    options = _check_options(threshold, lang, answer_format, model, citation_scope)
+    options = _check_options(threshold, lang, answer_format, model, citation_scope, marker)
     pairs = []
     for index, record in enumerate(records):
         if isinstance(record, Mapping):
@@ -167,6 +174,7 @@ def batch(
     lang: str = "auto",
     fields: Optional[Mapping[str, Union[str, Sequence[str]]]] = None,
     model: Optional[Union[str, "os.PathLike[str]"]] = None,
+    marker: Optional[str] = None,
     **limits: Any,
 ) -> dict:
     """Checks every record of transcript files, or of records you hold, as ``ragcite batch
@@ -184,10 +192,11 @@ def batch(
     ``max_number_mismatch_rate``, ``max_unsupported_rate``, ``max_contradicted_rate``,
     ``max_abstention_rate``, ``max_failing_records``,
     ``max_bad_records``; ``report["gate"]["passed"]`` says whether they
-    held. ``model`` is what scores support, as in :func:`check`. Raises :class:`InputError` for
+    held. ``model`` is what scores support and ``marker`` your own marker form, as in
+    :func:`check`. Raises :class:`InputError` for
     a file that cannot be read, or a model file that is not a ragcite support model.
     """
-    options = _batch_options(threshold, lang, fields, limits, model)
+    options = _batch_options(threshold, lang, fields, limits, model, marker)
     return json.loads(_run_batch(path_or_records, "json", options))
 
 
@@ -216,10 +225,15 @@ def _json_line(record: Any) -> bytes:
 
 
 def _batch_options(
-    threshold: Any, lang: Any, fields: Any, limits: Mapping[str, Any], model: Any = None
+    threshold: Any,
+    lang: Any,
+    fields: Any,
+    limits: Mapping[str, Any],
+    model: Any = None,
+    marker: Any = None,
 ) -> list:
     """The command-line options of :func:`batch`'s keywords."""
-    options = _check_options(threshold, lang, None, model)
+    options = _check_options(threshold, lang, None, model, marker=marker)
     for key, paths in (fields or {}).items():
         for path in [paths] if isinstance(paths, str) else paths:
             options += ["--field", f"{key}={path}"]
@@ -236,9 +250,15 @@ def _check_options(
     answer_format: Optional[str],
     model: Any = None,
     citation_scope: Any = "sentence",
+    marker: Any = None,
 ) -> list:
     options = ["--threshold", _number(threshold), "--lang", str(lang)]
     options += ["--citation-scope", str(citation_scope)]
+    if marker is not None:
+        if not isinstance(marker, str):
+            raise TypeError(f"marker must be a str or None, not {type(marker).__name__}")
+        # One argument, so that a pattern starting with `-` is not read as an option.
+        options.append(f"--marker={marker}")
     if answer_format is not None:
         options += ["--answer-format", str(answer_format)]
     return options + _model_options(model)

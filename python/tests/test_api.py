@@ -82,6 +82,26 @@ def test_options_reach_the_checker(eiffel):
     assert inherited["result"]["sentences"][0]["inheritedFrom"] == 2
 
 
+def test_a_house_marker_form(tmp_path):
+    answer = "The Eiffel Tower is 330 metres tall {{cite:a}}. It opened in 1888 {{cite:b}}."
+    chunks = [{"id": "a", "text": SOURCE}, {"id": "b", "text": "It opened in 1889."}]
+    # Without the form, the sentences cite nothing.
+    assert verdicts(ragcite.check(answer, chunks)) == ["uncited-claim", "uncited-claim"]
+    house = r"\{\{cite:(\w+)\}\}"
+    report = ragcite.check(answer, chunks, marker=house)
+    assert verdicts(report) == ["supported", "number-mismatch"]
+    assert [s["cited"] for s in report["result"]["sentences"]] == [["a"], ["b"]]
+    many = ragcite.check_many([(answer, chunks)], marker=house)
+    assert verdicts(many[0]) == ["supported", "number-mismatch"]
+    records = [{"answer": answer, "contexts": chunks}]
+    counts = ragcite.batch(records, marker=house)["records"][0]["counts"]
+    assert (counts["supported"], counts["numberMismatch"], counts["uncitedClaim"]) == (1, 1, 0)
+    with pytest.raises(ragcite.InputError, match="capture group"):
+        ragcite.check(answer, chunks, marker=r"\{\{cite:\w+\}\}")
+    with pytest.raises(TypeError):
+        ragcite.check(answer, chunks, marker=3)
+
+
 def test_same_input_same_document(eiffel):
     answer, chunks = eiffel
     first = json.dumps(ragcite.check(answer, chunks), sort_keys=True)

@@ -217,3 +217,68 @@ fn superscript_rendering_json() {
     .stdout(1);
     insta::assert_snapshot!("superscript_json", stdout);
 }
+
+#[test]
+fn a_house_marker_form_from_the_command_line_and_the_configuration_file() {
+    let tree = Tree::new();
+    let answer = tree.write(
+        "answer.md",
+        "The Eiffel Tower is 330 metres tall {{cite:1}}.\nIt was completed in 1888 {{cite: 2 }}. \
+         It was designed by Gustave Eiffel.{{cite:4}} Around 7 million people visit it every year.\n",
+    );
+    let chunks = std::fs::read_to_string(crate::util::path("testdata/eiffel/chunks.json")).unwrap();
+    let chunks = tree.write("chunks.json", &chunks);
+    let check = |extra: &[&str]| {
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "check".as_ref(),
+            answer.as_os_str(),
+            chunks.as_os_str(),
+            "--format".as_ref(),
+            "json".as_ref(),
+        ];
+        args.extend(extra.iter().map(|a: &&str| std::ffi::OsStr::new(*a)));
+        let doc = tree.ragcite(&tree.root, args).json(1);
+        doc["result"]["sentences"]
+            .as_array()
+            .expect("sentences")
+            .iter()
+            .map(|s| {
+                (
+                    s["verdict"].as_str().unwrap().to_string(),
+                    s["cited"].clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let read = [
+        ("supported".to_string(), serde_json::json!(["1"])),
+        ("number-mismatch".to_string(), serde_json::json!(["2"])),
+        // The marker after the full stop belongs to the sentence before.
+        ("supported".to_string(), serde_json::json!(["4"])),
+        ("uncited-claim".to_string(), serde_json::json!([])),
+    ];
+    assert_eq!(check(&["--marker", r"\{\{cite:([^}]*)\}\}"]), read);
+    // Without it, nothing is cited.
+    let plain = check(&[]);
+    assert!(plain.iter().all(|(v, _)| v == "uncited-claim"), "{plain:?}");
+    tree.write(".ragcite.toml", "marker = '\\{\\{cite:([^}]*)\\}\\}'\n");
+    assert_eq!(check(&[]), read);
+    // A pattern that cannot name a label is one error line, exit 2.
+    for (pattern, reason) in [
+        (r"\{\{cite:[^}]*\}\}", "it has 0 capture groups"),
+        (r"(\d*)", "it matches the empty text"),
+        ("([", "it is no valid regular expression"),
+    ] {
+        let out = ragcite([
+            "check",
+            "testdata/eiffel/answer.md",
+            "testdata/eiffel/chunks.json",
+            "--marker",
+            pattern,
+        ])
+        .exits(2);
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+        assert!(out.stderr.contains("--marker <REGEX>"), "{}", out.stderr);
+        assert!(out.stderr.contains(reason), "{}", out.stderr);
+    }
+}

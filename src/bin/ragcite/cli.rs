@@ -6,7 +6,7 @@ use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ragcite::Language;
 
-use self::values::{parse_learning_rate, parse_rate, parse_size, parse_threshold};
+use self::values::{parse_learning_rate, parse_marker, parse_rate, parse_size, parse_threshold};
 #[cfg(feature = "service")]
 use self::values::{parse_origin, parse_per_second};
 use ragcite::batch::{self, BatchLimits};
@@ -300,6 +300,12 @@ pub struct CheckingArgs {
     /// a marker before it in its paragraph, when it ends the paragraph
     #[arg(long, value_enum, default_value_t = Scope::Sentence, value_name = "SCOPE")]
     pub citation_scope: Scope,
+
+    /// Your own marker form besides the built-in ones: a regular expression whose one capture
+    /// group is the label (`\{\{cite:(\w+)\}\}` reads `{{cite:doc2}}` as a marker citing
+    /// `doc2`)
+    #[arg(long, value_parser = parse_marker, value_name = "REGEX")]
+    pub marker: Option<std::sync::Arc<ragcite::marker::MarkerPattern>>,
 
     /// What scores support: `shipped` (the model built in), `formula` (the hand-weighted
     /// score of ragcite 0.1), or a model file written by `ragcite train`
@@ -751,6 +757,7 @@ impl CheckingArgs {
                 None => load_model(&self.model)?,
             },
             keep_features: false,
+            marker: self.marker.clone(),
         })
     }
 }

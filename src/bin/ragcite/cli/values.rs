@@ -116,6 +116,13 @@ pub fn parse_threshold(s: &str) -> Result<f64, String> {
     Ok(value)
 }
 
+/// `--marker REGEX`: the user's own marker form, compiled once.
+pub fn parse_marker(s: &str) -> Result<std::sync::Arc<ragcite::marker::MarkerPattern>, String> {
+    ragcite::marker::MarkerPattern::new(s)
+        .map(std::sync::Arc::new)
+        .map_err(|reason| reason.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

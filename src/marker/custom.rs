@@ -1,0 +1,155 @@
+//! A house style of marker (`--marker REGEX`): a regular expression with one capture group, the
+//! label. Its markers are found besides the built-in forms and win where both match at one place.
+//! Like the built-in ones, a marker does not span lines and is at most
+//! [`MAX_MARKER_LEN`](super::MAX_MARKER_LEN) bytes long, and finding them is linear in the text.
+
+use regex_automata::meta::Regex;
+use regex_automata::util::captures::Captures;
+use regex_automata::{Anchored, Input};
+
+/// The most memory the pattern's compiled form may take: a house style is a short pattern.
+const SIZE_LIMIT: usize = 1 << 20;
+
+/// A marker pattern given by the user.
+#[derive(Debug, Clone)]
+pub struct MarkerPattern {
+    regex: Regex,
+    pattern: String,
+}
+
+/// Two patterns are the same when they are written the same.
+impl PartialEq for MarkerPattern {
+    fn eq(&self, other: &Self) -> bool {
+        self.pattern == other.pattern
+    }
+}
+
+impl MarkerPattern {
+    /// Compiles `pattern` (the `regex` crate's syntax). Refused, with the reason: a pattern that
+    /// does not compile or is too large, that has no capture group or more than one, or that
+    /// matches the empty text.
+    pub fn new(pattern: &str) -> Result<MarkerPattern, String> {
+        let regex = Regex::builder()
+            .configure(Regex::config().nfa_size_limit(Some(SIZE_LIMIT)))
+            .build(pattern)
+            .map_err(|e| {
+                let message = e.to_string();
+                let first = message.lines().next().unwrap_or("").to_string();
+                format!("it is no valid regular expression: {first}")
+            })?;
+        let groups = regex
+            .group_info()
+            .group_len(regex_automata::PatternID::ZERO);
+        if groups != 2 {
+            return Err(format!(
+                "it has {} capture groups; it needs exactly one, the label (write other groups \
+                 as (?:…))",
+                groups - 1
+            ));
+        }
+        if regex.is_match("") {
+            return Err("it matches the empty text".to_string());
+        }
+        Ok(MarkerPattern {
+            regex,
+            pattern: pattern.to_string(),
+        })
+    }
+
+    /// The pattern as given.
+    pub fn as_str(&self) -> &str {
+        &self.pattern
+    }
+
+    /// The marker that starts at byte `i` of `text`: its label and its length.
+    pub fn at(&self, text: &str, i: usize) -> Option<(String, usize)> {
+        let end = window_end(text, i);
+        let input = Input::new(text).span(i..end).anchored(Anchored::Yes);
+        let mut caps = self.regex.create_captures();
+        self.regex.search_captures(&input, &mut caps);
+        label_of(text, &caps)
+    }
+
+    /// Every marker of `text`, in order, as (start, label, length); no two overlap.
+    pub fn all(&self, text: &str) -> Vec<(usize, String, usize)> {
+        let mut found = Vec::new();
+        let mut caps = self.regex.create_captures();
+        let mut at = 0;
+        while at < text.len() {
+            let input = Input::new(text).span(at..text.len());
+            self.regex.search_captures(&input, &mut caps);
+            let Some(m) = caps.get_match() else {
+                break;
+            };
+            // A match longer than a marker may be, or across a line, is none: look again one
+            // character on.
+            match label_of(text, &caps) {
+                Some((label, len)) if m.end() <= window_end(text, m.start()) => {
+                    found.push((m.start(), label, len));
+                    at = m.end();
+                }
+                _ => {
+                    at = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8);
+                }
+            }
+        }
+        found
+    }
+}
+
+/// Where a marker starting at `i` must end by: the end of its line, and at most
+/// `MAX_MARKER_LEN` bytes on.
+fn window_end(text: &str, i: usize) -> usize {
+    let mut end = (i + super::MAX_MARKER_LEN).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[i..end].find('\n').map_or(end, |k| i + k)
+}
+
+/// The label (the group, trimmed) and the match's length; none when the group is empty.
+fn label_of(text: &str, caps: &Captures) -> Option<(String, usize)> {
+    let m = caps.get_match()?;
+    let group = caps.get_group(1)?;
+    let label = text[group.range()].trim();
+    (!label.is_empty() && m.end() > m.start()).then(|| (label.to_string(), m.end() - m.start()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_group_is_the_label() {
+        let style = MarkerPattern::new(r"\{\{cite:(\w+)\}\}").expect("valid");
+        let text = "It is tall {{cite:doc1}}. It is old {{cite: }} {{cite:x2}}.";
+        let found = style.all(text);
+        let labels: Vec<&str> = found.iter().map(|(_, l, _)| l.as_str()).collect();
+        assert_eq!(labels, ["doc1", "x2"]);
+        assert_eq!(&text[found[0].0..found[0].0 + found[0].2], "{{cite:doc1}}");
+        assert_eq!(style.at(text, 11).map(|(l, _)| l).as_deref(), Some("doc1"));
+        assert_eq!(style.at(text, 10), None);
+    }
+
+    #[test]
+    fn a_marker_does_not_span_lines_or_run_long() {
+        let style = MarkerPattern::new(r"<<(.+?)>>").expect("valid");
+        assert!(style.all("a <<one\ntwo>> b").is_empty());
+        let long = format!("a <<{}>> b <<ok>>", "x".repeat(300));
+        let labels: Vec<String> = style.all(&long).into_iter().map(|(_, l, _)| l).collect();
+        assert_eq!(labels, ["ok"]);
+    }
+
+    #[test]
+    fn patterns_that_cannot_name_a_label_are_refused() {
+        for (pattern, reason) in [
+            (r"\[\d+\]", "it has 0 capture groups"),
+            (r"\[(\d+)(a)?\]", "it has 2 capture groups"),
+            (r"(\d*)", "it matches the empty text"),
+            (r"([", "it is no valid regular expression"),
+        ] {
+            let err = MarkerPattern::new(pattern).expect_err(pattern);
+            assert!(err.starts_with(reason), "{pattern}: {err}");
+        }
+    }
+}
