@@ -200,9 +200,9 @@ pub fn chunks_from_value(value: Value) -> Result<Chunks, InputError> {
     finish_chunks(chunks, ChunkFormat::Json)
 }
 
-/// Whether an object is chunks keyed by their ids (`{"doc1": "text", "https://…": {"title":
-/// …, "text": …}}`): none of its keys is a chunk's field, and each value is a text or an
-/// object that has one.
+/// Whether an object is chunks keyed by their ids (`{"https://…": {"title": …, "text": …}}`):
+/// none of its keys is a chunk's field, and each value is an object with a text field. A
+/// value that is a bare string does not count: `{"status": "ok"}` is no chunk named `status`.
 fn keyed_by_id(object: &serde_json::Map<String, Value>) -> bool {
     let field = |key: &str| {
         [ID_FIELDS, TEXT_FIELDS, SOURCE_FIELDS]
@@ -228,10 +228,10 @@ fn keyed_by_id(object: &serde_json::Map<String, Value>) -> bool {
         && !object
             .keys()
             .any(|k| field(k) || RECORD_FIELDS.contains(&k.as_str()))
-        && object.values().all(|value| match value {
-            Value::String(_) => true,
-            Value::Object(inner) => TEXT_FIELDS.iter().any(|k| inner.contains_key(*k)),
-            _ => false,
+        && object.values().all(|value| {
+            value
+                .as_object()
+                .is_some_and(|inner| TEXT_FIELDS.iter().any(|k| inner.contains_key(*k)))
         })
 }
 
@@ -241,7 +241,6 @@ fn keyed_items(object: serde_json::Map<String, Value>) -> Vec<Value> {
     object
         .into_iter()
         .map(|(key, value)| match value {
-            Value::String(text) => serde_json::json!({ "id": key, "text": text }),
             Value::Object(mut inner) => {
                 if !ID_FIELDS.iter().any(|k| inner.contains_key(*k)) {
                     inner.insert("id".to_string(), Value::String(key));
@@ -493,14 +492,11 @@ mod tests {
     #[test]
     fn json_object_keyed_by_id() {
         let chunks = read(
-            r#"{"https://b.example/page": {"title": "B", "text": "two"}, "https://a.example": "one"}"#,
+            r#"{"https://b.example/page": {"title": "B", "text": "two"}, "https://a.example": {"content": "one", "id": "a"}}"#,
         );
         assert_eq!(
             ids_and_texts(&chunks.chunks),
-            [
-                ("https://a.example", "one"),
-                ("https://b.example/page", "two")
-            ]
+            [("a", "one"), ("https://b.example/page", "two")]
         );
         assert_eq!(chunks.chunks[1].aliases, ["B"]);
     }
@@ -512,6 +508,8 @@ mod tests {
         for record in [
             r#"{"question": "Why?", "answer": "Because."}"#,
             r#"{"a": "one", "b": 2}"#,
+            r#"{"not": "chunks"}"#,
+            r#"{"question": {"text": "Why?"}}"#,
         ] {
             let value: Value = serde_json::from_str(record).expect("json");
             assert!(chunks_from_value(value).is_err(), "{record}");
