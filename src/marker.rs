@@ -4,6 +4,7 @@
 //! labels to the chunks (sources.rs).
 
 pub mod custom;
+mod links;
 pub mod sources;
 pub(crate) mod superscript;
 pub mod url;
@@ -13,6 +14,7 @@ use std::ops::Range;
 use std::sync::Arc;
 
 pub use custom::MarkerPattern;
+pub(crate) use links::link_group;
 
 /// A citation marker in the text and the labels it names, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -371,7 +373,7 @@ fn lenticular(rest: &str, resolver: &Resolver) -> Option<(Vec<String>, usize)> {
 }
 
 fn parenthesis(rest: &str) -> Option<(Vec<String>, usize)> {
-    if let Some(found) = links(rest) {
+    if let Some(found) = links::links(rest) {
         return Some(found);
     }
     let (inner, len) = enclosed(rest, '(', ')')?;
@@ -391,70 +393,6 @@ fn parenthesis(rest: &str) -> Option<(Vec<String>, usize)> {
         .iter()
         .all(|l| l.bytes().any(|b| b.is_ascii_digit()))
         .then_some((labels, len))
-}
-
-/// The length of the group of parenthesised links to web addresses that opens `rest`
-/// (`([site](https://…))`, see [`links`]), if one does.
-pub(crate) fn link_group(rest: &str) -> Option<usize> {
-    links(rest).map(|(_, len)| len)
-}
-
-/// How far a group of links may reach, in bytes: web addresses are longer than labels.
-const MAX_LINKS_LEN: usize = 1024;
-
-/// `([title](https://…))`, or several such links separated by commas or semicolons: the
-/// parenthesised Markdown links that OpenAI web search and GPT Researcher put after a
-/// sentence. The labels are the addresses (resolved to chunks by their page, see
-/// [`url::normalize`]); a link to anything but a web address, or a bare link without the
-/// parentheses around it, is no marker.
-fn links(rest: &str) -> Option<(Vec<String>, usize)> {
-    let bytes = &rest.as_bytes()[..rest.len().min(MAX_LINKS_LEN)];
-    let spaces = |mut i: usize| {
-        while bytes.get(i) == Some(&b' ') {
-            i += 1;
-        }
-        i
-    };
-    let mut i = spaces(1);
-    let mut labels = Vec::new();
-    loop {
-        if bytes.get(i) != Some(&b'[') {
-            return None;
-        }
-        i += 1;
-        while let Some(&b) = bytes.get(i) {
-            if matches!(b, b']' | b'[' | b'\n') {
-                break;
-            }
-            i += 1;
-        }
-        if bytes.get(i) != Some(&b']') || bytes.get(i + 1) != Some(&b'(') {
-            return None;
-        }
-        i += 2;
-        let start = i;
-        // An address may hold balanced parentheses (`/wiki/Paris_(city)`).
-        let mut depth = 0usize;
-        loop {
-            match bytes.get(i)? {
-                b'(' => depth += 1,
-                b')' if depth == 0 => break,
-                b')' => depth -= 1,
-                b if b.is_ascii_whitespace() => return None,
-                _ => {}
-            }
-            i += 1;
-        }
-        let address = &rest[start..i];
-        url::normalize(address)?;
-        labels.push(address.to_string());
-        i = spaces(i + 1);
-        match bytes.get(i)? {
-            b')' => return Some((labels, i + 1)),
-            b',' | b';' => i = spaces(i + 1),
-            _ => return None,
-        }
-    }
 }
 
 fn caret(text: &str, i: usize) -> Option<(Vec<String>, usize)> {
@@ -721,35 +659,6 @@ pub(crate) fn attach_citations<'a>(
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn parenthesised_links_to_web_addresses_are_markers() {
-        let text = "It is tall. ([en.wikipedia.org](https://en.wikipedia.org/wiki/Eiffel_Tower?utm_source=openai)) Next ([a](https://a.example/x_(y)), [b](http://b.example)).";
-        let found = markers(text, &Resolver::default());
-        let labels: Vec<&[String]> = found.iter().map(|m| m.labels.as_slice()).collect();
-        assert_eq!(
-            labels,
-            [
-                &["https://en.wikipedia.org/wiki/Eiffel_Tower?utm_source=openai".to_string()][..],
-                &[
-                    "https://a.example/x_(y)".to_string(),
-                    "http://b.example".to_string()
-                ][..],
-            ]
-        );
-        assert_eq!(
-            &text[found[0].span.clone()],
-            "([en.wikipedia.org](https://en.wikipedia.org/wiki/Eiffel_Tower?utm_source=openai))"
-        );
-        // A link in prose, a link to a file, and an unclosed group are none.
-        for prose in [
-            "See [the docs](https://example.com) for more.",
-            "It is tall ([notes](notes.md)).",
-            "It is tall ([a](https://a.example) and more).",
-        ] {
-            assert!(markers(prose, &Resolver::default()).is_empty(), "{prose}");
-        }
-    }
-
     #[test]
     fn a_web_address_names_the_chunk_keyed_by_the_same_page() {
         let resolver = Resolver::new([
