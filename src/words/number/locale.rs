@@ -4,7 +4,7 @@
 
 use std::ops::Range;
 
-use super::Words;
+use super::follow::Words;
 
 /// How a language writes the decimal mark and the thousands separator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
