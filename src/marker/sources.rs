@@ -421,10 +421,15 @@ fn normalise(name: &str) -> String {
     out
 }
 
-/// A URL compared by its address: without scheme, `www.`, a final `/` and the punctuation
-/// around it, lower-cased.
+/// A URL compared by its page, as every web address is ([`super::url::normalize`]: without
+/// scheme, `www.`, fragment, tracking parameters and a final `/`), after the punctuation
+/// around it is dropped and it is lower-cased; another scheme's address (`ftp://…`) without
+/// its scheme, `www.` and final `/`.
 fn url_key(url: &str) -> String {
     let url = normalise(url);
+    if let Some(page) = super::url::normalize(&url) {
+        return page;
+    }
     let url = url.split_once("://").map_or(url.as_str(), |(_, rest)| rest);
     let url = url.strip_prefix("www.").unwrap_or(url);
     url.trim_end_matches('/').to_string()
@@ -557,6 +562,18 @@ mod tests {
             ]
         );
         assert_eq!(map.unmatched, ["5"]);
+    }
+
+    #[test]
+    fn an_entry_names_the_page_whatever_its_tracking_parameters() {
+        let chunks = [
+            chunk("https://en.wikipedia.org/wiki/Paris", &[]),
+            chunk("x", &["https://example.com/a?id=2"]),
+        ];
+        let answer = "Sources:\n[1] https://en.wikipedia.org/wiki/Paris?utm_source=openai#History\n[2] https://example.com/a?id=3\n";
+        let map = map(&read(answer), answer, &chunks);
+        assert_eq!(map.named, [("1".to_string(), vec![0])]);
+        assert_eq!(map.unmatched, ["2"]);
     }
 
     #[test]
