@@ -6,6 +6,7 @@
 
 pub mod chunks;
 mod error;
+pub mod path;
 pub mod response;
 /// The value at `path` in `value`: `a.b` descends into objects, `a[]` maps over an array
 /// (giving an array of the results). A key may itself hold dots (`attributes.output.value`, as
@@ -54,8 +55,7 @@ pub(crate) use chunks::{finish_chunks, source_names};
 pub use error::InputError;
 
 /// How the answer is written. `--answer-format` takes the kebab-case names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default, schemars::JsonSchema)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum AnswerFormat {
     /// Plain text or Markdown.
@@ -95,6 +95,39 @@ pub enum AnswerFormat {
     Llamaindex,
     /// Haystack pipeline output with `AnswerBuilder` answers.
     Haystack,
+    /// A format described as data: a built-in profile or one of the user's `[[format]]` tables.
+    Profile(ProfileRef),
+}
+
+/// A profile, compared and hashed by its name.
+#[derive(Clone, Copy)]
+pub struct ProfileRef(pub &'static response::profile::Profile);
+
+impl PartialEq for ProfileRef {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.name() == other.0.name()
+    }
+}
+
+impl Eq for ProfileRef {}
+
+impl std::hash::Hash for ProfileRef {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.name().hash(state);
+    }
+}
+
+impl std::fmt::Debug for ProfileRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Profile({})", self.0.name())
+    }
+}
+
+/// A format is written as its name.
+impl Serialize for AnswerFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
 }
 
 impl AnswerFormat {
@@ -136,7 +169,28 @@ impl AnswerFormat {
             AnswerFormat::Langchain => "langchain",
             AnswerFormat::Llamaindex => "llamaindex",
             AnswerFormat::Haystack => "haystack",
+            AnswerFormat::Profile(profile) => profile.0.spec.name.as_str(),
         }
+    }
+
+    /// The format with this name: a built-in one, else a profile.
+    pub fn from_name(name: &str) -> Option<AnswerFormat> {
+        AnswerFormat::ALL
+            .into_iter()
+            .find(|f| f.name() == name)
+            .or_else(|| response::profile::named(name).map(|p| AnswerFormat::Profile(ProfileRef(p))))
+    }
+
+    /// Every format: the built-in readers, then the profiles.
+    pub fn every() -> Vec<AnswerFormat> {
+        AnswerFormat::ALL
+            .into_iter()
+            .chain(
+                response::profile::all()
+                    .into_iter()
+                    .map(|p| AnswerFormat::Profile(ProfileRef(p))),
+            )
+            .collect()
     }
 
     /// What it is, in one line (`--answer-format` help).
@@ -160,6 +214,7 @@ impl AnswerFormat {
             AnswerFormat::Langchain => "LangChain retrieval chain output {answer, context}",
             AnswerFormat::Llamaindex => "LlamaIndex Response {response, source_nodes}",
             AnswerFormat::Haystack => "Haystack pipeline output with AnswerBuilder answers",
+            AnswerFormat::Profile(profile) => profile.0.spec.title.as_str(),
         }
     }
 }
@@ -233,6 +288,9 @@ pub struct Answer {
     /// The retrieved chunks the response carries beside the answer (Bedrock's references, Azure's
     /// citations, a LangChain chain's context, ...); `None` when it carries none.
     pub sources: Option<Chunks>,
+    /// The marker syntax the format's answers use besides the built-in ones (a profile's
+    /// `marker`); `--marker` comes first.
+    pub marker: Option<std::sync::Arc<crate::marker::MarkerPattern>>,
 }
 
 /// How the chunks were written. Reports name it by [`ChunkFormat::name`].

@@ -249,7 +249,7 @@ pub fn markers(text: &str, resolver: &Resolver) -> Vec<Marker> {
                 if let Some((start, label, len)) = own.next() {
                     found.push(Marker {
                         span: start..start + len,
-                        labels: vec![label],
+                        labels: label,
                     });
                     i = start + len;
                 }
@@ -274,7 +274,7 @@ pub fn marker_at(text: &str, i: usize, resolver: &Resolver) -> Option<Marker> {
     if let Some((label, len)) = resolver.pattern.as_ref().and_then(|p| p.at(text, i)) {
         return Some(Marker {
             span: i..i + len,
-            labels: vec![label],
+            labels: label,
         });
     }
     built_in_at(text, i, resolver)

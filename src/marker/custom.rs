@@ -61,8 +61,8 @@ impl MarkerPattern {
         &self.pattern
     }
 
-    /// The marker that starts at byte `i` of `text`: its label and its length.
-    pub fn at(&self, text: &str, i: usize) -> Option<(String, usize)> {
+    /// The marker that starts at byte `i` of `text`: its labels and its length.
+    pub fn at(&self, text: &str, i: usize) -> Option<(Vec<String>, usize)> {
         let end = window_end(text, i);
         let input = Input::new(text).span(i..end).anchored(Anchored::Yes);
         let mut caps = self.regex.create_captures();
@@ -70,8 +70,8 @@ impl MarkerPattern {
         label_of(text, &caps)
     }
 
-    /// Every marker of `text`, in order, as (start, label, length); no two overlap.
-    pub fn all(&self, text: &str) -> Vec<(usize, String, usize)> {
+    /// Every marker of `text`, in order, as (start, labels, length); no two overlap.
+    pub fn all(&self, text: &str) -> Vec<(usize, Vec<String>, usize)> {
         let mut found = Vec::new();
         let mut caps = self.regex.create_captures();
         let mut at = 0;
@@ -107,12 +107,18 @@ fn window_end(text: &str, i: usize) -> usize {
     text[i..end].find('\n').map_or(end, |k| i + k)
 }
 
-/// The label (the group, trimmed) and the match's length; none when the group is empty.
-fn label_of(text: &str, caps: &Captures) -> Option<(String, usize)> {
+/// The labels (the group, split at commas and semicolons, each trimmed: `7, 12` is two) and the
+/// match's length; none when the group holds no label.
+fn label_of(text: &str, caps: &Captures) -> Option<(Vec<String>, usize)> {
     let m = caps.get_match()?;
     let group = caps.get_group(1)?;
-    let label = text[group.range()].trim();
-    (!label.is_empty() && m.end() > m.start()).then(|| (label.to_string(), m.end() - m.start()))
+    let labels: Vec<String> = text[group.range()]
+        .split([',', ';'])
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(str::to_string)
+        .collect();
+    (!labels.is_empty() && m.end() > m.start()).then(|| (labels, m.end() - m.start()))
 }
 
 #[cfg(test)]
@@ -124,10 +130,10 @@ mod tests {
         let style = MarkerPattern::new(r"\{\{cite:(\w+)\}\}").expect("valid");
         let text = "It is tall {{cite:doc1}}. It is old {{cite: }} {{cite:x2}}.";
         let found = style.all(text);
-        let labels: Vec<&str> = found.iter().map(|(_, l, _)| l.as_str()).collect();
+        let labels: Vec<&str> = found.iter().map(|(_, l, _)| l[0].as_str()).collect();
         assert_eq!(labels, ["doc1", "x2"]);
         assert_eq!(&text[found[0].0..found[0].0 + found[0].2], "{{cite:doc1}}");
-        assert_eq!(style.at(text, 11).map(|(l, _)| l).as_deref(), Some("doc1"));
+        assert_eq!(style.at(text, 11).map(|(l, _)| l), Some(vec!["doc1".to_string()]));
         assert_eq!(style.at(text, 10), None);
     }
 
@@ -136,8 +142,8 @@ mod tests {
         let style = MarkerPattern::new(r"<<(.+?)>>").expect("valid");
         assert!(style.all("a <<one\ntwo>> b").is_empty());
         let long = format!("a <<{}>> b <<ok>>", "x".repeat(300));
-        let labels: Vec<String> = style.all(&long).into_iter().map(|(_, l, _)| l).collect();
-        assert_eq!(labels, ["ok"]);
+        let labels: Vec<Vec<String>> = style.all(&long).into_iter().map(|(_, l, _)| l).collect();
+        assert_eq!(labels, [["ok"]]);
     }
 
     #[test]

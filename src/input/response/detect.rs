@@ -39,10 +39,11 @@ pub fn detect(text: &str) -> Result<AnswerFormat, InputError> {
     }
     let mut values = serde_json::Deserializer::from_str(start).into_iter::<Value>();
     match values.next() {
-        Some(Ok(Value::Object(object))) => {
-            classify_object(&object).ok_or_else(|| unknown_json(Some(&object)))
+        Some(Ok(value @ Value::Object(_))) => {
+            classify(&value).ok_or_else(|| unknown_json(value.as_object()))
         }
-        Some(Ok(Value::Array(items))) => {
+        Some(Ok(value @ Value::Array(_))) => {
+            let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
             let first = items.first().and_then(Value::as_object);
             if let Some(provider) = first.and_then(|first| {
                 PROVIDERS
@@ -53,6 +54,9 @@ pub fn detect(text: &str) -> Result<AnswerFormat, InputError> {
             }
             // `[1] The tower is tall.` is Markdown; a text that is nothing but JSON is not.
             if values.all(|v| v.is_ok()) {
+                if let Some(best) = candidates(&value).first() {
+                    return Ok(best.format);
+                }
                 return Err(unknown_json(first));
             }
             Ok(AnswerFormat::Text)
@@ -119,10 +123,47 @@ fn classify_event(event: &Map<String, Value>) -> Option<AnswerFormat> {
     first_format(event, |p| p.event)
 }
 
-pub(super) fn classify_object(object: &Map<String, Value>) -> Option<AnswerFormat> {
-    first_format(object, |p| p.response)
-        .or_else(|| classify_event(object))
-        .or_else(|| first_format(object, |p| p.error))
+/// The format of one JSON document: the best of its [`candidates`].
+pub(super) fn classify(value: &Value) -> Option<AnswerFormat> {
+    candidates(value).first().map(|c| c.format)
+}
+
+/// A format that a JSON document matches, and how well.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Candidate {
+    pub format: AnswerFormat,
+    /// A profile's number of conditions; a reader written in Rust scores
+    /// [`READER_SCORE`](super::profile::READER_SCORE) for a response of its own, one less for an
+    /// event of its stream and none for its error body.
+    pub score: usize,
+}
+
+/// Every format that the JSON document `value` matches, best first: the highest score wins;
+/// among equals, a reader written in Rust comes before a profile, the user's profiles before the
+/// built-in ones, and otherwise the order of their lists.
+pub fn candidates(value: &Value) -> Vec<Candidate> {
+    let mut found = Vec::new();
+    if let Some(object) = value.as_object() {
+        let score = super::profile::READER_SCORE;
+        let rust = first_format(object, |p| p.response)
+            .map(|format| (format, score))
+            .or_else(|| classify_event(object).map(|format| (format, score - 1)))
+            .or_else(|| first_format(object, |p| p.error).map(|format| (format, 0)));
+        if let Some((format, score)) = rust {
+            found.push(Candidate { format, score });
+        }
+    }
+    for profile in super::profile::all() {
+        if let Some(score) = profile.score(value) {
+            found.push(Candidate {
+                format: AnswerFormat::Profile(crate::input::ProfileRef(profile)),
+                score,
+            });
+        }
+    }
+    // Stable: equals keep the order above.
+    found.sort_by(|a, b| b.score.cmp(&a.score));
+    found
 }
 
 /// `{"`, or `[{"`, with any white space between: a JSON object's first key, which prose does not

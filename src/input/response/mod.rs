@@ -49,6 +49,7 @@ mod ollama;
 mod openai;
 mod openai_responses;
 mod perplexity;
+pub mod profile;
 
 #[cfg(test)]
 mod testing;
@@ -58,7 +59,7 @@ use serde_json::{Map, Value};
 use crate::input::InputError;
 
 use super::{Answer, AnswerFormat, ChunkFormat, Chunks};
-pub use detect::detect;
+pub use detect::{Candidate, candidates, detect};
 use reading::Reading;
 pub(crate) use reading::Sources;
 
@@ -133,6 +134,11 @@ fn provider(format: AnswerFormat) -> Option<&'static Provider> {
 /// blank lines are skipped, and `data: [DONE]` ends the stream) and, for Gemini, a JSON array of
 /// chunks.
 pub fn read(text: &str, format: AnswerFormat) -> Result<Answer, InputError> {
+    if let AnswerFormat::Profile(profile) = format {
+        let mut answer = profile.0.read(text)?.into_answer(format)?;
+        answer.marker = profile.0.marker();
+        return Ok(answer);
+    }
     let reading = match provider(format) {
         Some(provider) => (provider.read)(text)?,
         None => Reading {
@@ -146,8 +152,11 @@ pub fn read(text: &str, format: AnswerFormat) -> Result<Answer, InputError> {
 /// What to say when an answer in `format` comes without a chunks file and carries no sources:
 /// which file to pass.
 pub fn where_sources_are(format: AnswerFormat) -> String {
-    let elsewhere = provider(format)
-        .map(|p| p.sources_elsewhere)
+    let elsewhere = match format {
+        AnswerFormat::Profile(profile) => Some(profile.0.spec.sources_elsewhere.as_str()),
+        _ => provider(format).map(|p| p.sources_elsewhere),
+    };
+    let elsewhere = elsewhere
         .filter(|s| !s.is_empty())
         .unwrap_or("the chunks the answer was written from");
     format!("the answer carries no sources: pass {elsewhere} as CHUNKS, the second argument")
@@ -173,8 +182,22 @@ pub(crate) fn chunks_of(value: &Value, text: &str) -> Option<Result<Chunks, Inpu
             );
         }
     }
+    let format = detect::classify(value)?;
+    if let AnswerFormat::Profile(profile) = format {
+        let profile = profile.0;
+        let sources = profile.read_sources(&crate::input::path::Found::root(value));
+        return Some(sources.and_then(|s| {
+            if s.chunks.is_empty() {
+                Err(InputError::ChunkShape {
+                    position: None,
+                    message: format!("this is {}, which carries no sources", profile.spec.title),
+                })
+            } else {
+                s.into_chunks(ChunkFormat::Sources(format))
+            }
+        }));
+    }
     let object = value.as_object()?;
-    let format = detect::classify_object(object)?;
     let provider = provider(format)?;
     if !(provider.response)(object) {
         return None;

@@ -91,6 +91,7 @@ impl Reading {
             warnings: self.warnings,
             question: None,
             sources,
+            marker: None,
         })
     }
 

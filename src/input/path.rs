@@ -1,0 +1,434 @@
+//! The path language of format profiles, `--answer-path`, `--sources-path` and `--records`: where
+//! a value is inside a JSON document.
+//!
+//! A path is steps separated by `.`:
+//!
+//! - `key` descends into an object. A key may itself hold dots (`mlflow.spanType`, as dataframe
+//!   columns and OTel attributes are named): at each object the longest run of steps that is one
+//!   of its keys wins. `["a.b"]` names such a key explicitly.
+//! - `[]` is every item of an array; `*` every value of an object (in the document's order).
+//! - `[2]` is the third item, `[-1]` the last.
+//! - `[?type=text]` keeps the items of an array whose `type` (any path) is the string `text` (or
+//!   the number, or the boolean, written so); `[?score]` those where it exists and is not null.
+//! - `^` is the object that holds the current one (the attribution that holds a segment).
+//! - `@` is the current value itself (for items that are strings).
+//!
+//! A path selects every value it reaches, in document order: `results[].id` gives one value per
+//! result that has an `id`. Selecting is one walk over the part of the document the path names;
+//! no value is copied.
+
+use serde_json::Value;
+
+/// The longest path accepted: paths are written by people.
+pub const MAX_PATH_LEN: usize = 512;
+
+/// One step of a path.
+#[derive(Debug, Clone, PartialEq)]
+enum Step {
+    Key(String),
+    Each,
+    Values,
+    Index(i64),
+    Filter(Path, Option<String>),
+    Parent,
+    Here,
+}
+
+/// A parsed path.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Path {
+    steps: Vec<Step>,
+    text: String,
+}
+
+/// A value a path reached, with the objects that hold it (outermost first), so that a path
+/// relative to it can step out with `^`.
+#[derive(Debug, Clone)]
+pub struct Found<'v> {
+    pub value: &'v Value,
+    holders: Vec<&'v Value>,
+}
+
+impl<'v> Found<'v> {
+    /// The document itself, as a starting point.
+    pub fn root(value: &'v Value) -> Self {
+        Found {
+            value,
+            holders: Vec::new(),
+        }
+    }
+}
+
+impl std::fmt::Display for Path {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl Path {
+    /// Parses `text`; the error says what is wrong with it.
+    pub fn parse(text: &str) -> Result<Path, String> {
+        if text.len() > MAX_PATH_LEN {
+            return Err(format!("it is longer than {MAX_PATH_LEN} bytes"));
+        }
+        let mut steps = Vec::new();
+        let mut rest = text.trim();
+        if rest.is_empty() {
+            return Err("it is empty".to_string());
+        }
+        let mut expect_step = true;
+        while !rest.is_empty() {
+            if let Some(after) = rest.strip_prefix('[') {
+                let (inside, after) = bracket(after)?;
+                steps.push(inside);
+                rest = after;
+                expect_step = false;
+                continue;
+            }
+            if !expect_step {
+                rest = rest
+                    .strip_prefix('.')
+                    .ok_or_else(|| format!("`{rest}` should follow a `.`"))?;
+                expect_step = true;
+                continue;
+            }
+            let end = rest.find(['.', '[']).unwrap_or(rest.len());
+            let word = &rest[..end];
+            steps.push(match word {
+                "" => return Err("it has an empty step (`..` or a leading `.`)".to_string()),
+                "^" => Step::Parent,
+                "*" => Step::Values,
+                "@" => Step::Here,
+                key => Step::Key(key.to_string()),
+            });
+            rest = &rest[end..];
+            expect_step = false;
+        }
+        if expect_step {
+            return Err("it ends with `.`".to_string());
+        }
+        Ok(Path {
+            steps,
+            text: text.trim().to_string(),
+        })
+    }
+
+    /// Every value the path reaches from `at`, in document order.
+    pub fn select<'v>(&self, at: &Found<'v>) -> Vec<Found<'v>> {
+        let mut out = Vec::new();
+        walk(&self.steps, at.value, &mut at.holders.clone(), &mut out);
+        out
+    }
+
+    /// The first value the path reaches from `value` that is not null.
+    pub fn first<'v>(&self, at: &Found<'v>) -> Option<&'v Value> {
+        self.select(at)
+            .into_iter()
+            .map(|f| f.value)
+            .find(|v| !v.is_null())
+    }
+
+    /// Whether the path reaches a value that is not null.
+    pub fn exists(&self, at: &Found<'_>) -> bool {
+        self.first(at).is_some()
+    }
+
+    /// Whether every step names an object key (no array, parent or filter step): such a path
+    /// names one place.
+    pub fn is_plain(&self) -> bool {
+        self.steps.iter().all(|s| matches!(s, Step::Key(_)))
+    }
+}
+
+/// Parses what follows a `[` up to its `]`.
+fn bracket(after: &str) -> Result<(Step, &str), String> {
+    if let Some(quoted) = after.strip_prefix('"') {
+        let end = quoted
+            .find("\"]")
+            .ok_or_else(|| "a `[\"` has no closing `\"]`".to_string())?;
+        return Ok((Step::Key(quoted[..end].to_string()), &quoted[end + 2..]));
+    }
+    // A filter may hold a nested path with brackets of its own.
+    let mut depth = 0usize;
+    let mut close = None;
+    for (at, c) in after.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' if depth == 0 => {
+                close = Some(at);
+                break;
+            }
+            ']' => depth -= 1,
+            _ => {}
+        }
+    }
+    let close = close.ok_or_else(|| "a `[` has no closing `]`".to_string())?;
+    let inside = after[..close].trim();
+    let rest = &after[close + 1..];
+    let step = if inside.is_empty() {
+        Step::Each
+    } else if let Some(filter) = inside.strip_prefix('?') {
+        let (path, value) = match filter.split_once('=') {
+            Some((path, value)) => (path, Some(value.trim().to_string())),
+            None => (filter, None),
+        };
+        Step::Filter(Path::parse(path)?, value)
+    } else {
+        let index = inside
+            .parse::<i64>()
+            .map_err(|_| format!("`[{inside}]` is neither `[]`, an index nor a `[?filter]`"))?;
+        Step::Index(index)
+    };
+    Ok((step, rest))
+}
+
+fn walk<'v>(steps: &[Step], value: &'v Value, holders: &mut Vec<&'v Value>, out: &mut Vec<Found<'v>>) {
+    let Some((step, rest)) = steps.split_first() else {
+        out.push(Found {
+            value,
+            holders: holders.clone(),
+        });
+        return;
+    };
+    match step {
+        Step::Here => walk(rest, value, holders, out),
+        Step::Parent => {
+            if let Some(holder) = holders.pop() {
+                walk(rest, holder, holders, out);
+                holders.push(holder);
+            }
+        }
+        Step::Key(_) => {
+            let Some(object) = value.as_object() else {
+                return;
+            };
+            // The longest run of key steps that is one key of this object.
+            let keys = steps.iter().take_while(|s| matches!(s, Step::Key(_))).count();
+            for take in (1..=keys).rev() {
+                let key = join_keys(&steps[..take]);
+                if let Some(inner) = object.get(key.as_str()) {
+                    descend(value, inner, &steps[take..], holders, out);
+                    return;
+                }
+            }
+        }
+        Step::Each => {
+            if let Some(items) = value.as_array() {
+                for item in items {
+                    walk(rest, item, holders, out);
+                }
+            }
+        }
+        Step::Values => {
+            if let Some(object) = value.as_object() {
+                for inner in object.values() {
+                    descend(value, inner, rest, holders, out);
+                }
+            }
+        }
+        Step::Index(index) => {
+            if let Some(items) = value.as_array() {
+                let at = if *index < 0 {
+                    usize::try_from(index.unsigned_abs())
+                        .ok()
+                        .and_then(|back| items.len().checked_sub(back))
+                } else {
+                    usize::try_from(*index).ok()
+                };
+                if let Some(item) = at.and_then(|at| items.get(at)) {
+                    walk(rest, item, holders, out);
+                }
+            }
+        }
+        Step::Filter(path, wanted) => {
+            if let Some(items) = value.as_array() {
+                for item in items {
+                    let here = Found {
+                        value: item,
+                        holders: holders.clone(),
+                    };
+                    let keep = match wanted {
+                        None => path.exists(&here),
+                        Some(wanted) => path
+                            .select(&here)
+                            .iter()
+                            .any(|f| scalar_text(f.value).as_deref() == Some(wanted.as_str())),
+                    };
+                    if keep {
+                        walk(rest, item, holders, out);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Walks on from `inner`, a value inside the object `value`, which becomes its holder.
+fn descend<'v>(
+    value: &'v Value,
+    inner: &'v Value,
+    rest: &[Step],
+    holders: &mut Vec<&'v Value>,
+    out: &mut Vec<Found<'v>>,
+) {
+    holders.push(value);
+    walk(rest, inner, holders, out);
+    holders.pop();
+}
+
+fn join_keys(steps: &[Step]) -> String {
+    let mut key = String::new();
+    for (k, step) in steps.iter().enumerate() {
+        if let Step::Key(part) = step {
+            if k > 0 {
+                key.push('.');
+            }
+            key.push_str(part);
+        }
+    }
+    key
+}
+
+/// A string, number or boolean as text; `None` for the rest.
+pub fn scalar_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// A template such as `{file.name} p. {pages}`: text with paths in braces, each replaced by what
+/// it reaches from `at` (several values joined by `, `). `None` when a path reaches nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Template {
+    pieces: Vec<Piece>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Piece {
+    Text(String),
+    Path(Path),
+}
+
+impl Template {
+    /// A template, or a bare path (`id`), which is the template `{id}`.
+    pub fn parse(text: &str) -> Result<Template, String> {
+        if !text.contains('{') {
+            return Ok(Template {
+                pieces: vec![Piece::Path(Path::parse(text)?)],
+            });
+        }
+        let mut pieces = Vec::new();
+        let mut rest = text;
+        while let Some(open) = rest.find('{') {
+            if open > 0 {
+                pieces.push(Piece::Text(rest[..open].to_string()));
+            }
+            let close = rest[open..]
+                .find('}')
+                .ok_or_else(|| "a `{` has no closing `}`".to_string())?;
+            pieces.push(Piece::Path(Path::parse(&rest[open + 1..open + close])?));
+            rest = &rest[open + close + 1..];
+        }
+        if !rest.is_empty() {
+            pieces.push(Piece::Text(rest.to_string()));
+        }
+        Ok(Template { pieces })
+    }
+
+    /// The text the template gives at `at`.
+    pub fn render(&self, at: &Found<'_>) -> Option<String> {
+        let mut out = String::new();
+        for piece in &self.pieces {
+            match piece {
+                Piece::Text(text) => out.push_str(text),
+                Piece::Path(path) => {
+                    let values: Vec<String> = path
+                        .select(at)
+                        .iter()
+                        .flat_map(|f| match f.value {
+                            Value::Array(items) => items.iter().filter_map(scalar_text).collect::<Vec<_>>(),
+                            other => scalar_text(other).into_iter().collect::<Vec<_>>(),
+                        })
+                        .collect();
+                    if values.is_empty() {
+                        return None;
+                    }
+                    out.push_str(&values.join(", "));
+                }
+            }
+        }
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn texts(path: &str, value: &Value) -> Vec<String> {
+        Path::parse(path)
+            .unwrap()
+            .select(&Found::root(value))
+            .iter()
+            .map(|f| scalar_text(f.value).unwrap_or_else(|| f.value.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn keys_items_indices_and_dotted_keys() {
+        let doc = json!({
+            "a": {"b": [{"id": 1}, {"id": 2}, {"x": 3}]},
+            "attributes": {"mlflow.spanType": "RETRIEVER", "mlflow": {"spanType": "no"}},
+            "m": {"k1": {"t": "x"}, "k2": {"t": "y"}}
+        });
+        assert_eq!(texts("a.b[].id", &doc), ["1", "2"]);
+        assert_eq!(texts("a.b[1].id", &doc), ["2"]);
+        assert_eq!(texts("a.b[-1].x", &doc), ["3"]);
+        assert_eq!(texts("a.b[-4].x", &doc), Vec::<String>::new());
+        assert_eq!(texts("attributes.mlflow.spanType", &doc), ["RETRIEVER"]);
+        assert_eq!(texts("attributes[\"mlflow.spanType\"]", &doc), ["RETRIEVER"]);
+        assert_eq!(texts("m.*.t", &doc), ["x", "y"]);
+        assert_eq!(texts("a.missing", &doc), Vec::<String>::new());
+    }
+
+    #[test]
+    fn filters_and_parents() {
+        let doc = json!({"content": [
+            {"type": "text", "text": "A"},
+            {"type": "source", "url": "u"},
+            {"type": "text", "text": "B", "meta": {"n": 2}}
+        ], "attributions": [{"doc": "d1", "segments": [{"s": 0}, {"s": 5}]}]});
+        assert_eq!(texts("content[?type=text].text", &doc), ["A", "B"]);
+        assert_eq!(texts("content[?meta.n=2].text", &doc), ["B"]);
+        assert_eq!(texts("content[?url].type", &doc), ["source"]);
+        let path = Path::parse("attributions[].segments[]").unwrap();
+        let found = path.select(&Found::root(&doc));
+        assert_eq!(found.len(), 2);
+        let up = Path::parse("^.doc").unwrap();
+        assert_eq!(up.first(&found[1]), Some(&json!("d1")));
+        assert_eq!(Path::parse("@").unwrap().first(&found[0]), Some(&json!({"s": 0})));
+    }
+
+    #[test]
+    fn bad_paths_say_why() {
+        for bad in ["", "a..b", ".a", "a.", "a[", "a[x]", "a[\"b"] {
+            assert!(Path::parse(bad).is_err(), "{bad}");
+        }
+        assert!(Path::parse(&"a.".repeat(300)).is_err());
+    }
+
+    #[test]
+    fn templates_join_values() {
+        let doc = json!({"file": {"name": "a.pdf"}, "pages": [1, 2]});
+        let at = Found::root(&doc);
+        let t = Template::parse("{file.name} p. {pages}").unwrap();
+        assert_eq!(t.render(&at).as_deref(), Some("a.pdf p. 1, 2"));
+        assert_eq!(Template::parse("file.name").unwrap().render(&at).as_deref(), Some("a.pdf"));
+        assert_eq!(Template::parse("{nothing}").unwrap().render(&at), None);
+        assert!(Template::parse("{a").is_err());
+    }
+}
