@@ -47,18 +47,19 @@ pub struct ProfileSpec {
     pub detect: Vec<String>,
     /// Paths to the answer's text, the first that reaches a string wins; several strings it
     /// reaches are joined by `answer-join`. No answer: a file of sources only.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "one_or_many")]
     pub answer: Vec<String>,
     #[serde(default)]
     pub answer_join: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "one_or_many")]
     pub question: Vec<String>,
     /// Paths to the list of sources (the first that reaches something wins).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "one_or_many")]
     pub sources: Vec<String>,
     /// Within a source: its id (a path or a template such as `{file.name} p. {pages}`); without
     /// one, its URL, else its 1-based position.
-    pub source_id: Option<String>,
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub source_id: Vec<String>,
     /// Its text: a string, or a list of strings (one chunk each, ids `<id>#1`, `#2`, ...);
     /// `@` for sources that are strings.
     pub source_text: Option<String>,
@@ -94,13 +95,28 @@ pub struct ProfileSpec {
     /// `position1` (a position among the sources).
     pub citation_names: Option<String>,
     /// Within a cited source object: its id, text, title and URL (as for sources).
-    pub cited_id: Option<String>,
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub cited_id: Vec<String>,
     pub cited_text: Option<String>,
     pub cited_title: Option<String>,
     pub cited_url: Option<String>,
     /// What to pass as the chunks file when the answer carries no sources.
     #[serde(default)]
     pub sources_elsewhere: String,
+}
+
+/// A string or a list of strings (alternatives, the first that gives something wins).
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(one) => vec![one],
+        OneOrMany::Many(many) => many,
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,7 +149,8 @@ enum Condition {
 /// How to read one source object.
 #[derive(Debug, Default)]
 struct SourceShape {
-    id: Option<Template>,
+    /// Alternatives: the first that renders.
+    id: Vec<Template>,
     text: Option<Path>,
     title: Option<Template>,
     url: Option<Template>,
@@ -188,14 +205,20 @@ impl Profile {
                 .map(|t| Template::parse(t).map_err(|e| bad(field, e)))
                 .transpose()
         };
+        let templates = |field: &str, texts: &[String]| -> Result<Vec<Template>, String> {
+            texts
+                .iter()
+                .map(|t| Template::parse(t).map_err(|e| bad(field, e)))
+                .collect()
+        };
         let detect = spec
             .detect
             .iter()
             .map(|c| {
                 if let Some(absent) = c.strip_prefix('!') {
                     Ok(Condition::Absent(path("detect", absent)?))
-                } else if let Some((p, v)) = c.split_once('=') {
-                    Ok(Condition::Equals(path("detect", p)?, v.to_string()))
+                } else if let Some(at) = outside_brackets(c, '=') {
+                    Ok(Condition::Equals(path("detect", &c[..at])?, c[at + 1..].to_string()))
                 } else {
                     Ok(Condition::Exists(path("detect", c)?))
                 }
@@ -259,7 +282,7 @@ impl Profile {
             ));
         }
         let source = SourceShape {
-            id: template("source-id", &spec.source_id)?,
+            id: templates("source-id", &spec.source_id)?,
             text: opt_path("source-text", &spec.source_text)?,
             title: template("source-title", &spec.source_title)?,
             url: template("source-url", &spec.source_url)?,
@@ -270,7 +293,7 @@ impl Profile {
                 .collect::<Result<_, _>>()?,
         };
         let cited = SourceShape {
-            id: template("cited-id", &spec.cited_id)?,
+            id: templates("cited-id", &spec.cited_id)?,
             text: opt_path("cited-text", &spec.cited_text)?,
             title: template("cited-title", &spec.cited_title)?,
             url: template("cited-url", &spec.cited_url)?,
@@ -588,7 +611,10 @@ fn read_source(
     let render = |t: &Option<Template>| t.as_ref().and_then(|t| t.render(item));
     let url = render(&shape.url);
     let title = render(&shape.title);
-    let id = render(&shape.id)
+    let id = shape
+        .id
+        .iter()
+        .find_map(|t| t.render(item))
         .or_else(|| url.clone())
         .unwrap_or_else(|| fallback.to_string());
     let mut texts = Vec::new();
@@ -635,6 +661,20 @@ fn read_source(
             aliases: aliases.clone(),
         })
         .collect())
+}
+
+/// The first `wanted` of `text` that is not inside brackets.
+fn outside_brackets(text: &str, wanted: char) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, c) in text.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            c if c == wanted && depth == 0 => return Some(at),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A whole number, also written as a string (proto3 JSON writes int64 so).
