@@ -212,8 +212,12 @@ impl Checker {
     ) -> Result<Report, Expired> {
         let (language, analyzer) = self.language_for(answer, chunks);
         analyzer.begin();
-        let resolver = Resolver::for_chunks(chunks)
-            .with_pattern(self.options.marker.clone().or_else(|| answer.marker.clone()));
+        let resolver = Resolver::for_chunks(chunks).with_pattern(
+            self.options
+                .marker
+                .clone()
+                .or_else(|| answer.marker.clone()),
+        );
         // The values of the figures the question states.
         let given: FxHashSet<words::NumberValue> = answer
             .question

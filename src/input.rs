@@ -178,7 +178,9 @@ impl AnswerFormat {
         AnswerFormat::ALL
             .into_iter()
             .find(|f| f.name() == name)
-            .or_else(|| response::profile::named(name).map(|p| AnswerFormat::Profile(ProfileRef(p))))
+            .or_else(|| {
+                response::profile::named(name).map(|p| AnswerFormat::Profile(ProfileRef(p)))
+            })
     }
 
     /// Every format: the built-in readers, then the profiles.

@@ -182,7 +182,12 @@ fn bracket(after: &str) -> Result<(Step, &str), String> {
     Ok((step, rest))
 }
 
-fn walk<'v>(steps: &[Step], value: &'v Value, holders: &mut Vec<&'v Value>, out: &mut Vec<Found<'v>>) {
+fn walk<'v>(
+    steps: &[Step],
+    value: &'v Value,
+    holders: &mut Vec<&'v Value>,
+    out: &mut Vec<Found<'v>>,
+) {
     let Some((step, rest)) = steps.split_first() else {
         out.push(Found {
             value,
@@ -203,7 +208,10 @@ fn walk<'v>(steps: &[Step], value: &'v Value, holders: &mut Vec<&'v Value>, out:
                 return;
             };
             // The longest run of key steps that is one key of this object.
-            let keys = steps.iter().take_while(|s| matches!(s, Step::Key(_))).count();
+            let keys = steps
+                .iter()
+                .take_while(|s| matches!(s, Step::Key(_)))
+                .count();
             for take in (1..=keys).rev() {
                 let key = join_keys(&steps[..take]);
                 if let Some(inner) = object.get(key.as_str()) {
@@ -349,7 +357,9 @@ impl Template {
                         .select(at)
                         .iter()
                         .flat_map(|f| match f.value {
-                            Value::Array(items) => items.iter().filter_map(scalar_text).collect::<Vec<_>>(),
+                            Value::Array(items) => {
+                                items.iter().filter_map(scalar_text).collect::<Vec<_>>()
+                            }
                             other => scalar_text(other).into_iter().collect::<Vec<_>>(),
                         })
                         .collect();
@@ -390,7 +400,10 @@ mod tests {
         assert_eq!(texts("a.b[-1].x", &doc), ["3"]);
         assert_eq!(texts("a.b[-4].x", &doc), Vec::<String>::new());
         assert_eq!(texts("attributes.mlflow.spanType", &doc), ["RETRIEVER"]);
-        assert_eq!(texts("attributes[\"mlflow.spanType\"]", &doc), ["RETRIEVER"]);
+        assert_eq!(
+            texts("attributes[\"mlflow.spanType\"]", &doc),
+            ["RETRIEVER"]
+        );
         assert_eq!(texts("m.*.t", &doc), ["x", "y"]);
         assert_eq!(texts("a.missing", &doc), Vec::<String>::new());
     }
@@ -410,7 +423,10 @@ mod tests {
         assert_eq!(found.len(), 2);
         let up = Path::parse("^.doc").unwrap();
         assert_eq!(up.first(&found[1]), Some(&json!("d1")));
-        assert_eq!(Path::parse("@").unwrap().first(&found[0]), Some(&json!({"s": 0})));
+        assert_eq!(
+            Path::parse("@").unwrap().first(&found[0]),
+            Some(&json!({"s": 0}))
+        );
     }
 
     #[test]
@@ -427,7 +443,10 @@ mod tests {
         let at = Found::root(&doc);
         let t = Template::parse("{file.name} p. {pages}").unwrap();
         assert_eq!(t.render(&at).as_deref(), Some("a.pdf p. 1, 2"));
-        assert_eq!(Template::parse("file.name").unwrap().render(&at).as_deref(), Some("a.pdf"));
+        assert_eq!(
+            Template::parse("file.name").unwrap().render(&at).as_deref(),
+            Some("a.pdf")
+        );
         assert_eq!(Template::parse("{nothing}").unwrap().render(&at), None);
         assert!(Template::parse("{a").is_err());
     }

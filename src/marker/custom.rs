@@ -133,7 +133,10 @@ mod tests {
         let labels: Vec<&str> = found.iter().map(|(_, l, _)| l[0].as_str()).collect();
         assert_eq!(labels, ["doc1", "x2"]);
         assert_eq!(&text[found[0].0..found[0].0 + found[0].2], "{{cite:doc1}}");
-        assert_eq!(style.at(text, 11).map(|(l, _)| l), Some(vec!["doc1".to_string()]));
+        assert_eq!(
+            style.at(text, 11).map(|(l, _)| l),
+            Some(vec!["doc1".to_string()])
+        );
         assert_eq!(style.at(text, 10), None);
     }
 

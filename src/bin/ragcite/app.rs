@@ -47,6 +47,7 @@ fn run(cli: Cli) -> Result<ExitStatus> {
         Command::Eval(args) => commands::eval::run(&args),
         Command::Train(args) => commands::train::run(&args),
         Command::Explain(args) => commands::explain::run(&args),
+        Command::Formats(args) => commands::formats::run(&args),
         #[cfg(feature = "service")]
         Command::Serve(args) => commands::serve::run(&args),
         #[cfg(feature = "service")]

@@ -20,6 +20,9 @@ const CONFIGURED: [&str; 2] = ["check", "batch"];
 /// The subcommand that reads the `[serve]` table.
 const SERVE: &str = "serve";
 
+/// The subcommand that lists the formats: it reads only the `[[format]]` tables.
+const FORMATS: &str = "formats";
+
 /// Options that make no sense in a file: they name inputs or this very mechanism.
 const NOT_IN_FILE: [&str; 5] = ["config", "isolated", "stdin-filename", "help", "version"];
 
@@ -42,7 +45,7 @@ pub fn apply(args: Vec<OsString>) -> Result<Vec<OsString>> {
         return Ok(args);
     };
     let subcommand = args[position].to_string_lossy().into_owned();
-    if !CONFIGURED.contains(&subcommand.as_str()) && subcommand != SERVE {
+    if !CONFIGURED.contains(&subcommand.as_str()) && subcommand != SERVE && subcommand != FORMATS {
         return Ok(args);
     }
     let user: Vec<String> = args[position + 1..]
@@ -69,11 +72,34 @@ pub fn apply(args: Vec<OsString>) -> Result<Vec<OsString>> {
     let Some(config) = config else {
         return Ok(args);
     };
+    add_formats(&config)?;
+    if subcommand == FORMATS {
+        return Ok(args);
+    }
     let inserted = options_for(&config, &subcommand, &user)?;
     let mut result: Vec<OsString> = args[..=position].to_vec();
     result.extend(inserted.into_iter().map(OsString::from));
     result.extend(args[position + 1..].iter().cloned());
     Ok(result)
+}
+
+/// `[[format]]` tables: the user's format profiles, in the built-in profiles' schema, added to
+/// the formats that detection and `--answer-format` know.
+fn add_formats(config: &Config) -> Result<()> {
+    let shown = config.path.display();
+    let Some(toml::Value::Array(tables)) = config.table.get("format") else {
+        return Ok(());
+    };
+    let mut specs = Vec::with_capacity(tables.len());
+    for (k, table) in tables.iter().enumerate() {
+        let spec: ragcite::input::response::profile::ProfileSpec =
+            table.clone().try_into().map_err(|e: toml::de::Error| {
+                anyhow::anyhow!("{shown}: [[format]] number {}: {}", k + 1, e.message())
+            })?;
+        specs.push(spec);
+    }
+    ragcite::input::response::profile::add_user_profiles(specs)
+        .map_err(|e| anyhow::anyhow!("{shown}: [[format]]: {e}"))
 }
 
 /// The nearest configuration above the working directory.
@@ -179,6 +205,10 @@ fn options_for(config: &Config, subcommand: &str, user: &[String]) -> Result<Vec
     for (key, value) in &config.table {
         if key == "fields" {
             options.extend(field_options(config, value, subcommand, user)?);
+            continue;
+        }
+        if key == "format" && value.is_array() {
+            // `[[format]]` tables: read by `add_formats`.
             continue;
         }
         if key == SERVE {

@@ -199,7 +199,9 @@ impl Profile {
         let paths = |field: &str, texts: &[String]| -> Result<Vec<Path>, String> {
             texts.iter().map(|t| path(field, t)).collect()
         };
-        let opt_path = |field: &str, text: &Option<String>| text.as_deref().map(|t| path(field, t)).transpose();
+        let opt_path = |field: &str, text: &Option<String>| {
+            text.as_deref().map(|t| path(field, t)).transpose()
+        };
         let template = |field: &str, text: &Option<String>| {
             text.as_deref()
                 .map(|t| Template::parse(t).map_err(|e| bad(field, e)))
@@ -218,17 +220,25 @@ impl Profile {
                 if let Some(absent) = c.strip_prefix('!') {
                     Ok(Condition::Absent(path("detect", absent)?))
                 } else if let Some(at) = outside_brackets(c, '=') {
-                    Ok(Condition::Equals(path("detect", &c[..at])?, c[at + 1..].to_string()))
+                    Ok(Condition::Equals(
+                        path("detect", &c[..at])?,
+                        c[at + 1..].to_string(),
+                    ))
                 } else {
                     Ok(Condition::Exists(path("detect", c)?))
                 }
             })
             .collect::<Result<Vec<_>, String>>()?;
         if detect.iter().all(|c| matches!(c, Condition::Absent(_))) {
-            return Err(bad("detect", "it needs at least one condition that a path exists".into()));
+            return Err(bad(
+                "detect",
+                "it needs at least one condition that a path exists".into(),
+            ));
         }
         if spec.answer.is_empty() && spec.sources.is_empty() {
-            return Err(format!("format `{name}`: it names neither `answer` nor `sources`"));
+            return Err(format!(
+                "format `{name}`: it names neither `answer` nor `sources`"
+            ));
         }
         let numbering = match spec.numbering {
             None | Some(1) => 1,
@@ -238,14 +248,21 @@ impl Profile {
         let marker = spec
             .marker
             .as_deref()
-            .map(|m| MarkerPattern::new(m).map(Arc::new).map_err(|e| bad("marker", e)))
+            .map(|m| {
+                MarkerPattern::new(m)
+                    .map(Arc::new)
+                    .map_err(|e| bad("marker", e))
+            })
             .transpose()?;
         let marker_names = match spec.marker_names.as_deref() {
             None | Some("position") => MarkerNames::Position,
             Some("id") => MarkerNames::Id,
             Some("id-prefix") => MarkerNames::IdPrefix,
             Some(other) => {
-                return Err(bad("marker-names", format!("`{other}` is not position, id or id-prefix")));
+                return Err(bad(
+                    "marker-names",
+                    format!("`{other}` is not position, id or id-prefix"),
+                ));
             }
         };
         let unit = match spec.citation_unit.as_deref() {
@@ -253,7 +270,10 @@ impl Profile {
             Some("bytes") => Unit::Bytes,
             Some("utf16") => Unit::Utf16,
             Some(other) => {
-                return Err(bad("citation-unit", format!("`{other}` is not chars, bytes or utf16")));
+                return Err(bad(
+                    "citation-unit",
+                    format!("`{other}` is not chars, bytes or utf16"),
+                ));
             }
         };
         let names = match spec.citation_names.as_deref() {
@@ -364,7 +384,9 @@ impl Profile {
                 ),
             });
         }
-        reading.text = self.strings(&root, &self.answer, "answer")?.unwrap_or_default();
+        reading.text = self
+            .strings(&root, &self.answer, "answer")?
+            .unwrap_or_default();
         let mut sources = self.read_sources(&root)?;
         self.read_citations(&root, &reading.text, &mut reading.citations, &mut sources)?;
         if let Some(marker) = &self.marker {
@@ -395,7 +417,9 @@ impl Profile {
                 match f.value {
                     Value::String(s) => parts.push(s.as_str()),
                     Value::Null => {}
-                    other => return Err(wrong_type(&self.spec.name, field, path, other, "a string")),
+                    other => {
+                        return Err(wrong_type(&self.spec.name, field, path, other, "a string"));
+                    }
                 }
             }
             if !parts.is_empty() {
@@ -442,9 +466,9 @@ impl Profile {
                 let Some(path) = path else { return Ok(None) };
                 match path.first(&citation) {
                     None => Ok(None),
-                    Some(v) => whole(v)
-                        .map(Some)
-                        .ok_or_else(|| wrong_type(&self.spec.name, field, path, v, "a whole number")),
+                    Some(v) => whole(v).map(Some).ok_or_else(|| {
+                        wrong_type(&self.spec.name, field, path, v, "a whole number")
+                    }),
                 }
             };
             let span = if let Some(position) = number(&self.position, "citation-position")? {
@@ -454,7 +478,11 @@ impl Profile {
                 // proto3 JSON leaves out a start of 0.
                 let start = number(&self.start, "citation-start")?.unwrap_or(0);
                 end.and_then(|end| {
-                    let end = if self.spec.citation_end_inclusive { end + 1 } else { end };
+                    let end = if self.spec.citation_end_inclusive {
+                        end + 1
+                    } else {
+                        end
+                    };
                     offsets.span(start, end)
                 })
             };
@@ -463,9 +491,16 @@ impl Profile {
                 let target = match target.value {
                     Value::Object(_) => {
                         let fallback = format!("{}", added.chunks.len() + 1);
-                        let mut read =
-                            read_source(&self.cited, &target, &self.spec, "citation-targets", &fallback)?;
-                        let Some(chunk) = read.drain(..).next() else { continue };
+                        let mut read = read_source(
+                            &self.cited,
+                            &target,
+                            &self.spec,
+                            "citation-targets",
+                            &fallback,
+                        )?;
+                        let Some(chunk) = read.drain(..).next() else {
+                            continue;
+                        };
                         CitationTarget::Label(added.add(chunk, None))
                     }
                     other => {
@@ -626,7 +661,9 @@ fn read_source(
                 for piece in items {
                     match piece {
                         Value::String(s) => texts.push(s.clone()),
-                        other => return Err(wrong_type(&spec.name, field, path, other, "a string")),
+                        other => {
+                            return Err(wrong_type(&spec.name, field, path, other, "a string"));
+                        }
                     }
                 }
             }
@@ -640,7 +677,11 @@ fn read_source(
             }
         }
     }
-    let mut aliases: Vec<String> = shape.aliases.iter().filter_map(|a| a.render(item)).collect();
+    let mut aliases: Vec<String> = shape
+        .aliases
+        .iter()
+        .filter_map(|a| a.render(item))
+        .collect();
     aliases.extend(url.into_iter().chain(title));
     aliases.retain(|a| *a != id && !a.is_empty());
     aliases.dedup();
@@ -766,7 +807,10 @@ pub fn built_in() -> &'static [Profile] {
             .expect("the built-in profiles are valid TOML (a unit test reads them)");
         file.format
             .into_iter()
-            .map(|spec| Profile::new(spec, false).expect("the built-in profiles compile (a unit test reads them)"))
+            .map(|spec| {
+                Profile::new(spec, false)
+                    .expect("the built-in profiles compile (a unit test reads them)")
+            })
             .collect()
     })
 }
@@ -780,17 +824,23 @@ pub fn add_user_profiles(specs: Vec<ProfileSpec>) -> Result<(), String> {
     if specs.len() > MAX_USER_PROFILES {
         return Err(format!("more than {MAX_USER_PROFILES} formats"));
     }
-    let mut users = USER.write().unwrap_or_else(|e| e.into_inner());
+    let mut compiled: Vec<Profile> = Vec::with_capacity(specs.len());
     for spec in specs {
-        if AnswerFormat::from_name(&spec.name).is_some()
-            && !users.iter().any(|p| p.spec.name == spec.name)
+        let name = spec.name.as_str();
+        if AnswerFormat::ALL.iter().any(|f| f.name() == name)
+            || built_in().iter().any(|p| p.name() == name)
         {
             return Err(format!(
-                "format `{}`: a built-in format has this name; give yours another",
-                spec.name
+                "format `{name}`: a built-in format has this name; give yours another"
             ));
         }
-        let profile = Profile::new(spec, true)?;
+        if compiled.iter().any(|p| p.name() == name) {
+            return Err(format!("format `{name}`: two formats have this name"));
+        }
+        compiled.push(Profile::new(spec, true)?);
+    }
+    let mut users = USER.write().unwrap_or_else(|e| e.into_inner());
+    for profile in compiled {
         users.retain(|p| p.spec.name != profile.spec.name);
         users.push(Box::leak(Box::new(profile)));
     }

@@ -62,8 +62,12 @@ pub fn write(
     out: &mut dyn Write,
 ) -> Result<(ExitStatus, io::Result<()>)> {
     let answer_name = args.output.name_of(&args.answer);
-    let mut answer = input::read_answer(&answer_bytes, args.answer_format.0)
-        .with_context(|| answer_name.clone())?;
+    let format = match args.paths.format()? {
+        Some(format) => Some(format),
+        None => args.answer_format.0,
+    };
+    let mut answer =
+        input::read_answer(&answer_bytes, format).with_context(|| answer_name.clone())?;
     if input::is_blank(&answer.text) {
         bail!("{answer_name}: the response holds no answer text");
     }

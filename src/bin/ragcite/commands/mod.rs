@@ -5,6 +5,7 @@ pub mod batch;
 pub mod check;
 pub mod eval;
 pub mod explain;
+pub mod formats;
 #[cfg(feature = "service")]
 pub mod mcp;
 pub mod quote;
