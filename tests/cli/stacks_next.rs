@@ -39,3 +39,55 @@ fn cohere_v2_documents_in_the_response_and_the_request() {
     );
     assert!(doc["result"]["sentences"][2]["suggestedCitation"].is_null());
 }
+
+/// The five pages of the web search samples, in the order C1..C5.
+const PAGES: [&str; 5] = [
+    "https://en.wikipedia.org/wiki/Eiffel_Tower",
+    "https://www.toureiffel.paris/en/the-monument/history",
+    "https://en.wikipedia.org/wiki/Paris",
+    "https://en.wikipedia.org/wiki/Gustave_Eiffel",
+    "https://en.wikipedia.org/wiki/Louvre",
+];
+
+#[test]
+fn claude_web_search_results_are_pages_with_the_text_the_citations_quote() {
+    let doc = check_json(&["claude-web-search/response.json"]);
+    // The preamble before the tool use is a sentence of its own, and no claim.
+    let verdicts = strings(&doc, "/result/sentences", "verdict");
+    assert_eq!(verdicts[0], "no-claim");
+    assert_eq!(verdicts[1..], VERDICTS);
+    let page = |k: usize| vec![PAGES[k].to_string()];
+    assert_eq!(cited(&doc)[1..], [page(0), page(1), page(2), Vec::new()]);
+    // C4's text is not there: no suggestion is possible.
+    assert!(doc["result"]["sentences"][3]["suggestedCitation"].is_null());
+    assert_eq!(
+        statuses(&doc),
+        [
+            status(PAGES[0], "used"),
+            status(PAGES[1], "used"),
+            status(PAGES[2], "cited-but-not-supporting"),
+            status(PAGES[3], "unused"),
+            status(PAGES[4], "unused"),
+        ]
+    );
+    assert_eq!(doc["inputs"]["answer"]["format"], "anthropic");
+    assert_eq!(doc["inputs"]["chunks"]["format"], "anthropic");
+    // C4 and C5 are there by URL and title, without text: said once, and per chunk.
+    let warnings: Vec<&str> = doc["warnings"]
+        .as_array()
+        .expect("warnings")
+        .iter()
+        .filter_map(serde_json::Value::as_str)
+        .collect();
+    assert!(
+        warnings[0].starts_with("2 web search result(s) carry no text"),
+        "{warnings:?}"
+    );
+    assert_eq!(
+        warnings[1..],
+        [
+            format!("chunk {} is empty", PAGES[3]),
+            format!("chunk {} is empty", PAGES[4])
+        ]
+    );
+}
