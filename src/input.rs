@@ -89,6 +89,9 @@ pub enum AnswerFormat {
     Bedrock,
     /// AWS Bedrock Converse with document citations (`citationsContent`).
     BedrockConverse,
+    /// AWS Bedrock Agents `InvokeAgent` events (`chunk.bytes`, `chunk.attribution.citations`,
+    /// the knowledge base lookups of the traces).
+    BedrockAgents,
     /// LangChain `create_retrieval_chain` output (`answer`, `context`).
     Langchain,
     /// LlamaIndex `Response` (`response`, `source_nodes`).
@@ -98,7 +101,7 @@ pub enum AnswerFormat {
 }
 
 impl AnswerFormat {
-    pub const ALL: [AnswerFormat; 16] = [
+    pub const ALL: [AnswerFormat; 17] = [
         AnswerFormat::Text,
         AnswerFormat::Ollama,
         AnswerFormat::Openai,
@@ -112,6 +115,7 @@ impl AnswerFormat {
         AnswerFormat::Mistral,
         AnswerFormat::Bedrock,
         AnswerFormat::BedrockConverse,
+        AnswerFormat::BedrockAgents,
         AnswerFormat::Langchain,
         AnswerFormat::Llamaindex,
         AnswerFormat::Haystack,
@@ -133,6 +137,7 @@ impl AnswerFormat {
             AnswerFormat::Mistral => "mistral",
             AnswerFormat::Bedrock => "bedrock",
             AnswerFormat::BedrockConverse => "bedrock-converse",
+            AnswerFormat::BedrockAgents => "bedrock-agents",
             AnswerFormat::Langchain => "langchain",
             AnswerFormat::Llamaindex => "llamaindex",
             AnswerFormat::Haystack => "haystack",
@@ -157,6 +162,7 @@ impl AnswerFormat {
             AnswerFormat::Mistral => "Mistral chat with reference chunks",
             AnswerFormat::Bedrock => "AWS Bedrock Knowledge Bases RetrieveAndGenerate",
             AnswerFormat::BedrockConverse => "AWS Bedrock Converse, with document citations",
+            AnswerFormat::BedrockAgents => "AWS Bedrock Agents InvokeAgent events, with traces",
             AnswerFormat::Langchain => "LangChain retrieval chain output {answer, context}",
             AnswerFormat::Llamaindex => "LlamaIndex Response {response, source_nodes}",
             AnswerFormat::Haystack => "Haystack pipeline output with AnswerBuilder answers",

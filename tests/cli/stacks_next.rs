@@ -2,9 +2,7 @@
 //! return: each sample with and without its chunks file, the verdict of every sentence and the
 //! status of every chunk as EXPECTED.md gives them. The helpers are [`crate::stacks`]'s.
 
-use crate::stacks::{
-    STATUSES, VERDICTS, assert_worked_example, check_json, cited, statuses, strings,
-};
+use crate::stacks::{VERDICTS, assert_worked_example, check_json, cited, statuses, strings};
 
 fn status(id: &str, status: &str) -> (String, String) {
     (id.to_string(), status.to_string())
@@ -90,4 +88,28 @@ fn claude_web_search_results_are_pages_with_the_text_the_citations_quote() {
             format!("chunk {} is empty", PAGES[4])
         ]
     );
+}
+
+#[test]
+fn bedrock_agents_events_with_the_trace_s_references() {
+    let ids = [
+        "73dd0469-a1b4-4d86-9bba-0e3a580d04ea",
+        "d8011c87-23fd-40e5-a986-e39ce5d1b988",
+        "ae67a658-94cc-4a07-be92-906319847251",
+        "5618604c-8e93-4759-a6bf-14ae8ecace7b",
+        "3d8f6d35-d167-4aaf-aaec-1d064b139dcf",
+    ];
+    // boto3's result with `chunk.bytes` decoded, and the events one per line in base64.
+    for file in [
+        "bedrock-agents/invoke-agent.json",
+        "bedrock-agents/completion-events-base64.jsonl",
+    ] {
+        let doc = assert_worked_example(
+            &[file],
+            [ids[0], ids[1], ids[2]],
+            &ids,
+            ("bedrock-agents", "bedrock-agents"),
+        );
+        assert_eq!(doc["result"]["sentences"][2]["suggestedCitation"], ids[3]);
+    }
 }

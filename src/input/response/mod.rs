@@ -37,6 +37,7 @@ mod reading;
 mod anthropic;
 mod azure;
 mod bedrock;
+mod bedrock_agents;
 mod bedrock_converse;
 mod citation_list;
 mod cohere;
@@ -103,13 +104,14 @@ fn no_sources(_: &Value) -> Option<Result<Sources, InputError>> {
 /// Every provider, in the order detection asks them: a response that fits two (an Azure "On
 /// Your Data" response is also an OpenAI chat completion) is the first one's, so the more
 /// specific come first.
-const PROVIDERS: [Provider; 15] = [
+const PROVIDERS: [Provider; 16] = [
     azure::PROVIDER,
     perplexity::PROVIDER,
     mistral::PROVIDER,
     openai::PROVIDER,
     openai_responses::PROVIDER,
     bedrock::PROVIDER,
+    bedrock_agents::PROVIDER,
     bedrock_converse::PROVIDER,
     anthropic::PROVIDER,
     gemini::PROVIDER,
