@@ -69,6 +69,9 @@ pub enum AnswerFormat {
     /// OpenAI Responses API (`output[].content[]` parts of type `output_text`), one JSON object
     /// or the SSE stream.
     OpenaiResponses,
+    /// OpenAI Assistants API v2 messages list (the latest assistant message, its
+    /// `file_citation` annotations).
+    OpenaiAssistants,
     /// Anthropic Messages (`content[]` text blocks with their `citations`).
     Anthropic,
     /// Cohere Chat v2 (`message.content[].text`, `message.citations`).
@@ -101,11 +104,12 @@ pub enum AnswerFormat {
 }
 
 impl AnswerFormat {
-    pub const ALL: [AnswerFormat; 17] = [
+    pub const ALL: [AnswerFormat; 18] = [
         AnswerFormat::Text,
         AnswerFormat::Ollama,
         AnswerFormat::Openai,
         AnswerFormat::OpenaiResponses,
+        AnswerFormat::OpenaiAssistants,
         AnswerFormat::Anthropic,
         AnswerFormat::Cohere,
         AnswerFormat::Gemini,
@@ -128,6 +132,7 @@ impl AnswerFormat {
             AnswerFormat::Ollama => "ollama",
             AnswerFormat::Openai => "openai",
             AnswerFormat::OpenaiResponses => "openai-responses",
+            AnswerFormat::OpenaiAssistants => "openai-assistants",
             AnswerFormat::Anthropic => "anthropic",
             AnswerFormat::Cohere => "cohere",
             AnswerFormat::Gemini => "gemini",
@@ -151,6 +156,9 @@ impl AnswerFormat {
             AnswerFormat::Ollama => "Ollama /api/chat or /api/generate, JSON or NDJSON stream",
             AnswerFormat::Openai => "OpenAI Chat Completions, JSON or SSE stream",
             AnswerFormat::OpenaiResponses => "OpenAI Responses API, with file search results",
+            AnswerFormat::OpenaiAssistants => {
+                "OpenAI Assistants messages list, with file citations"
+            }
             AnswerFormat::Anthropic => "Anthropic Messages, with citations",
             AnswerFormat::Cohere => "Cohere Chat v2, with citations",
             AnswerFormat::Gemini => "Gemini or Vertex AI generateContent, with grounding metadata",

@@ -113,3 +113,58 @@ fn bedrock_agents_events_with_the_trace_s_references() {
         assert_eq!(doc["result"]["sentences"][2]["suggestedCitation"], ids[3]);
     }
 }
+
+#[test]
+fn openai_assistants_file_citations_and_the_run_steps() {
+    let (c1, c2, c4, c3, c5) = (
+        "file-H4FxYSEfHE8DrZpN5GwB5E",
+        "file-LiSVrbZ0fr9MVMT4N8dE0R",
+        "file-W5BcSqmEdsgwiIPMeY3TEZ",
+        "file-zJLuh1puzFS7ugz96SLTTi",
+        "file-YW2nLwgjY66Gfv7cFcyh2s",
+    );
+    let doc = check_json(&[
+        "openai-assistants/messages.json",
+        "openai-assistants/run-steps.json",
+    ]);
+    assert_eq!(strings(&doc, "/result/sentences", "verdict"), VERDICTS);
+    // `【4:3†source】` is the annotation's place, not a marker naming chunk 4: each sentence
+    // cites the file its annotation names, and nothing else.
+    let one = |id: &str| vec![id.to_string()];
+    assert_eq!(cited(&doc), [one(c1), one(c2), one(c3), Vec::new()]);
+    let markers: Vec<serde_json::Value> = doc["result"]["sentences"]
+        .as_array()
+        .expect("sentences")
+        .iter()
+        .map(|s| s["markers"].clone())
+        .collect();
+    assert_eq!(
+        markers,
+        [
+            serde_json::json!([c1]),
+            serde_json::json!([c2]),
+            serde_json::json!([c3]),
+            serde_json::json!([])
+        ]
+    );
+    assert_eq!(doc["result"]["sentences"][2]["suggestedCitation"], c4);
+    assert_eq!(
+        statuses(&doc),
+        [
+            status(c1, "used"),
+            status(c2, "used"),
+            status(c4, "relevant-but-uncited"),
+            status(c3, "cited-but-not-supporting"),
+            status(c5, "unused"),
+        ]
+    );
+    assert_eq!(doc["inputs"]["answer"]["format"], "openai-assistants");
+    assert_eq!(doc["inputs"]["chunks"]["format"], "openai-assistants");
+    assert_eq!(doc["warnings"], serde_json::json!([]));
+    // The messages carry no text of the files: the error says which file to pass.
+    let err = crate::stacks::input_error(&["check", "openai-assistants/messages.json"]);
+    assert!(
+        err.contains("the answer carries no sources: pass the run's steps"),
+        "{err}"
+    );
+}

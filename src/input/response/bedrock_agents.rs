@@ -42,7 +42,7 @@ pub(super) const PROVIDER: Provider = Provider {
     event: |object| is_event(Some(object)),
     error: never,
     array_stream: false,
-    keys: &["completion"],
+    keys: &[],
     read,
     sources_elsewhere: "",
     sources: no_sources,

@@ -48,6 +48,7 @@ mod llamaindex;
 mod mistral;
 mod ollama;
 mod openai;
+mod openai_assistants;
 mod openai_responses;
 mod perplexity;
 
@@ -104,12 +105,13 @@ fn no_sources(_: &Value) -> Option<Result<Sources, InputError>> {
 /// Every provider, in the order detection asks them: a response that fits two (an Azure "On
 /// Your Data" response is also an OpenAI chat completion) is the first one's, so the more
 /// specific come first.
-const PROVIDERS: [Provider; 16] = [
+const PROVIDERS: [Provider; 17] = [
     azure::PROVIDER,
     perplexity::PROVIDER,
     mistral::PROVIDER,
     openai::PROVIDER,
     openai_responses::PROVIDER,
+    openai_assistants::PROVIDER,
     bedrock::PROVIDER,
     bedrock_agents::PROVIDER,
     bedrock_converse::PROVIDER,
