@@ -101,10 +101,13 @@ pub enum AnswerFormat {
     Llamaindex,
     /// Haystack pipeline output with `AnswerBuilder` answers.
     Haystack,
+    /// Open WebUI chat export (the current message of one chat, its `sources`, `[N]` naming the
+    /// N-th source file).
+    OpenWebui,
 }
 
 impl AnswerFormat {
-    pub const ALL: [AnswerFormat; 18] = [
+    pub const ALL: [AnswerFormat; 19] = [
         AnswerFormat::Text,
         AnswerFormat::Ollama,
         AnswerFormat::Openai,
@@ -123,6 +126,7 @@ impl AnswerFormat {
         AnswerFormat::Langchain,
         AnswerFormat::Llamaindex,
         AnswerFormat::Haystack,
+        AnswerFormat::OpenWebui,
     ];
 
     /// The kebab-case name, as `--answer-format` takes it and `inputs` reports it.
@@ -146,6 +150,7 @@ impl AnswerFormat {
             AnswerFormat::Langchain => "langchain",
             AnswerFormat::Llamaindex => "llamaindex",
             AnswerFormat::Haystack => "haystack",
+            AnswerFormat::OpenWebui => "open-webui",
         }
     }
 
@@ -174,6 +179,7 @@ impl AnswerFormat {
             AnswerFormat::Langchain => "LangChain retrieval chain output {answer, context}",
             AnswerFormat::Llamaindex => "LlamaIndex Response {response, source_nodes}",
             AnswerFormat::Haystack => "Haystack pipeline output with AnswerBuilder answers",
+            AnswerFormat::OpenWebui => "Open WebUI chat export, [N] = N-th source file",
         }
     }
 }

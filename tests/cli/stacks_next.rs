@@ -168,3 +168,27 @@ fn openai_assistants_file_citations_and_the_run_steps() {
         "{err}"
     );
 }
+
+#[test]
+fn open_webui_numbers_name_source_files() {
+    // The sources are in score order C1, C2, C4, C3, C5; `[N]` names the N-th distinct file, so
+    // S3's `[4]` is C3 and the suggested C4 is `[3]`.
+    let doc = check_json(&["open-webui/chat-export-1755786131412.json"]);
+    assert_eq!(strings(&doc, "/result/sentences", "verdict"), VERDICTS);
+    let one = |id: &str| vec![id.to_string()];
+    assert_eq!(cited(&doc), [one("1"), one("2"), one("4"), Vec::new()]);
+    assert_eq!(doc["result"]["sentences"][2]["suggestedCitation"], "3");
+    assert_eq!(
+        statuses(&doc),
+        [
+            status("1", "used"),
+            status("2", "used"),
+            status("3", "relevant-but-uncited"),
+            status("4", "cited-but-not-supporting"),
+            status("5", "unused"),
+        ]
+    );
+    assert_eq!(doc["inputs"]["answer"]["format"], "open-webui");
+    assert_eq!(doc["result"]["unknownMarkers"], serde_json::json!([]));
+    assert_eq!(doc["warnings"], serde_json::json!([]));
+}

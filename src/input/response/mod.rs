@@ -47,6 +47,7 @@ mod langchain;
 mod llamaindex;
 mod mistral;
 mod ollama;
+mod open_webui;
 mod openai;
 mod openai_assistants;
 mod openai_responses;
@@ -105,7 +106,7 @@ fn no_sources(_: &Value) -> Option<Result<Sources, InputError>> {
 /// Every provider, in the order detection asks them: a response that fits two (an Azure "On
 /// Your Data" response is also an OpenAI chat completion) is the first one's, so the more
 /// specific come first.
-const PROVIDERS: [Provider; 17] = [
+const PROVIDERS: [Provider; 18] = [
     azure::PROVIDER,
     perplexity::PROVIDER,
     mistral::PROVIDER,
@@ -122,6 +123,7 @@ const PROVIDERS: [Provider; 17] = [
     ollama::PROVIDER,
     haystack::PROVIDER,
     langchain::PROVIDER,
+    open_webui::PROVIDER,
     citation_list::PROVIDER,
 ];
 
