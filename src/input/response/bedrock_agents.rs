@@ -189,7 +189,7 @@ fn read(text: &str) -> Result<Reading, InputError> {
 /// The text `bytes` holds in base64 (standard alphabet, padded), when it is that and the bytes
 /// are UTF-8; `None` for any other string (the text itself).
 fn decoded(bytes: &str) -> Option<String> {
-    if bytes.is_empty() || bytes.len() % 4 != 0 {
+    if bytes.is_empty() || !bytes.len().is_multiple_of(4) {
         return None;
     }
     let raw = base64::engine::general_purpose::STANDARD
@@ -235,7 +235,7 @@ mod tests {
         // "Été: tall. Old." in two chunks: characters, not bytes; the second counted from its own start.
         let events = [
             trace(&[a.clone(), b.clone(), c.clone()]),
-            chunk("Été: tall.", 5, 9, &[a.clone()]),
+            chunk("Été: tall.", 5, 9, std::slice::from_ref(&a)),
             chunk(" Old.", 1, 4, &[b.clone(), reference("d", "Cited only.")]),
         ];
         let object = format!(
