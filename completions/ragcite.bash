@@ -220,7 +220,7 @@ _ragcite() {
                     return 0
                     ;;
                 --answer-format)
-                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse langchain llamaindex haystack" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses openai-assistants anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse bedrock-agents langchain llamaindex haystack open-webui" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -364,7 +364,7 @@ _ragcite() {
             fi
             case "${prev}" in
                 --answer-format)
-                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse langchain llamaindex haystack" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses openai-assistants anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse bedrock-agents langchain llamaindex haystack open-webui" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)

@@ -48,6 +48,7 @@ text\t'Plain text or Markdown'
 ollama\t'Ollama /api/chat or /api/generate, JSON or NDJSON stream'
 openai\t'OpenAI Chat Completions, JSON or SSE stream'
 openai-responses\t'OpenAI Responses API, with file search results'
+openai-assistants\t'OpenAI Assistants messages list, with file citations'
 anthropic\t'Anthropic Messages, with citations'
 cohere\t'Cohere Chat v2, with citations'
 gemini\t'Gemini or Vertex AI generateContent, with grounding metadata'
@@ -57,9 +58,11 @@ perplexity\t'Perplexity Sonar, with search_results'
 mistral\t'Mistral chat with reference chunks'
 bedrock\t'AWS Bedrock Knowledge Bases RetrieveAndGenerate'
 bedrock-converse\t'AWS Bedrock Converse, with document citations'
+bedrock-agents\t'AWS Bedrock Agents InvokeAgent events, with traces'
 langchain\t'LangChain retrieval chain output {answer, context}'
 llamaindex\t'LlamaIndex Response {response, source_nodes}'
-haystack\t'Haystack pipeline output with AnswerBuilder answers'"
+haystack\t'Haystack pipeline output with AnswerBuilder answers'
+open-webui\t'Open WebUI chat export, [N] = N-th source file'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-input-size -d 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l question -d 'The question the answer replies to: a figure it states is context, not a claim the answer must cite' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
@@ -222,6 +225,7 @@ text\t'Plain text or Markdown'
 ollama\t'Ollama /api/chat or /api/generate, JSON or NDJSON stream'
 openai\t'OpenAI Chat Completions, JSON or SSE stream'
 openai-responses\t'OpenAI Responses API, with file search results'
+openai-assistants\t'OpenAI Assistants messages list, with file citations'
 anthropic\t'Anthropic Messages, with citations'
 cohere\t'Cohere Chat v2, with citations'
 gemini\t'Gemini or Vertex AI generateContent, with grounding metadata'
@@ -231,9 +235,11 @@ perplexity\t'Perplexity Sonar, with search_results'
 mistral\t'Mistral chat with reference chunks'
 bedrock\t'AWS Bedrock Knowledge Bases RetrieveAndGenerate'
 bedrock-converse\t'AWS Bedrock Converse, with document citations'
+bedrock-agents\t'AWS Bedrock Agents InvokeAgent events, with traces'
 langchain\t'LangChain retrieval chain output {answer, context}'
 llamaindex\t'LlamaIndex Response {response, source_nodes}'
-haystack\t'Haystack pipeline output with AnswerBuilder answers'"
+haystack\t'Haystack pipeline output with AnswerBuilder answers'
+open-webui\t'Open WebUI chat export, [N] = N-th source file'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l max-input-size -d 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l lang -d 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another' -r -f -a "auto\t'Detect the answer\'s language (English when unsure)'

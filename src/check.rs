@@ -424,9 +424,24 @@ impl Checker {
             marker::markers(prose, resolver)
         };
         let text = blanked(prose, &found);
+        // A `【4:0†source】` that a provider's citation spans (an OpenAI Assistants
+        // `file_citation`) is where that citation stands: it cites, and the marker's numbers
+        // (a message and a result index) name no chunk.
+        let is_native = |m: &marker::Marker| {
+            prose[m.span.clone()].starts_with('【')
+                && native.iter().any(|&k| {
+                    citations[k].span.as_ref().is_some_and(|s| {
+                        s.start <= range.start + m.span.start && range.start + m.span.end <= s.end
+                    })
+                })
+        };
         let mut labels: Vec<String> = Vec::new();
         let mut seen_labels: FxHashSet<&str> = FxHashSet::default();
-        for label in found.iter().flat_map(|m| &m.labels) {
+        for label in found
+            .iter()
+            .filter(|m| !is_native(m))
+            .flat_map(|m| &m.labels)
+        {
             if seen_labels.insert(label) {
                 labels.push(label.clone());
             }

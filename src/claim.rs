@@ -299,6 +299,9 @@ static PATTERNS: Patterns = Patterns {
             r"^(?:this|that|the above|the answer above|this answer|this list) is (?:a|an|just a|only a|not an?) (?:\w+ ){0,2}(?:overview|summary|list|introduction|outline|answer|selection|sample|explanation)\b",
             r"^(?:to (?:answer|address) your question|in (?:summary|short|conclusion|brief|a nutshell)|to (?:summari[sz]e|sum up|conclude)|overall|that said) ?[,:.]? ?$",
             r"^(?:let me|i will|i'll|allow me to|i can|i'd like to|i would like to) (?:try to )?(?:explain|summari[sz]e|break|outline|walk|give|provide|describe|list|share|help|answer|clarify|elaborate)\b",
+            // What a model with a search tool says before it searches (`I'll search for the tower's
+            // height.`): what it will do, not what is so.
+            r"^(?:let me|let's|i will|i'll|i am going to|i'm going to) (?:first |quickly )?(?:search|look up|look for|look into|research|browse)\b",
             &format!(
                 r"^{SOURCES} (?:\w+ly )?(?:provide|provides|offer|offers|contain|contains|include|includes|give|gives|cover|covers|discuss|discusses|describe|describes|may help|can help|might help|are helpful|is helpful|have more)\b"
             ),

@@ -69,6 +69,9 @@ pub enum AnswerFormat {
     /// OpenAI Responses API (`output[].content[]` parts of type `output_text`), one JSON object
     /// or the SSE stream.
     OpenaiResponses,
+    /// OpenAI Assistants API v2 messages list (the latest assistant message, its
+    /// `file_citation` annotations).
+    OpenaiAssistants,
     /// Anthropic Messages (`content[]` text blocks with their `citations`).
     Anthropic,
     /// Cohere Chat v2 (`message.content[].text`, `message.citations`).
@@ -89,12 +92,18 @@ pub enum AnswerFormat {
     Bedrock,
     /// AWS Bedrock Converse with document citations (`citationsContent`).
     BedrockConverse,
+    /// AWS Bedrock Agents `InvokeAgent` events (`chunk.bytes`, `chunk.attribution.citations`,
+    /// the knowledge base lookups of the traces).
+    BedrockAgents,
     /// LangChain `create_retrieval_chain` output (`answer`, `context`).
     Langchain,
     /// LlamaIndex `Response` (`response`, `source_nodes`).
     Llamaindex,
     /// Haystack pipeline output with `AnswerBuilder` answers.
     Haystack,
+    /// Open WebUI chat export (the current message of one chat, its `sources`, `[N]` naming the
+    /// N-th source file).
+    OpenWebui,
     /// A format described as data: a built-in profile or one of the user's `[[format]]` tables.
     Profile(ProfileRef),
 }
@@ -131,11 +140,12 @@ impl Serialize for AnswerFormat {
 }
 
 impl AnswerFormat {
-    pub const ALL: [AnswerFormat; 16] = [
+    pub const ALL: [AnswerFormat; 19] = [
         AnswerFormat::Text,
         AnswerFormat::Ollama,
         AnswerFormat::Openai,
         AnswerFormat::OpenaiResponses,
+        AnswerFormat::OpenaiAssistants,
         AnswerFormat::Anthropic,
         AnswerFormat::Cohere,
         AnswerFormat::Gemini,
@@ -145,9 +155,11 @@ impl AnswerFormat {
         AnswerFormat::Mistral,
         AnswerFormat::Bedrock,
         AnswerFormat::BedrockConverse,
+        AnswerFormat::BedrockAgents,
         AnswerFormat::Langchain,
         AnswerFormat::Llamaindex,
         AnswerFormat::Haystack,
+        AnswerFormat::OpenWebui,
     ];
 
     /// The kebab-case name, as `--answer-format` takes it and `inputs` reports it.
@@ -157,6 +169,7 @@ impl AnswerFormat {
             AnswerFormat::Ollama => "ollama",
             AnswerFormat::Openai => "openai",
             AnswerFormat::OpenaiResponses => "openai-responses",
+            AnswerFormat::OpenaiAssistants => "openai-assistants",
             AnswerFormat::Anthropic => "anthropic",
             AnswerFormat::Cohere => "cohere",
             AnswerFormat::Gemini => "gemini",
@@ -166,9 +179,11 @@ impl AnswerFormat {
             AnswerFormat::Mistral => "mistral",
             AnswerFormat::Bedrock => "bedrock",
             AnswerFormat::BedrockConverse => "bedrock-converse",
+            AnswerFormat::BedrockAgents => "bedrock-agents",
             AnswerFormat::Langchain => "langchain",
             AnswerFormat::Llamaindex => "llamaindex",
             AnswerFormat::Haystack => "haystack",
+            AnswerFormat::OpenWebui => "open-webui",
             AnswerFormat::Profile(profile) => profile.0.spec.name.as_str(),
         }
     }
@@ -202,6 +217,9 @@ impl AnswerFormat {
             AnswerFormat::Ollama => "Ollama /api/chat or /api/generate, JSON or NDJSON stream",
             AnswerFormat::Openai => "OpenAI Chat Completions, JSON or SSE stream",
             AnswerFormat::OpenaiResponses => "OpenAI Responses API, with file search results",
+            AnswerFormat::OpenaiAssistants => {
+                "OpenAI Assistants messages list, with file citations"
+            }
             AnswerFormat::Anthropic => "Anthropic Messages, with citations",
             AnswerFormat::Cohere => "Cohere Chat v2, with citations",
             AnswerFormat::Gemini => "Gemini or Vertex AI generateContent, with grounding metadata",
@@ -213,9 +231,11 @@ impl AnswerFormat {
             AnswerFormat::Mistral => "Mistral chat with reference chunks",
             AnswerFormat::Bedrock => "AWS Bedrock Knowledge Bases RetrieveAndGenerate",
             AnswerFormat::BedrockConverse => "AWS Bedrock Converse, with document citations",
+            AnswerFormat::BedrockAgents => "AWS Bedrock Agents InvokeAgent events, with traces",
             AnswerFormat::Langchain => "LangChain retrieval chain output {answer, context}",
             AnswerFormat::Llamaindex => "LlamaIndex Response {response, source_nodes}",
             AnswerFormat::Haystack => "Haystack pipeline output with AnswerBuilder answers",
+            AnswerFormat::OpenWebui => "Open WebUI chat export, [N] = N-th source file",
             AnswerFormat::Profile(profile) => profile.0.spec.title.as_str(),
         }
     }

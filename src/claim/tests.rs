@@ -20,6 +20,11 @@ fn the_issue_sentences() {
         ("I hope this helps.", Kind::Pleasantry),
         ("Here is what the knowledge base says.", Kind::Meta),
         (
+            "I'll search for the Eiffel Tower's height, completion date and designer.",
+            Kind::Meta,
+        ),
+        ("Let me look up when it was completed.", Kind::Meta),
+        (
             "Based on the provided documents, here is a summary of the situation:",
             Kind::Meta,
         ),

@@ -41,6 +41,7 @@ mod service;
 mod service_hostile;
 mod snapshots;
 mod stacks;
+mod stacks_next;
 mod styles;
 mod table;
 mod train;

@@ -13,7 +13,7 @@ use crate::util::{Output, Run, ragcite};
 
 /// The verdicts of the worked example: 1888 is not in chunk 2, and chunk 3 does not say who
 /// designed the tower.
-const VERDICTS: [&str; 4] = [
+pub(crate) const VERDICTS: [&str; 4] = [
     "supported",
     "number-mismatch",
     "unsupported-citation",
@@ -21,7 +21,7 @@ const VERDICTS: [&str; 4] = [
 ];
 
 /// The chunk statuses of the worked example, when all five chunks are there.
-const STATUSES: [&str; 5] = [
+pub(crate) const STATUSES: [&str; 5] = [
     "used",
     "used",
     "cited-but-not-supporting",
@@ -42,7 +42,7 @@ fn stacks(args: &[&str]) -> Output {
 
 /// `check <files> --format json`: exit 1 (the example fails its gate), nothing on stderr, the
 /// document.
-fn check_json(files: &[&str]) -> Value {
+pub(crate) fn check_json(files: &[&str]) -> Value {
     in_stacks(&["check"])
         .args(files)
         .args(["--format", "json"])
@@ -50,11 +50,11 @@ fn check_json(files: &[&str]) -> Value {
 }
 
 /// The input error line (see `Output::input_error`).
-fn input_error(args: &[&str]) -> String {
+pub(crate) fn input_error(args: &[&str]) -> String {
     in_stacks(args).input_error()
 }
 
-fn strings(doc: &Value, pointer: &str, field: &str) -> Vec<String> {
+pub(crate) fn strings(doc: &Value, pointer: &str, field: &str) -> Vec<String> {
     doc.pointer(pointer)
         .and_then(Value::as_array)
         .unwrap_or_else(|| panic!("{pointer} in {doc}"))
@@ -64,7 +64,7 @@ fn strings(doc: &Value, pointer: &str, field: &str) -> Vec<String> {
 }
 
 /// The ids each sentence cites.
-fn cited(doc: &Value) -> Vec<Vec<String>> {
+pub(crate) fn cited(doc: &Value) -> Vec<Vec<String>> {
     doc["result"]["sentences"]
         .as_array()
         .expect("sentences")
@@ -82,7 +82,7 @@ fn cited(doc: &Value) -> Vec<Vec<String>> {
 
 /// Asserts the worked example's verdicts, the ids cited by the first three sentences, and the
 /// chunks with their statuses; returns the document.
-fn assert_worked_example(
+pub(crate) fn assert_worked_example(
     files: &[&str],
     cites: [&str; 3],
     chunks: &[&str],
@@ -228,7 +228,7 @@ fn responses_whose_sources_are_elsewhere_take_them_as_the_chunks_file() {
 }
 
 /// Each chunk's id and status, in the order of the chunks.
-fn statuses(doc: &Value) -> Vec<(String, String)> {
+pub(crate) fn statuses(doc: &Value) -> Vec<(String, String)> {
     let ids = strings(doc, "/result/chunks", "id");
     ids.into_iter()
         .zip(strings(doc, "/result/chunks", "status"))

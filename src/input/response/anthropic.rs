@@ -6,8 +6,17 @@
 //! Citations: each `char_location`, `page_location` and `content_block_location` citation cites
 //! its block's span to the document at `document_index`, each `search_result_location` to the
 //! search result at `search_result_index`, with `cited_text` as the quote. Documents and search
-//! results are counted apart (see [`read_citation`]). Other blocks and citation kinds (web search)
-//! are skipped.
+//! results are counted apart (see [`read_citation`]). Each `web_search_result_location` citation
+//! (the web search tool) cites its block's span to the page at its `url`. Other blocks and
+//! citation kinds are skipped. A text block that follows a server tool's result
+//! (`web_search_tool_result`, any `*_tool_result` block) starts a new paragraph: the text before
+//! the tool use (the model's preamble) is not joined into the answer's first sentence.
+//!
+//! Sources of the web search tool: the results of each `web_search_tool_result` block
+//! (`web_search_result` items), named by their `url`, with their `title` as another name, then any
+//! page a citation names that no result lists. The results carry no text (`encrypted_content` is
+//! opaque): a page's text is what its citations quote (`cited_text`, distinct quotes one per
+//! line), and a page no citation quotes is an empty chunk.
 //!
 //! Sources: the chunks file may be the request itself (or its `messages`, or one message's
 //! `content`): its `document` blocks (`source` of type `text` with `data`, or `content` with
@@ -17,6 +26,9 @@
 //! chunk with a warning, so that the indices still count it.
 
 use std::collections::BTreeMap;
+
+mod web_search;
+use web_search::WebSearch;
 
 use serde_json::Value;
 
@@ -108,9 +120,19 @@ fn message(item: &Located) -> Result<Reading, InputError> {
     }
     let content = opt_array(object.get("content")).map_err(|w| w.at(None, "content"))?;
     let mut reading = Reading::default();
+    let mut web = WebSearch::default();
+    let mut after_tool = false;
     for (k, block) in content.iter().enumerate() {
+        if web_search::is_tool_result(block) {
+            web.results(block, None, &format!("content[{k}]"))?;
+            after_tool = true;
+            continue;
+        }
         if type_of(block) != Some("text") {
             continue;
+        }
+        if std::mem::take(&mut after_tool) {
+            web_search::new_paragraph(&mut reading.text);
         }
         let text = opt_str(block.get("text"))
             .map_err(|w| w.at(None, format_args!("content[{k}].text")))?;
@@ -124,10 +146,11 @@ fn message(item: &Located) -> Result<Reading, InputError> {
             let path = format!("content[{k}].citations[{j}]");
             text_block
                 .citations
-                .extend(read_citation(citation, None, &path)?);
+                .extend(read_citation(citation, None, &path, &mut web)?);
         }
         push_block(&mut reading, text_block);
     }
+    reading.sources = web.into_sources();
     read_stop_reason(&mut reading, object.get("stop_reason"), "stop_reason", None)?;
     reading.read_usage(
         object.get("usage"),
@@ -138,16 +161,19 @@ fn message(item: &Located) -> Result<Reading, InputError> {
     Ok(reading)
 }
 
-/// `(the chunk, cited text)` of one citation; `None` for kinds that name no document of ours
-/// (web search results) or that lack their index. Documents and search results are counted
+/// `(the chunk, cited text)` of one citation; `None` for kinds that name no source or that lack
+/// their index. A web search citation names its page by URL (and `web` keeps what it quotes of
+/// it). Documents and search results are counted
 /// apart, each from 0 in request order: the chunk named `document-<n>` or `search-result-<n>`
 /// (1-based, as a request read as the chunks file names them), or else the chunk at that position.
 fn read_citation(
     citation: &Value,
     at: Option<usize>,
     path: &str,
+    web: &mut WebSearch,
 ) -> Result<Option<(CitationTarget, Option<String>)>, InputError> {
     let (index_field, kind) = match type_of(citation) {
+        Some("web_search_result_location") => return web.citation(citation, at, path),
         Some("char_location" | "page_location" | "content_block_location") => {
             ("document_index", DOCUMENT)
         }
@@ -185,8 +211,10 @@ fn read_stop_reason(
 fn stream(events: &[Located]) -> Result<Reading, InputError> {
     let mut reading = Reading::streamed();
     let mut errors = StreamErrors::default();
-    // Blocks by their `index`, which orders them; only text blocks are kept.
-    let mut blocks: BTreeMap<u64, TextBlock> = BTreeMap::new();
+    // Blocks by their `index`, which orders them; only text blocks are kept, and the results of
+    // server tools (`None`), which end a paragraph.
+    let mut blocks: BTreeMap<u64, Option<TextBlock>> = BTreeMap::new();
+    let mut web = WebSearch::default();
     let mut stop_reason = None;
     let mut stopped = false;
     let events = typed_events(events, &mut reading, &mut errors)?;
@@ -212,6 +240,11 @@ fn stream(events: &[Located]) -> Result<Reading, InputError> {
                 let (Some(index), Some(block)) = (index()?, block) else {
                     continue;
                 };
+                if web_search::is_tool_result(block) {
+                    web.results(block, at, "content_block")?;
+                    blocks.insert(index, None);
+                    continue;
+                }
                 if type_of(block) != Some("text") {
                     continue;
                 }
@@ -227,13 +260,14 @@ fn stream(events: &[Located]) -> Result<Reading, InputError> {
                     let path = format!("content_block.citations[{j}]");
                     text_block
                         .citations
-                        .extend(read_citation(citation, at, &path)?);
+                        .extend(read_citation(citation, at, &path, &mut web)?);
                 }
-                blocks.insert(index, text_block);
+                blocks.insert(index, Some(text_block));
             }
             Some("content_block_delta") => {
                 // Deltas of blocks that are not text (tool input, thinking) have no block here.
-                let Some(block) = index()?.and_then(|index| blocks.get_mut(&index)) else {
+                let Some(block) = index()?.and_then(|index| blocks.get_mut(&index)?.as_mut())
+                else {
                     continue;
                 };
                 let Some(delta) = opt_object(object.get("delta")).map_err(|w| w.at(at, "delta"))?
@@ -248,9 +282,12 @@ fn stream(events: &[Located]) -> Result<Reading, InputError> {
                     }
                     Some("citations_delta") => {
                         if let Some(citation) = delta.get("citation") {
-                            block
-                                .citations
-                                .extend(read_citation(citation, at, "delta.citation")?);
+                            block.citations.extend(read_citation(
+                                citation,
+                                at,
+                                "delta.citation",
+                                &mut web,
+                            )?);
                         }
                     }
                     _ => {}
@@ -279,9 +316,19 @@ fn stream(events: &[Located]) -> Result<Reading, InputError> {
             "no event has a Messages stream `type` (`message_start`, `content_block_delta`, ...)",
         )));
     }
+    let mut after_tool = false;
     for block in blocks.into_values() {
-        push_block(&mut reading, block);
+        match block {
+            None => after_tool = true,
+            Some(block) => {
+                if std::mem::take(&mut after_tool) {
+                    web_search::new_paragraph(&mut reading.text);
+                }
+                push_block(&mut reading, block);
+            }
+        }
     }
+    reading.sources = web.into_sources();
     if let Some((reason, at)) = stop_reason {
         read_stop_reason(&mut reading, Some(reason), "delta.stop_reason", at)?;
     }
@@ -461,6 +508,11 @@ mod tests {
                         position: Some(1)
                     },
                     Some("s")
+                ),
+                (
+                    Some("A"),
+                    CitationTarget::Label("https://example.com".to_string()),
+                    Some("w")
                 ),
             ]
         );

@@ -53,43 +53,73 @@ fn read(text: &str) -> Result<Reading, InputError> {
     let mut references = References::default();
     let starts = char_starts(&reading.text);
     let whole = 0..starts.len() - 1;
-    for (k, citation) in citations.iter().enumerate() {
-        let path = format!("citations[{k}]");
-        let span = citation.pointer("/generatedResponsePart/textResponsePart/span");
-        let field = |key: &str| {
-            opt_whole(span.and_then(|s| s.get(key))).map_err(|w| {
-                w.at(
-                    None,
-                    format_args!("{path}.generatedResponsePart.textResponsePart.span.{key}"),
-                )
-            })
-        };
-        // `end` is inclusive: the span runs to the character after it.
-        let span = match (field("start")?, field("end")?) {
-            (Some(start), Some(end)) => char_span(&starts, &whole, start, end.saturating_add(1)),
-            _ => None,
-        };
-        let list = opt_array(citation.get("retrievedReferences"))
-            .map_err(|w| w.at(None, format_args!("{path}.retrievedReferences")))?;
-        for (j, reference) in list.iter().enumerate() {
-            let id = references.add(reference, &format!("{path}.retrievedReferences[{j}]"))?;
-            if let Some(span) = &span {
-                reading.citations.push(NativeCitation {
-                    span: Some(span.clone()),
-                    target: CitationTarget::Label(id),
-                    quote: None,
-                });
-            }
-        }
-    }
+    let citations = Cited {
+        citations,
+        path: "citations",
+        at: None,
+    };
+    citations.read(&mut reading, &mut references, &starts, &whole)?;
     reading.sources = Some(references.sources);
     Ok(reading)
 }
 
+/// A list of citations in the shape of `RetrieveAndGenerate`'s (also an agent's
+/// `chunk.attribution.citations`), at `path` (and `at`, the line of a stream's event).
+pub(super) struct Cited<'a> {
+    pub citations: &'a [Value],
+    pub path: &'a str,
+    pub at: Option<usize>,
+}
+
+impl Cited<'_> {
+    /// Reads each citation's span (characters of the part of the text `within`, `end` included)
+    /// and its references, citing the span to each; `starts` is [`char_starts`] of the whole text.
+    pub fn read(
+        &self,
+        reading: &mut Reading,
+        references: &mut References,
+        starts: &[usize],
+        within: &std::ops::Range<usize>,
+    ) -> Result<(), InputError> {
+        let at = self.at;
+        for (k, citation) in self.citations.iter().enumerate() {
+            let path = format!("{}[{k}]", self.path);
+            let span = citation.pointer("/generatedResponsePart/textResponsePart/span");
+            let field = |key: &str| {
+                opt_whole(span.and_then(|s| s.get(key))).map_err(|w| {
+                    w.at(
+                        at,
+                        format_args!("{path}.generatedResponsePart.textResponsePart.span.{key}"),
+                    )
+                })
+            };
+            // `end` is inclusive: the span runs to the character after it.
+            let span = match (field("start")?, field("end")?) {
+                (Some(start), Some(end)) => char_span(starts, within, start, end.saturating_add(1)),
+                _ => None,
+            };
+            let list = opt_array(citation.get("retrievedReferences"))
+                .map_err(|w| w.at(at, format_args!("{path}.retrievedReferences")))?;
+            for (j, reference) in list.iter().enumerate() {
+                let path = format!("{path}.retrievedReferences[{j}]");
+                let id = references.add_at(reference, at, &path)?;
+                if let Some(span) = &span {
+                    reading.citations.push(NativeCitation {
+                        span: Some(span.clone()),
+                        target: CitationTarget::Label(id),
+                        quote: None,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The references met so far, each once: by chunk id, or by text and source when there is none.
 #[derive(Default)]
-struct References {
-    sources: Sources,
+pub(super) struct References {
+    pub sources: Sources,
     seen: HashMap<(String, String), String>,
 }
 
@@ -97,14 +127,24 @@ impl References {
     /// Adds one reference (a `retrievedReferences` or `retrievalResults` item) unless it was
     /// met before, and returns the id of its chunk.
     fn add(&mut self, reference: &Value, path: &str) -> Result<String, InputError> {
+        self.add_at(reference, None, path)
+    }
+
+    /// [`add`](Self::add), for a reference of a stream's event at line `at`.
+    pub fn add_at(
+        &mut self,
+        reference: &Value,
+        at: Option<usize>,
+        path: &str,
+    ) -> Result<String, InputError> {
         let Some(reference) = reference.as_object() else {
             return Err(InputError::Response {
-                line: None,
+                line: at,
                 message: format!("`{path}` is not an object"),
             });
         };
-        let text = reference_text(reference)
-            .map_err(|w| w.at(None, format_args!("{path}.content.text")))?;
+        let text =
+            reference_text(reference).map_err(|w| w.at(at, format_args!("{path}.content.text")))?;
         let uri = source_uri(reference);
         let chunk_id = reference
             .get("metadata")

@@ -7,6 +7,14 @@
 //! text) to the chunk with the source's `id`; a generated id such as `doc:0` or `doc-0`, when no
 //! chunk has it, names the chunk at its trailing number. Citations of type `THINKING_CONTENT` or
 //! `PLAN` cite the model's reasoning, not the answer: skipped.
+//!
+//! Sources: the documents the citations carry (`sources[]` of type `document`, each once, by its
+//! `id`, else `document.id`), with their text in `document.snippet`, else `document.text`, else
+//! the document's other string fields (not `id`, `title` or `url`) one per line; their `title`
+//! and `url` are other names. Cohere returns only the documents it cites. The chunks file may be
+//! the request body: its `documents[]`, each `{id, data}` (text read from `data` the same way,
+//! `data.title` another name) or a string, named by `id`, else `doc:<n>` (0-based request
+//! position), as Cohere names them.
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -18,10 +26,10 @@ use super::json::{
     opt_object, opt_str, opt_whole, pointer, type_of, values_of,
 };
 use super::offsets::{char_span, char_starts};
-use super::reading::{ENDED_EARLY, Event, Reading, StreamErrors, cut_off, typed_events};
-use super::{Provider, never, no_sources};
+use super::reading::{ENDED_EARLY, Event, Reading, Sources, StreamErrors, cut_off, typed_events};
+use super::{Provider, never};
 use crate::input::InputError;
-use crate::input::{AnswerFormat, CitationTarget, NativeCitation};
+use crate::input::{AnswerFormat, Chunk, CitationTarget, NativeCitation};
 
 pub(super) const PROVIDER: Provider = Provider {
     format: AnswerFormat::Cohere,
@@ -36,8 +44,8 @@ pub(super) const PROVIDER: Provider = Provider {
     array_stream: false,
     keys: &["finish_reason"],
     read,
-    sources_elsewhere: "",
-    sources: no_sources,
+    sources_elsewhere: "the request body (its documents)",
+    sources,
 };
 
 /// `message` with a `content` array (Ollama's holds a string) or a `finish_reason`, and no
@@ -172,6 +180,7 @@ fn text_and_citations<'a>(
     }
     // Built at the first citation: an answer without citations needs no table.
     let mut starts: Option<Vec<usize>> = None;
+    let mut documents = Documents::default();
     for (citation, at, path) in citations {
         let field = |key: &str| {
             opt_whole(citation.get(key)).map_err(|w| w.at(at, format_args!("{path}.{key}")))
@@ -203,6 +212,7 @@ fn text_and_citations<'a>(
                 .map_err(|w| w.at(at, format_args!("{path}.sources[{j}].id")))?
                 .or_else(|| source.pointer("/document/id").and_then(Value::as_str));
             if let Some(id) = id {
+                documents.add(id, source, at, &format!("{path}.sources[{j}]"))?;
                 reading.citations.push(NativeCitation {
                     span: Some(span.clone()),
                     target: CitationTarget::IdOrPosition {
@@ -214,7 +224,130 @@ fn text_and_citations<'a>(
             }
         }
     }
+    reading.sources = documents.into_sources();
     Ok(())
+}
+
+/// The documents the citations carry, each once, in order of first citation.
+#[derive(Default)]
+struct Documents {
+    chunks: Vec<Chunk>,
+    seen: std::collections::HashSet<String>,
+}
+
+impl Documents {
+    /// Adds the document of one citation source (`path` names it) unless it was met before;
+    /// sources of other types (`tool`) carry no document.
+    fn add(
+        &mut self,
+        id: &str,
+        source: &Value,
+        at: Option<usize>,
+        path: &str,
+    ) -> Result<(), InputError> {
+        if type_of(source).is_some_and(|kind| kind != "document") || self.seen.contains(id) {
+            return Ok(());
+        }
+        let document = opt_object(source.get("document"))
+            .map_err(|w| w.at(at, format_args!("{path}.document")))?;
+        let Some(document) = document else {
+            return Ok(());
+        };
+        self.seen.insert(id.to_string());
+        self.chunks.push(Chunk {
+            id: id.to_string(),
+            text: document_text(document),
+            aliases: names(document),
+        });
+        Ok(())
+    }
+
+    /// The sources, when some document carries text: a response whose documents are bare ids
+    /// carries none (its chunks are in the request).
+    fn into_sources(self) -> Option<Sources> {
+        self.chunks
+            .iter()
+            .any(|c| !c.text.is_empty())
+            .then(|| Sources {
+                chunks: self.chunks,
+                ..Sources::default()
+            })
+    }
+}
+
+/// A document's fields that name it rather than hold its text.
+const NAMES: [&str; 2] = ["title", "url"];
+
+/// A document's text: its `snippet`, else its `text`, else its other string fields (not `id`,
+/// `title` or `url`), one per line.
+fn document_text(document: &Map<String, Value>) -> String {
+    for key in ["snippet", "text"] {
+        if let Some(Value::String(text)) = document.get(key) {
+            return text.clone();
+        }
+    }
+    let fields: Vec<&str> = document
+        .iter()
+        .filter(|(key, _)| *key != "id" && !NAMES.contains(&key.as_str()))
+        .filter_map(|(_, value)| value.as_str())
+        .collect();
+    fields.join("\n")
+}
+
+/// A document's `title` and `url`, when they are strings.
+fn names(document: &Map<String, Value>) -> Vec<String> {
+    NAMES
+        .iter()
+        .filter_map(|key| document.get(*key)?.as_str())
+        .filter(|name| !name.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// A v2 request body whose `documents` (some of them `{id, data}`) are the chunks; `None` when
+/// `value` is none.
+fn sources(value: &Value) -> Option<Result<Sources, InputError>> {
+    let documents = value.as_object()?.get("documents")?.as_array()?;
+    if !documents
+        .iter()
+        .any(|d| d.get("data").is_some_and(Value::is_object))
+    {
+        return None;
+    }
+    Some(request_documents(documents))
+}
+
+fn request_documents(documents: &[Value]) -> Result<Sources, InputError> {
+    let mut sources = Sources::default();
+    for (k, document) in documents.iter().enumerate() {
+        let path = format!("documents[{k}]");
+        let (id, data) = match document {
+            Value::String(text) => {
+                sources.chunks.push(Chunk {
+                    id: format!("doc:{k}"),
+                    text: text.clone(),
+                    aliases: Vec::new(),
+                });
+                continue;
+            }
+            Value::Object(document) => (
+                opt_str(document.get("id")).map_err(|w| w.at(None, format_args!("{path}.id")))?,
+                opt_object(document.get("data"))
+                    .map_err(|w| w.at(None, format_args!("{path}.data")))?,
+            ),
+            other => {
+                return Err(super::json::wrong(other, "an object or a string").at(None, path));
+            }
+        };
+        let empty = Map::new();
+        let data = data.unwrap_or(&empty);
+        sources.chunks.push(Chunk {
+            id: id.map_or_else(|| format!("doc:{k}"), str::to_string),
+            text: document_text(data),
+            aliases: names(data),
+        });
+    }
+    Ok(sources)
 }
 
 fn stream(events: &[Located]) -> Result<Reading, InputError> {
@@ -370,5 +503,75 @@ mod tests {
             {"start": 2, "end": 5, "content_index": 7, "sources": [{"type": "document", "id": "e"}]}]}}"#;
         let answer = read_as(text, AnswerFormat::Cohere);
         assert_eq!(cited(&answer), [(Some("330 m"), doc("a"), None)]);
+    }
+
+    #[test]
+    fn cohere_documents_in_citations_are_the_sources() {
+        let text = r#"{"message": {"content": [{"type": "text", "text": "Tall. Old."}], "citations": [
+            {"start": 0, "end": 5, "sources": [
+                {"type": "document", "id": "a", "document": {"id": "a", "snippet": "It is tall.", "title": "A"}},
+                {"type": "tool", "id": "web:0", "tool_output": {"text": "not a document"}}]},
+            {"start": 6, "end": 10, "sources": [
+                {"type": "document", "id": "a", "document": {"id": "a", "snippet": "It is tall."}},
+                {"type": "document", "id": "b", "document": {"id": "b", "body": "It is old.", "url": "https://b"}}]}]}}"#;
+        let answer = read_as(text, AnswerFormat::Cohere);
+        let sources = answer.sources.expect("sources");
+        assert_eq!(
+            crate::input::testing::with_names(&sources.chunks),
+            [
+                ("a", "It is tall.", &["A".to_string()][..]),
+                ("b", "It is old.", &["https://b".to_string()][..]),
+            ]
+        );
+        // Documents that are bare ids carry no sources.
+        let bare = r#"{"message": {"content": [{"type": "text", "text": "Tall."}], "citations": [
+            {"start": 0, "end": 4, "sources": [{"type": "document", "id": "doc:0", "document": {"id": "doc:0"}}]}]}}"#;
+        assert!(read_as(bare, AnswerFormat::Cohere).sources.is_none());
+        let wrong = r#"{"message": {"content": [{"type": "text", "text": "Tall."}], "citations": [
+            {"start": 0, "end": 4, "sources": [{"type": "document", "id": "x", "document": "text"}]}]}}"#;
+        assert_eq!(
+            read_error(wrong, AnswerFormat::Cohere),
+            (
+                None,
+                "`message.citations[0].sources[0].document` is a string; expected an object"
+                    .to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn a_v2_request_body_is_the_chunks() {
+        let request = serde_json::json!({"model": "command-a", "messages": [], "documents": [
+            {"id": "t", "data": {"title": "Tower", "snippet": "It is tall."}},
+            {"data": {"text": "It is old."}},
+            "A bare string.",
+            {"data": {"title": "P", "a": "One.", "n": 3, "b": "Two."}}]});
+        let read = sources(&request).expect("recognised").expect("read");
+        assert_eq!(
+            crate::input::testing::ids_and_texts(&read.chunks),
+            [
+                ("t", "It is tall."),
+                ("doc:1", "It is old."),
+                ("doc:2", "A bare string."),
+                ("doc:3", "One.\nTwo."),
+            ]
+        );
+        assert_eq!(read.chunks[0].aliases, ["Tower"]);
+        let wrong =
+            serde_json::json!({"documents": [{"data": {"text": "a"}}, {"id": 7, "data": {}}]});
+        let Some(Err(e)) = sources(&wrong) else {
+            panic!("expected an error")
+        };
+        assert_eq!(
+            e.to_string(),
+            "`documents[1].id` is a number; expected a string"
+        );
+        let wrong = serde_json::json!({"documents": [{"data": {"text": "a"}}, 5]});
+        let Some(Err(e)) = sources(&wrong) else {
+            panic!("expected an error")
+        };
+        assert!(e.to_string().contains("`documents[1]` is a number"), "{e}");
+        // Documents without `data` are the generic reader's.
+        assert!(sources(&serde_json::json!({"documents": [{"text": "a"}]})).is_none());
     }
 }

@@ -37,6 +37,7 @@ mod reading;
 mod anthropic;
 mod azure;
 mod bedrock;
+mod bedrock_agents;
 mod bedrock_converse;
 mod citation_list;
 mod cohere;
@@ -46,7 +47,9 @@ mod langchain;
 mod llamaindex;
 mod mistral;
 mod ollama;
+mod open_webui;
 mod openai;
+mod openai_assistants;
 mod openai_responses;
 mod perplexity;
 pub mod profile;
@@ -104,13 +107,15 @@ fn no_sources(_: &Value) -> Option<Result<Sources, InputError>> {
 /// Every provider, in the order detection asks them: a response that fits two (an Azure "On
 /// Your Data" response is also an OpenAI chat completion) is the first one's, so the more
 /// specific come first.
-const PROVIDERS: [Provider; 15] = [
+const PROVIDERS: [Provider; 18] = [
     azure::PROVIDER,
     perplexity::PROVIDER,
     mistral::PROVIDER,
     openai::PROVIDER,
     openai_responses::PROVIDER,
+    openai_assistants::PROVIDER,
     bedrock::PROVIDER,
+    bedrock_agents::PROVIDER,
     bedrock_converse::PROVIDER,
     anthropic::PROVIDER,
     gemini::PROVIDER,
@@ -119,6 +124,7 @@ const PROVIDERS: [Provider; 15] = [
     ollama::PROVIDER,
     haystack::PROVIDER,
     langchain::PROVIDER,
+    open_webui::PROVIDER,
     citation_list::PROVIDER,
 ];
 

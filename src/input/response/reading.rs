@@ -40,6 +40,8 @@ pub(crate) struct Reading {
     pub warnings: Vec<String>,
     /// The retrieved text the response carries beside the answer, when it carries some.
     pub sources: Option<Sources>,
+    /// The question the answer replies to, when the response holds it (a chat export).
+    pub question: Option<String>,
 }
 
 /// The chunks a response carries, in the order the stack gives them.
@@ -89,7 +91,7 @@ impl Reading {
             citations: self.citations,
             usage,
             warnings: self.warnings,
-            question: None,
+            question: self.question,
             sources,
             marker: None,
         })

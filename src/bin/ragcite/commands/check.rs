@@ -71,7 +71,8 @@ pub fn write(
     if input::is_blank(&answer.text) {
         bail!("{answer_name}: the response holds no answer text");
     }
-    answer.question = args.question.clone();
+    // `--question` wins over the question a response holds (an Open WebUI chat export's).
+    answer.question = args.question.clone().or(answer.question.take());
     // Only the API envelope echoes the inputs as given.
     let echo = |bytes: &[u8]| match args.format {
         Format::Api => input::decode(bytes).unwrap_or_default().to_string(),
