@@ -31,10 +31,12 @@ pub enum InputError {
     },
     /// JSON that no response format ragcite knows matches: never linted as prose.
     #[error(
-        "JSON of no known response format ({}); to read it as prose, pass `--answer-format text`",
-        if keys.is_empty() { "no keys".to_string() } else { format!("top-level keys: {keys}") }
+        "JSON of no known response format ({}){}; point at the answer with `--answer-path PATH`, \
+         or read it as prose with `--answer-format text`",
+        if keys.is_empty() { "no keys".to_string() } else { format!("top-level keys: {keys}") },
+        if closest.is_empty() { String::new() } else { format!("; closest: {closest} (name one with `--answer-format`)") }
     )]
-    UnknownJson { keys: String },
+    UnknownJson { keys: String, closest: String },
     #[error("{}{message}", position_prefix(position))]
     ChunkShape {
         position: Option<ChunkPosition>,

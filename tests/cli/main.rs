@@ -32,6 +32,7 @@ mod msrv;
 #[cfg(feature = "service")]
 mod page;
 mod pre_commit;
+mod profiles;
 mod quote;
 mod readme;
 mod responses;

@@ -481,7 +481,7 @@ fn every_wrong_shape_is_one_error_line() {
                 ),
                 chunks.clone(),
             ],
-            "JSON of no known response format (top-level keys: `result`, `status`); to read it as prose, pass `--answer-format text`",
+            "JSON of no known response format (top-level keys: `result`, `status`); point at the answer with `--answer-path PATH`, or read it as prose with `--answer-format text`",
         ),
         (
             vec![

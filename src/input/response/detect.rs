@@ -40,7 +40,7 @@ pub fn detect(text: &str) -> Result<AnswerFormat, InputError> {
     let mut values = serde_json::Deserializer::from_str(start).into_iter::<Value>();
     match values.next() {
         Some(Ok(value @ Value::Object(_))) => {
-            classify(&value).ok_or_else(|| unknown_json(value.as_object()))
+            classify(&value).ok_or_else(|| unknown_json(&value))
         }
         Some(Ok(value @ Value::Array(_))) => {
             let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
@@ -57,7 +57,7 @@ pub fn detect(text: &str) -> Result<AnswerFormat, InputError> {
                 if let Some(best) = candidates(&value).first() {
                     return Ok(best.format);
                 }
-                return Err(unknown_json(first));
+                return Err(unknown_json(&value));
             }
             Ok(AnswerFormat::Text)
         }
@@ -70,15 +70,35 @@ pub fn detect(text: &str) -> Result<AnswerFormat, InputError> {
     }
 }
 
-/// The error for JSON that no provider recognises, naming the keys of `object`.
-fn unknown_json(object: Option<&Map<String, Value>>) -> InputError {
+/// The error for JSON that no provider recognises, naming the keys of the object (or of an
+/// array's first object) and the profiles most of whose conditions hold.
+fn unknown_json(value: &Value) -> InputError {
     const SHOWN: usize = 12;
+    let object = value
+        .as_object()
+        .or_else(|| value.as_array()?.first()?.as_object());
+    let mut near: Vec<(usize, usize, &str)> = super::profile::all()
+        .into_iter()
+        .filter(|p| p.has_answer())
+        .filter_map(|p| {
+            let (held, all) = p.conditions_held(value);
+            (held > 0 && held * 2 >= all).then_some((held, all, p.name()))
+        })
+        .collect();
+    // Most conditions held first, then the fewest missing; equals keep the list's order.
+    near.sort_by(|a, b| b.0.cmp(&a.0).then((a.1 - a.0).cmp(&(b.1 - b.0))));
+    let closest: Vec<String> = near
+        .iter()
+        .take(3)
+        .map(|(held, all, name)| format!("`{name}` ({held} of {all} conditions)"))
+        .collect();
     let keys: Vec<String> = object
         .map(|o| o.keys().take(SHOWN).map(|k| format!("`{k}`")).collect())
         .unwrap_or_default();
     let more = object.is_some_and(|o| o.len() > SHOWN);
     InputError::UnknownJson {
         keys: keys.join(", ") + if more { ", ..." } else { "" },
+        closest: closest.join(", "),
     }
 }
 

@@ -353,15 +353,17 @@ impl Profile {
     /// Its score for `value`: the number of its conditions, when all hold.
     pub fn score(&self, value: &Value) -> Option<usize> {
         let at = Found::root(value);
-        let holds = |c: &Condition| match c {
-            Condition::Exists(p) => p.exists(&at),
-            Condition::Absent(p) => !p.exists(&at),
-            Condition::Equals(p, wanted) => p
-                .select(&at)
-                .iter()
-                .any(|f| scalar_text(f.value).as_deref() == Some(wanted.as_str())),
-        };
-        self.detect.iter().all(holds).then_some(self.detect.len())
+        self.detect
+            .iter()
+            .all(|c| holds(c, &at))
+            .then_some(self.detect.len())
+    }
+
+    /// How many of its conditions hold for `value`, and how many it has.
+    pub fn conditions_held(&self, value: &Value) -> (usize, usize) {
+        let at = Found::root(value);
+        let held = self.detect.iter().filter(|c| holds(c, &at)).count();
+        (held, self.detect.len())
     }
 
     /// Reads a whole response.
@@ -559,6 +561,17 @@ impl Profile {
     /// The marker syntax the profile's answers use.
     pub fn marker(&self) -> Option<Arc<MarkerPattern>> {
         self.marker.clone()
+    }
+}
+
+fn holds(condition: &Condition, at: &Found<'_>) -> bool {
+    match condition {
+        Condition::Exists(p) => p.exists(at),
+        Condition::Absent(p) => !p.exists(at),
+        Condition::Equals(p, wanted) => p
+            .select(at)
+            .iter()
+            .any(|f| scalar_text(f.value).as_deref() == Some(wanted.as_str())),
     }
 }
 

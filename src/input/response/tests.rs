@@ -559,26 +559,32 @@ fn through_read_answer() {
 
 #[test]
 fn json_of_no_known_format_is_an_error_naming_its_keys() {
+    const TAIL: &str = "; point at the answer with `--answer-path PATH`, or read it as prose \
+                        with `--answer-format text`";
     for (text, expected) in [
         (
             r#"{"text": "a JSON answer of no known shape", "meta": {}}"#,
-            "JSON of no known response format (top-level keys: `meta`, `text`); to read it as \
-         prose, pass `--answer-format text`",
+            "JSON of no known response format (top-level keys: `meta`, `text`)".to_string() + TAIL,
         ),
         (
             "{}",
-            "JSON of no known response format (no keys); to read it as prose, pass \
-         `--answer-format text`",
+            "JSON of no known response format (no keys)".to_string() + TAIL,
         ),
         (
             "[{\"foo\": 1}, {\"bar\": 2}]",
-            "JSON of no known response format (top-level keys: `foo`); to read it as prose, \
-         pass `--answer-format text`",
+            "JSON of no known response format (top-level keys: `foo`)".to_string() + TAIL,
         ),
         (
             "[]",
-            "JSON of no known response format (no keys); to read it as prose, pass \
-         `--answer-format text`",
+            "JSON of no known response format (no keys)".to_string() + TAIL,
+        ),
+        // Most conditions of a profile hold: it is named.
+        (
+            r#"{"summary": "It is tall.", "search_results": "not a list"}"#,
+            "JSON of no known response format (top-level keys: `search_results`, `summary`); \
+             closest: `vectara` (1 of 2 conditions) (name one with `--answer-format`)"
+                .to_string()
+                + TAIL,
         ),
     ] {
         assert_eq!(detect(text).unwrap_err().to_string(), expected, "{text}");

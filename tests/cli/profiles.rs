@@ -1,0 +1,533 @@
+//! Stacks read through the built-in format profiles (`src/input/response/profiles.toml`): each
+//! sample of `testdata/stacks/` as the most natural command reads it, with the verdict of every
+//! sentence, what each cites, the suggestion for the third, and the status of every chunk, as
+//! `testdata/stacks/EXPECTED.md` gives them; then the user's own profiles, `--answer-path`, and
+//! `ragcite formats`.
+
+use serde_json::Value;
+
+use crate::util::ragcite;
+use crate::stacks::{VERDICTS, check_json, cited, statuses, strings};
+
+/// One sample: the files `check` gets, the formats the report names, the chunk each of the first
+/// three sentences cites, the suggestion for the third, and every chunk with its status.
+struct Case<'a> {
+    files: &'a [&'a str],
+    formats: (&'a str, &'a str),
+    cites: [&'a [&'a str]; 3],
+    suggestion: Option<&'a str>,
+    chunks: &'a [(&'a str, &'a str)],
+}
+
+const USED: &str = "used";
+const CBNS: &str = "cited-but-not-supporting";
+const RBU: &str = "relevant-but-uncited";
+const UNUSED: &str = "unused";
+
+fn assert_case(case: &Case) -> Value {
+    let doc = check_json(case.files);
+    let files = case.files;
+    assert_eq!(
+        strings(&doc, "/result/sentences", "verdict")[..4],
+        VERDICTS,
+        "{files:?}"
+    );
+    let expected: Vec<Vec<String>> = case
+        .cites
+        .iter()
+        .map(|ids| ids.iter().map(|id| id.to_string()).collect())
+        .chain([Vec::new()])
+        .collect();
+    assert_eq!(cited(&doc)[..4], expected, "{files:?}");
+    assert_eq!(
+        doc["result"]["sentences"][2]["suggestedCitation"].as_str(),
+        case.suggestion,
+        "{files:?}"
+    );
+    let chunks: Vec<(String, String)> = case
+        .chunks
+        .iter()
+        .map(|(id, status)| (id.to_string(), status.to_string()))
+        .collect();
+    assert_eq!(statuses(&doc), chunks, "{files:?}");
+    assert_eq!(doc["inputs"]["answer"]["format"], case.formats.0, "{files:?}");
+    assert_eq!(doc["inputs"]["chunks"]["format"], case.formats.1, "{files:?}");
+    doc
+}
+
+#[test]
+fn vectara_markers_name_the_search_results_in_order() {
+    let ids = [
+        "eiffel-tower@0",
+        "eiffel-tower@141",
+        "paris@0",
+        "gustave-eiffel@0",
+        "louvre@0",
+    ];
+    assert_case(&Case {
+        files: &["vectara/query.json"],
+        formats: ("vectara", "vectara"),
+        cites: [&[ids[0]], &[ids[1]], &[ids[2]]],
+        suggestion: Some(ids[3]),
+        chunks: &[
+            (ids[0], USED),
+            (ids[1], USED),
+            (ids[2], CBNS),
+            (ids[3], RBU),
+            (ids[4], UNUSED),
+        ],
+    });
+}
+
+#[test]
+fn vertex_ai_search_byte_offsets_as_strings_and_reference_ids() {
+    let ids = [
+        "Eiffel Tower p. 1",
+        "Eiffel Tower p. 2",
+        "Paris p. 1",
+        "Gustave Eiffel p. 1",
+        "Louvre p. 1",
+    ];
+    assert_case(&Case {
+        files: &["vertex-ai-search-answer/answer.json"],
+        formats: ("vertex-ai-search-answer", "vertex-ai-search-answer"),
+        cites: [&[ids[0]], &[ids[1]], &[ids[2]]],
+        suggestion: Some(ids[3]),
+        chunks: &[
+            (ids[0], USED),
+            (ids[1], USED),
+            (ids[2], CBNS),
+            (ids[3], RBU),
+            (ids[4], UNUSED),
+        ],
+    });
+}
+
+#[test]
+fn amazon_q_segments_carry_the_only_chunks() {
+    let ids = ["eiffel-tower.pdf", "eiffel-tower.pdf#2", "paris.pdf"];
+    assert_case(&Case {
+        files: &["amazon-q-business/chat-sync.json"],
+        formats: ("amazon-q-business", "amazon-q-business"),
+        cites: [&[ids[0]], &[ids[1]], &[ids[2]]],
+        suggestion: None,
+        chunks: &[(ids[0], USED), (ids[1], USED), (ids[2], CBNS)],
+    });
+}
+
+#[test]
+fn azure_agentic_ref_ids_with_and_without_the_extractive_references() {
+    let key = |doc: &str, page: u8| {
+        format!("{doc}_aHR0cHM6Ly9laWZmZWxzZWFyY2hkb2NzLmJsb2IuY29yZS53aW5kb3dzLm5ldC9kb2NzL")
+            + match page {
+                0 => "2VpZmZlbC10b3dlci5wZGY1_pages_0",
+                1 => "2VpZmZlbC10b3dlci5wZGY1_pages_1",
+                2 => "3BhcmlzLnBkZg2_pages_0",
+                3 => "2d1c3RhdmUtZWlmZmVsLnBkZg2_pages_0",
+                _ => "2xvdXZyZS5wZGY1_pages_0",
+            }
+    };
+    let ids = [
+        key("e20fad5e5f4c", 0),
+        key("e20fad5e5f4c", 1),
+        key("7b2f1c7b0f92", 2),
+        key("4f3d7dc47ead", 3),
+        key("1d93947855cf", 4),
+    ];
+    let case = |files| Case {
+        files,
+        formats: ("azure-agentic-retrieval", "azure-agentic-retrieval"),
+        cites: [&[&ids[0]], &[&ids[1]], &[&ids[2]]],
+        suggestion: Some(&ids[3]),
+        chunks: &[],
+    };
+    let chunks = [
+        (ids[0].as_str(), USED),
+        (&ids[1], USED),
+        (&ids[2], CBNS),
+        (&ids[3], RBU),
+        (&ids[4], UNUSED),
+    ];
+    assert_case(&Case {
+        chunks: &chunks,
+        ..case(&["azure-agentic-retrieval/retrieve-answer-synthesis.json"])
+    });
+    assert_case(&Case {
+        chunks: &chunks,
+        formats: (
+            "azure-agentic-retrieval",
+            "azure-agentic-retrieval-sources",
+        ),
+        ..case(&[
+            "azure-agentic-retrieval/retrieve-answer-synthesis.json",
+            "azure-agentic-retrieval/retrieve-extractive.json",
+        ])
+    });
+    // The extractive response holds no answer: it is a chunks file.
+    let line = crate::stacks::input_error(&[
+        "check",
+        "azure-agentic-retrieval/retrieve-extractive.json",
+    ]);
+    assert!(line.contains("holds sources and no answer: pass it as CHUNKS"), "{line}");
+}
+
+#[test]
+fn pinecone_positions_and_highlights_and_the_context_snippets() {
+    let ids = [
+        "eiffel-tower.pdf p. 1",
+        "eiffel-tower.pdf p. 2",
+        "paris.pdf p. 1",
+        "gustave-eiffel.pdf p. 1",
+        "louvre.pdf p. 1",
+    ];
+    let cites: [&[&str]; 3] = [&[ids[0]], &[ids[1]], &[ids[2]]];
+    assert_case(&Case {
+        files: &["pinecone-assistant/chat.json"],
+        formats: ("pinecone-assistant", "pinecone-assistant"),
+        cites,
+        suggestion: None,
+        chunks: &[(ids[0], USED), (ids[1], USED), (ids[2], CBNS)],
+    });
+    assert_case(&Case {
+        files: &["pinecone-assistant/chat.json", "pinecone-assistant/context.json"],
+        formats: ("pinecone-assistant", "pinecone-assistant-context"),
+        cites,
+        suggestion: Some(ids[3]),
+        // The snippets come in score order: C1, C2, C4, C3, C5.
+        chunks: &[
+            (ids[0], USED),
+            (ids[1], USED),
+            (ids[3], RBU),
+            (ids[2], CBNS),
+            (ids[4], UNUSED),
+        ],
+    });
+}
+
+#[test]
+fn ragflow_zero_based_markers_in_three_forms() {
+    let ids = [
+        "f88b16c6bbce53b1",
+        "5756b2de07298f7b",
+        "b301645a74268b13",
+        "f25f4c43a13891c3",
+        "f5b26c79af59b500",
+    ];
+    for (file, format) in [
+        ("ragflow/response.json", "ragflow"),
+        ("ragflow/response-v0.19.json", "ragflow"),
+        ("ragflow/response-openai.json", "ragflow-openai"),
+    ] {
+        assert_case(&Case {
+            files: &[file],
+            formats: (format, format),
+            cites: [&[ids[0]], &[ids[1]], &[ids[2]]],
+            suggestion: Some(ids[3]),
+            // Similarity order: C1, C2, C4, C3, C5; `[ID:3]` is the fourth, C3.
+            chunks: &[
+                (ids[0], USED),
+                (ids[1], USED),
+                (ids[3], RBU),
+                (ids[2], CBNS),
+                (ids[4], UNUSED),
+            ],
+        });
+    }
+}
+
+#[test]
+fn r2r_short_ids_are_prefixes_of_the_chunk_ids() {
+    let ids = [
+        "92018f1a-1a22-5764-b6fb-0b2755de5ba8",
+        "fa4cc53e-e545-5efc-b3ba-1afed7c59092",
+        "a08690c3-ab0f-59c8-9fa4-f8e578c2cd95",
+        "841fdd60-6bc9-5656-be09-9524ea9862ec",
+        "21c1c54e-9da5-5ff4-9531-06f95f3229e9",
+    ];
+    assert_case(&Case {
+        files: &["r2r/response.json"],
+        formats: ("r2r", "r2r"),
+        cites: [&[ids[0]], &[ids[1]], &[ids[2]]],
+        suggestion: Some(ids[3]),
+        chunks: &[
+            (ids[0], USED),
+            (ids[1], USED),
+            (ids[3], RBU),
+            (ids[2], CBNS),
+            (ids[4], UNUSED),
+        ],
+    });
+}
+
+#[test]
+fn graphrag_data_references_name_source_records() {
+    let doc = assert_case(&Case {
+        files: &["graphrag/local-search.json"],
+        formats: ("graphrag", "graphrag"),
+        cites: [&["7"], &["12"], &["3"]],
+        suggestion: Some("15"),
+        chunks: &[
+            ("7", USED),
+            ("12", USED),
+            ("3", CBNS),
+            ("15", RBU),
+            ("21", UNUSED),
+        ],
+    });
+    // `Entities (1)` is a graph record, not an unknown marker.
+    assert_eq!(doc["result"]["counts"]["unknownMarkers"], 0);
+}
+
+#[test]
+fn lightrag_numbers_name_files_and_the_reference_list_is_no_claim() {
+    let doc = assert_case(&Case {
+        files: &["lightrag/response.json"],
+        formats: ("lightrag", "lightrag"),
+        cites: [&["1#1", "1#2"], &["1#1", "1#2"], &["2"]],
+        suggestion: Some("3"),
+        chunks: &[
+            ("1#1", USED),
+            ("1#2", USED),
+            ("2", CBNS),
+            ("3", RBU),
+            ("4", UNUSED),
+        ],
+    });
+    let verdicts = strings(&doc, "/result/sentences", "verdict");
+    assert!(verdicts[4..].iter().all(|v| v == "no-claim"), "{verdicts:?}");
+}
+
+#[test]
+fn dspy_context_strings_are_numbered_from_one() {
+    assert_case(&Case {
+        files: &["dspy/prediction.json"],
+        formats: ("dspy", "dspy"),
+        cites: [&["1"], &["2"], &["3"]],
+        suggestion: Some("4"),
+        chunks: &[
+            ("1", USED),
+            ("2", USED),
+            ("3", CBNS),
+            ("4", RBU),
+            ("5", UNUSED),
+        ],
+    });
+}
+
+#[test]
+fn anythingllm_context_labels_count_from_zero() {
+    let ids = [
+        "b6f3e1a9-2c47-4d8e-9a15-3e7c0b8d2f61",
+        "1d9a4c7e-8f2b-4e63-a0d5-6c3f9b1e7a28",
+        "f4c8b2e6-5a1d-4c97-8e3b-0a6d2f9c1b54",
+        "8a2e6d1f-3c9b-4f05-b7e4-9d1c5a3f8e72",
+        "3e7b9f2c-6d4a-4b18-9c6f-1a8e4d7b5c03",
+    ];
+    let doc = check_json(&["anythingllm/response-context-markers.json"]);
+    assert_eq!(strings(&doc, "/result/sentences", "verdict"), VERDICTS);
+    let expected: Vec<Vec<String>> = [ids[0], ids[1], ids[2]]
+        .iter()
+        .map(|id| vec![id.to_string()])
+        .chain([Vec::new()])
+        .collect();
+    assert_eq!(cited(&doc), expected);
+    assert_eq!(doc["result"]["sentences"][2]["suggestedCitation"], ids[3]);
+}
+
+#[test]
+fn vercel_ai_sdk_results_with_steps_or_fields() {
+    let pages = [
+        "https://en.wikipedia.org/wiki/Eiffel_Tower",
+        "https://www.toureiffel.paris/en/the-monument/history",
+        "https://en.wikipedia.org/wiki/Paris",
+        "https://en.wikipedia.org/wiki/Gustave_Eiffel",
+        "https://en.wikipedia.org/wiki/Louvre",
+    ];
+    for (file, format) in [
+        ("vercel-ai-sdk/result.json", "vercel-ai-sdk"),
+        ("vercel-ai-sdk/result-fields.json", "vercel-ai-sdk-fields"),
+    ] {
+        assert_case(&Case {
+            files: &[file],
+            formats: (format, format),
+            cites: [&[pages[0]], &[pages[1]], &[pages[2]]],
+            suggestion: Some(pages[3]),
+            chunks: &[
+                (pages[0], USED),
+                (pages[1], USED),
+                (pages[2], CBNS),
+                (pages[3], RBU),
+                (pages[4], UNUSED),
+            ],
+        });
+    }
+}
+
+/// The no-attribution outcome (N): every sentence uncited; C1, C2, C4 relevant, C3, C5 unused.
+#[test]
+fn stacks_that_return_sources_without_citations() {
+    let pages = [
+        "https://en.wikipedia.org/wiki/Eiffel_Tower",
+        "https://www.toureiffel.paris/en/the-monument/history",
+        "https://en.wikipedia.org/wiki/Paris",
+        "https://www.britannica.com/biography/Gustave-Eiffel",
+        "https://en.wikipedia.org/wiki/Louvre",
+    ];
+    let dify = [
+        "0d4e7a92-5c1f-4b38-9e6d-2a8f3c7b1e05",
+        "1b9f3c64-8e2d-4a75-b0c9-6d4e1f8a2c37",
+        "2c7a5e18-3f9b-4d60-a8e1-9b5c0d7f4a62",
+        "3e8d1b75-9a4c-4f23-b7e5-0c6f2a9d5b84",
+        "4f6c2d93-7b5e-4a81-9c0d-1e7a3b8f6c29",
+    ];
+    let private = [
+        "eiffel-tower.txt",
+        "eiffel-tower-history.txt",
+        "paris.txt",
+        "gustave-eiffel.txt",
+        "louvre.txt",
+    ];
+    for (file, format, ids, order) in [
+        ("exa/answer.json", "exa-answer", pages, [0, 1, 2, 3, 4]),
+        ("dify/response.json", "dify", dify, [0, 1, 3, 2, 4]),
+        ("privategpt/response.json", "privategpt", private, [0, 1, 3, 2, 4]),
+    ] {
+        let doc = check_json(&[file]);
+        assert_eq!(doc["inputs"]["answer"]["format"], format);
+        assert_eq!(
+            strings(&doc, "/result/sentences", "verdict"),
+            ["uncited-claim"; 4],
+            "{file}"
+        );
+        let suggested = strings(&doc, "/result/sentences", "suggestedCitation");
+        assert_eq!(suggested, [ids[0], ids[1], ids[3], ""], "{file}");
+        let status = [USED, USED, UNUSED, RBU, UNUSED].map(|s| if s == USED { RBU } else { s });
+        let expected: Vec<(String, String)> = order
+            .iter()
+            .map(|&k| (ids[k].to_string(), status[k].to_string()))
+            .collect();
+        assert_eq!(statuses(&doc), expected, "{file}");
+    }
+}
+
+#[test]
+fn formats_lists_every_profile_and_detect_gives_the_scores() {
+    let list = ragcite(&["formats", "--format", "json"]).json(0);
+    let names: Vec<&str> = list["formats"]
+        .as_array()
+        .expect("formats")
+        .iter()
+        .filter_map(|f| f["name"].as_str())
+        .collect();
+    for name in ["text", "openai", "vectara", "ragflow", "r2r", "graphrag"] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+    // Pinecone's chat matches Cohere's reader too, and its more specific profile wins.
+    let detect = ragcite(&[
+        "formats",
+        "detect",
+        "testdata/stacks/pinecone-assistant/chat.json",
+        "--format",
+        "json",
+    ])
+    .json(0);
+    assert_eq!(detect["format"], "pinecone-assistant");
+    let candidates: Vec<(&str, u64)> = detect["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .map(|c| (c["name"].as_str().unwrap_or(""), c["score"].as_u64().unwrap_or(0)))
+        .collect();
+    assert_eq!(candidates, [("pinecone-assistant", 3), ("cohere", 2)]);
+}
+
+/// A house service's response, read through the user's `[[format]]` table: markers of its own,
+/// sources under a key of its own; then the same file through `--answer-path`.
+#[test]
+fn a_profile_of_the_users_own_in_the_configuration() {
+    let tree = crate::util::Tree::new();
+    tree.write(
+        ".ragcite.toml",
+        r#"
+[[format]]
+name = "house-rag"
+title = "Our retrieval service"
+detect = ["result.text", "result.hits[].body"]
+answer = "result.text"
+sources = "result.hits[]"
+source-id = "doc"
+source-text = "body"
+marker = '\{\{(\d+)\}\}'
+"#,
+    );
+    let answer = tree.write(
+        "work/answer.json",
+        r#"{"result": {"text": "The Eiffel Tower is 330 metres tall {{1}}. It opened in 1888 {{2}}. It is in Paris.",
+            "hits": [{"doc": "tower", "body": "The Eiffel Tower is 330 metres tall."},
+                     {"doc": "opening", "body": "The tower opened in 1889."}]}}"#,
+    );
+    let dir = answer.parent().expect("a folder").to_path_buf();
+    let doc = tree
+        .ragcite(&dir, ["check", "answer.json", "--format", "json"])
+        .json(1);
+    assert_eq!(doc["inputs"]["answer"]["format"], "house-rag");
+    assert_eq!(
+        strings(&doc, "/result/sentences", "verdict"),
+        ["supported", "number-mismatch", "uncited-claim"]
+    );
+    assert_eq!(
+        cited(&doc),
+        [vec!["tower".to_string()], vec!["opening".to_string()], Vec::new()]
+    );
+    let listed = tree.ragcite(&dir, ["formats"]).stdout(0);
+    assert!(listed.contains("house-rag") && listed.contains("user profile"), "{listed}");
+    // Without the configuration, the same file is JSON of no known format, and the error names
+    // the option that reads it.
+    let line = tree
+        .ragcite(&dir, ["check", "answer.json", "--isolated"])
+        .input_error();
+    assert!(line.contains("--answer-path"), "{line}");
+    let doc = tree
+        .ragcite(
+            &dir,
+            [
+                "check",
+                "answer.json",
+                "--isolated",
+                "--answer-path",
+                "result.text",
+                "--sources-path",
+                "result.hits[]",
+                "--source-id-path",
+                "doc",
+                "--source-text-path",
+                "body",
+                "--marker",
+                r"\{\{(\d+)\}\}",
+                "--format",
+                "json",
+            ],
+        )
+        .json(1);
+    assert_eq!(
+        strings(&doc, "/result/sentences", "verdict"),
+        ["supported", "number-mismatch", "uncited-claim"]
+    );
+}
+
+#[test]
+fn a_profile_that_is_wrong_is_refused_with_its_field() {
+    let tree = crate::util::Tree::new();
+    tree.write(
+        ".ragcite.toml",
+        "[[format]]\nname = \"mine\"\ntitle = \"x\"\ndetect = [\"a[\"]\nanswer = \"a\"\n",
+    );
+    let line = tree.ragcite(&tree.dir("w"), ["formats"]).input_error();
+    assert!(line.contains("format `mine`: `detect`: a `[` has no closing `]`"), "{line}");
+    tree.write(
+        ".ragcite.toml",
+        "[[format]]\nname = \"openai\"\ntitle = \"x\"\ndetect = [\"a\"]\nanswer = \"a\"\n",
+    );
+    let line = tree.ragcite(&tree.dir("w"), ["formats"]).input_error();
+    assert!(line.contains("a built-in format has this name"), "{line}");
+}
