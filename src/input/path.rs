@@ -12,6 +12,8 @@
 //!   the number, or the boolean, written so); `[?score]` those where it exists and is not null.
 //! - `^` is the object that holds the current one (the attribution that holds a segment).
 //! - `@` is the current value itself (for items that are strings).
+//! - `[$key]` is the value, in an object, under the key by which `*` reached the current item
+//!   (STORM's `url_to_unified_index[$key]` for the page an item of `url_to_info.*` is).
 //!
 //! A path selects every value it reaches, in document order: `results[].id` gives one value per
 //! result that has an `id`. Selecting is one walk over the part of the document the path names;
@@ -32,6 +34,7 @@ enum Step {
     Filter(Path, Option<String>),
     Parent,
     Here,
+    ItemKey,
 }
 
 /// A parsed path.
@@ -47,6 +50,8 @@ pub struct Path {
 pub struct Found<'v> {
     pub value: &'v Value,
     holders: Vec<&'v Value>,
+    /// The key by which the last `*` reached it.
+    key: Option<&'v str>,
 }
 
 impl<'v> Found<'v> {
@@ -55,7 +60,13 @@ impl<'v> Found<'v> {
         Found {
             value,
             holders: Vec::new(),
+            key: None,
         }
+    }
+
+    /// The key by which the last `*` of the path reached it.
+    pub fn key(&self) -> Option<&'v str> {
+        self.key
     }
 }
 
@@ -116,7 +127,11 @@ impl Path {
     /// Every value the path reaches from `at`, in document order.
     pub fn select<'v>(&self, at: &Found<'v>) -> Vec<Found<'v>> {
         let mut out = Vec::new();
-        walk(&self.steps, at.value, &mut at.holders.clone(), &mut out);
+        let mut walk = Walk {
+            out: &mut out,
+            item_key: at.key,
+        };
+        walk.walk(&self.steps, at.value, &mut at.holders.clone(), at.key);
         out
     }
 
@@ -142,6 +157,9 @@ impl Path {
 
 /// Parses what follows a `[` up to its `]`.
 fn bracket(after: &str) -> Result<(Step, &str), String> {
+    if let Some(rest) = after.strip_prefix("$key]") {
+        return Ok((Step::ItemKey, rest));
+    }
     if let Some(quoted) = after.strip_prefix('"') {
         let end = quoted
             .find("\"]")
@@ -182,106 +200,121 @@ fn bracket(after: &str) -> Result<(Step, &str), String> {
     Ok((step, rest))
 }
 
-fn walk<'v>(
-    steps: &[Step],
-    value: &'v Value,
-    holders: &mut Vec<&'v Value>,
-    out: &mut Vec<Found<'v>>,
-) {
-    let Some((step, rest)) = steps.split_first() else {
-        out.push(Found {
-            value,
-            holders: holders.clone(),
-        });
-        return;
-    };
-    match step {
-        Step::Here => walk(rest, value, holders, out),
-        Step::Parent => {
-            if let Some(holder) = holders.pop() {
-                walk(rest, holder, holders, out);
-                holders.push(holder);
+/// One selection: where its results go, and the key of the item it started at.
+struct Walk<'o, 'v> {
+    out: &'o mut Vec<Found<'v>>,
+    item_key: Option<&'v str>,
+}
+
+impl<'v> Walk<'_, 'v> {
+    fn walk(
+        &mut self,
+        steps: &[Step],
+        value: &'v Value,
+        holders: &mut Vec<&'v Value>,
+        key: Option<&'v str>,
+    ) {
+        let Some((step, rest)) = steps.split_first() else {
+            self.out.push(Found {
+                value,
+                holders: holders.clone(),
+                key,
+            });
+            return;
+        };
+        match step {
+            Step::Here => self.walk(rest, value, holders, key),
+            Step::Parent => {
+                if let Some(holder) = holders.pop() {
+                    self.walk(rest, holder, holders, key);
+                    holders.push(holder);
+                }
             }
-        }
-        Step::Key(_) => {
-            let Some(object) = value.as_object() else {
-                return;
-            };
-            // The longest run of key steps that is one key of this object.
-            let keys = steps
-                .iter()
-                .take_while(|s| matches!(s, Step::Key(_)))
-                .count();
-            for take in (1..=keys).rev() {
-                let key = join_keys(&steps[..take]);
-                if let Some(inner) = object.get(key.as_str()) {
-                    descend(value, inner, &steps[take..], holders, out);
+            Step::Key(_) => {
+                let Some(object) = value.as_object() else {
                     return;
-                }
-            }
-        }
-        Step::Each => {
-            if let Some(items) = value.as_array() {
-                for item in items {
-                    walk(rest, item, holders, out);
-                }
-            }
-        }
-        Step::Values => {
-            if let Some(object) = value.as_object() {
-                for inner in object.values() {
-                    descend(value, inner, rest, holders, out);
-                }
-            }
-        }
-        Step::Index(index) => {
-            if let Some(items) = value.as_array() {
-                let at = if *index < 0 {
-                    usize::try_from(index.unsigned_abs())
-                        .ok()
-                        .and_then(|back| items.len().checked_sub(back))
-                } else {
-                    usize::try_from(*index).ok()
                 };
-                if let Some(item) = at.and_then(|at| items.get(at)) {
-                    walk(rest, item, holders, out);
+                // The longest run of key steps that is one key of this object.
+                let keys = steps.iter().take_while(|s| matches!(s, Step::Key(_))).count();
+                for take in (1..=keys).rev() {
+                    let name = join_keys(&steps[..take]);
+                    if let Some(inner) = object.get(name.as_str()) {
+                        self.descend(value, inner, &steps[take..], holders, key);
+                        return;
+                    }
                 }
             }
-        }
-        Step::Filter(path, wanted) => {
-            if let Some(items) = value.as_array() {
-                for item in items {
-                    let here = Found {
-                        value: item,
-                        holders: holders.clone(),
+            Step::ItemKey => {
+                if let (Some(object), Some(wanted)) = (value.as_object(), self.item_key)
+                    && let Some(inner) = object.get(wanted)
+                {
+                    self.descend(value, inner, rest, holders, key);
+                }
+            }
+            Step::Each => {
+                if let Some(items) = value.as_array() {
+                    for item in items {
+                        self.walk(rest, item, holders, key);
+                    }
+                }
+            }
+            Step::Values => {
+                if let Some(object) = value.as_object() {
+                    for (name, inner) in object {
+                        self.descend(value, inner, rest, holders, Some(name.as_str()));
+                    }
+                }
+            }
+            Step::Index(index) => {
+                if let Some(items) = value.as_array() {
+                    let at = if *index < 0 {
+                        usize::try_from(index.unsigned_abs())
+                            .ok()
+                            .and_then(|back| items.len().checked_sub(back))
+                    } else {
+                        usize::try_from(*index).ok()
                     };
-                    let keep = match wanted {
-                        None => path.exists(&here),
-                        Some(wanted) => path
-                            .select(&here)
-                            .iter()
-                            .any(|f| scalar_text(f.value).as_deref() == Some(wanted.as_str())),
-                    };
-                    if keep {
-                        walk(rest, item, holders, out);
+                    if let Some(item) = at.and_then(|at| items.get(at)) {
+                        self.walk(rest, item, holders, key);
+                    }
+                }
+            }
+            Step::Filter(path, wanted) => {
+                if let Some(items) = value.as_array() {
+                    for item in items {
+                        let here = Found {
+                            value: item,
+                            holders: holders.clone(),
+                            key,
+                        };
+                        let keep = match wanted {
+                            None => path.exists(&here),
+                            Some(wanted) => path.select(&here).iter().any(|f| {
+                                scalar_text(f.value).as_deref() == Some(wanted.as_str())
+                            }),
+                        };
+                        if keep {
+                            self.walk(rest, item, holders, key);
+                        }
                     }
                 }
             }
         }
     }
-}
 
-/// Walks on from `inner`, a value inside the object `value`, which becomes its holder.
-fn descend<'v>(
-    value: &'v Value,
-    inner: &'v Value,
-    rest: &[Step],
-    holders: &mut Vec<&'v Value>,
-    out: &mut Vec<Found<'v>>,
-) {
-    holders.push(value);
-    walk(rest, inner, holders, out);
-    holders.pop();
+    /// Walks on from `inner`, a value inside the object `value`, which becomes its holder.
+    fn descend(
+        &mut self,
+        value: &'v Value,
+        inner: &'v Value,
+        rest: &[Step],
+        holders: &mut Vec<&'v Value>,
+        key: Option<&'v str>,
+    ) {
+        holders.push(value);
+        self.walk(rest, inner, holders, key);
+        holders.pop();
+    }
 }
 
 fn join_keys(steps: &[Step]) -> String {
@@ -318,6 +351,8 @@ pub struct Template {
 enum Piece {
     Text(String),
     Path(Path),
+    /// `{$key}`: the key by which `*` reached the item.
+    Key,
 }
 
 impl Template {
@@ -337,7 +372,12 @@ impl Template {
             let close = rest[open..]
                 .find('}')
                 .ok_or_else(|| "a `{` has no closing `}`".to_string())?;
-            pieces.push(Piece::Path(Path::parse(&rest[open + 1..open + close])?));
+            let inside = &rest[open + 1..open + close];
+            pieces.push(if inside == "$key" {
+                Piece::Key
+            } else {
+                Piece::Path(Path::parse(inside)?)
+            });
             rest = &rest[open + close + 1..];
         }
         if !rest.is_empty() {
@@ -352,6 +392,7 @@ impl Template {
         for piece in &self.pieces {
             match piece {
                 Piece::Text(text) => out.push_str(text),
+                Piece::Key => out.push_str(at.key?),
                 Piece::Path(path) => {
                     let values: Vec<String> = path
                         .select(at)
@@ -405,6 +446,14 @@ mod tests {
             ["RETRIEVER"]
         );
         assert_eq!(texts("m.*.t", &doc), ["x", "y"]);
+        let items = Path::parse("m.*").unwrap().select(&Found::root(&doc));
+        assert_eq!(items[1].key(), Some("k2"));
+        let key = Template::parse("{$key}: {t}").unwrap();
+        assert_eq!(key.render(&items[1]).as_deref(), Some("k2: y"));
+        let index = json!({"index": {"k1": 1, "k2": 2}, "m": {"k1": {}, "k2": {}}});
+        let items = Path::parse("m.*").unwrap().select(&Found::root(&index));
+        let numbered = Path::parse("^.^.index[$key]").unwrap();
+        assert_eq!(numbered.first(&items[1]), Some(&json!(2)));
         assert_eq!(texts("a.missing", &doc), Vec::<String>::new());
     }
 

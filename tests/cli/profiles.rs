@@ -134,10 +134,11 @@ fn azure_agentic_ref_ids_with_and_without_the_extractive_references() {
         key("4f3d7dc47ead", 3),
         key("1d93947855cf", 4),
     ];
+    let (c1, c2, c3) = ([ids[0].as_str()], [ids[1].as_str()], [ids[2].as_str()]);
     let case = |files| Case {
         files,
         formats: ("azure-agentic-retrieval", "azure-agentic-retrieval"),
-        cites: [&[&ids[0]], &[&ids[1]], &[&ids[2]]],
+        cites: [&c1, &c2, &c3],
         suggestion: Some(&ids[3]),
         chunks: &[],
     };
@@ -530,4 +531,40 @@ fn a_profile_that_is_wrong_is_refused_with_its_field() {
     );
     let line = tree.ragcite(&tree.dir("w"), ["formats"]).input_error();
     assert!(line.contains("a built-in format has this name"), "{line}");
+}
+
+#[test]
+fn storm_numbers_come_from_url_to_info_in_the_draft_and_the_polished_article() {
+    let pages = [
+        "https://en.wikipedia.org/wiki/Eiffel_Tower",
+        "https://www.toureiffel.paris/en/the-monument/history",
+        "https://en.wikipedia.org/wiki/Paris",
+    ];
+    for (article, copies) in [
+        ("storm/storm_gen_article.txt", 1),
+        ("storm/storm_gen_article_polished.txt", 2),
+    ] {
+        let doc = check_json(&[article, "storm/url_to_info.json"]);
+        assert_eq!(doc["inputs"]["chunks"]["format"], "storm-url-to-info");
+        // A heading, then the four sentences, once or twice.
+        let verdicts = strings(&doc, "/result/sentences", "verdict");
+        let once: Vec<&str> = std::iter::once("no-claim").chain(VERDICTS).collect();
+        assert_eq!(verdicts, once.repeat(copies), "{article}");
+        let cites: Vec<Vec<String>> = cited(&doc);
+        for copy in 0..copies {
+            let at = copy * 5;
+            for k in 0..3 {
+                assert_eq!(cites[at + 1 + k], [pages[k]], "{article}");
+            }
+        }
+        // Only the cited pages are there: no suggestion is possible.
+        assert!(doc["result"]["sentences"][3]["suggestedCitation"].is_null());
+    }
+    // The search results carry no numbers: they are no list of chunks to guess from.
+    let line = crate::stacks::input_error(&[
+        "check",
+        "storm/storm_gen_article.txt",
+        "storm/raw_search_results.json",
+    ]);
+    assert!(line.contains("an object of chunks keyed by id"), "{line}");
 }
