@@ -31,6 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('train', 'train', [CompletionResultType]::ParameterValue, 'Fit your own support model on labelled transcripts (gradient-boosted trees)')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer')
+            [CompletionResult]::new('formats', 'formats', [CompletionResultType]::ParameterValue, 'List the answer formats (readers and profiles), or say which one a file matches')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -41,6 +42,10 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--answer-format', '--answer-format', [CompletionResultType]::ParameterName, 'Read the answer as this format instead of recognising it [default: auto]')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error')
             [CompletionResult]::new('--question', '--question', [CompletionResultType]::ParameterName, 'The question the answer replies to: a figure it states is context, not a claim the answer must cite')
+            [CompletionResult]::new('--answer-path', '--answer-path', [CompletionResultType]::ParameterName, 'Path to the answer''s text in a JSON answer file (`output.text`, `steps[-1].content[?type=text].text`; see docs/formats.md for the path language)')
+            [CompletionResult]::new('--sources-path', '--sources-path', [CompletionResultType]::ParameterName, 'Path to the list of sources in the same file (`results[]`)')
+            [CompletionResult]::new('--source-id-path', '--source-id-path', [CompletionResultType]::ParameterName, 'Path to a source''s id within each source (a template such as `{file} p. {page}` also works) [default: its URL, else its position]')
+            [CompletionResult]::new('--source-text-path', '--source-text-path', [CompletionResultType]::ParameterName, 'Path to a source''s text within each source [default: `text`]')
             [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)')
             [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another')
             [CompletionResult]::new('--citation-scope', '--citation-scope', [CompletionResultType]::ParameterName, 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph')
@@ -157,6 +162,36 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'ragcite;formats' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('detect', 'detect', [CompletionResultType]::ParameterValue, 'Say which formats a file matches, with their scores, and which one reads it')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ragcite;formats;detect' {
+            [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ragcite;formats;help' {
+            [CompletionResult]::new('detect', 'detect', [CompletionResultType]::ParameterValue, 'Say which formats a file matches, with their scores, and which one reads it')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'ragcite;formats;help;detect' {
+            break
+        }
+        'ragcite;formats;help;help' {
+            break
+        }
         'ragcite;serve' {
             [CompletionResult]::new('--host', '--host', [CompletionResultType]::ParameterName, 'Address to bind; anything but a loopback address exposes the server to the network')
             [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'Port to bind; 0 picks a free one (the first line on stderr says which)')
@@ -196,6 +231,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('train', 'train', [CompletionResultType]::ParameterValue, 'Fit your own support model on labelled transcripts (gradient-boosted trees)')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
             [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer')
+            [CompletionResult]::new('formats', 'formats', [CompletionResultType]::ParameterValue, 'List the answer formats (readers and profiles), or say which one a file matches')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -217,6 +253,13 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             break
         }
         'ragcite;help;explain' {
+            break
+        }
+        'ragcite;help;formats' {
+            [CompletionResult]::new('detect', 'detect', [CompletionResultType]::ParameterValue, 'Say which formats a file matches, with their scores, and which one reads it')
+            break
+        }
+        'ragcite;help;formats;detect' {
             break
         }
         'ragcite;help;serve' {

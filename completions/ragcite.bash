@@ -28,6 +28,9 @@ _ragcite() {
             ragcite,explain)
                 cmd="ragcite__subcmd__explain"
                 ;;
+            ragcite,formats)
+                cmd="ragcite__subcmd__formats"
+                ;;
             ragcite,help)
                 cmd="ragcite__subcmd__help"
                 ;;
@@ -43,6 +46,18 @@ _ragcite() {
             ragcite,train)
                 cmd="ragcite__subcmd__train"
                 ;;
+            ragcite__subcmd__formats,detect)
+                cmd="ragcite__subcmd__formats__subcmd__detect"
+                ;;
+            ragcite__subcmd__formats,help)
+                cmd="ragcite__subcmd__formats__subcmd__help"
+                ;;
+            ragcite__subcmd__formats__subcmd__help,detect)
+                cmd="ragcite__subcmd__formats__subcmd__help__subcmd__detect"
+                ;;
+            ragcite__subcmd__formats__subcmd__help,help)
+                cmd="ragcite__subcmd__formats__subcmd__help__subcmd__help"
+                ;;
             ragcite__subcmd__help,batch)
                 cmd="ragcite__subcmd__help__subcmd__batch"
                 ;;
@@ -54,6 +69,9 @@ _ragcite() {
                 ;;
             ragcite__subcmd__help,explain)
                 cmd="ragcite__subcmd__help__subcmd__explain"
+                ;;
+            ragcite__subcmd__help,formats)
+                cmd="ragcite__subcmd__help__subcmd__formats"
                 ;;
             ragcite__subcmd__help,help)
                 cmd="ragcite__subcmd__help__subcmd__help"
@@ -70,6 +88,9 @@ _ragcite() {
             ragcite__subcmd__help,train)
                 cmd="ragcite__subcmd__help__subcmd__train"
                 ;;
+            ragcite__subcmd__help__subcmd__formats,detect)
+                cmd="ragcite__subcmd__help__subcmd__formats__subcmd__detect"
+                ;;
             *)
                 ;;
         esac
@@ -77,7 +98,7 @@ _ragcite() {
 
     case "${cmd}" in
         ragcite)
-            opts="-h -V --help --version check batch eval train quote explain serve mcp help"
+            opts="-h -V --help --version check batch eval train quote explain formats serve mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -209,7 +230,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__check)
-            opts="-h -V --format --answer-format --max-input-size --question --threshold --lang --citation-scope --marker --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --answer-format --max-input-size --question --answer-path --sources-path --source-id-path --source-text-path --threshold --lang --citation-scope --marker --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -220,7 +241,7 @@ _ragcite() {
                     return 0
                     ;;
                 --answer-format)
-                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses openai-assistants anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse bedrock-agents langchain llamaindex haystack open-webui" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses openai-assistants anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse bedrock-agents langchain llamaindex haystack open-webui vectara vertex-ai-search-answer amazon-q-business azure-agentic-retrieval azure-agentic-retrieval-sources pinecone-assistant pinecone-assistant-context exa-answer exa-search xai-live-search ragflow ragflow-openai dify r2r graphrag lightrag privategpt anythingllm dspy vercel-ai-sdk vercel-ai-sdk-fields storm-url-to-info" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -228,6 +249,22 @@ _ragcite() {
                     return 0
                     ;;
                 --question)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --answer-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sources-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --source-id-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --source-text-path)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -364,7 +401,7 @@ _ragcite() {
             fi
             case "${prev}" in
                 --answer-format)
-                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses openai-assistants anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse bedrock-agents langchain llamaindex haystack open-webui" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses openai-assistants anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse bedrock-agents langchain llamaindex haystack open-webui vectara vertex-ai-search-answer amazon-q-business azure-agentic-retrieval azure-agentic-retrieval-sources pinecone-assistant pinecone-assistant-context exa-answer exa-search xai-live-search ragflow ragflow-openai dify r2r graphrag lightrag privategpt anythingllm dspy vercel-ai-sdk vercel-ai-sdk-fields storm-url-to-info" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -398,8 +435,90 @@ _ragcite() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        ragcite__subcmd__formats)
+            opts="-h -V --format --help --version detect help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__formats__subcmd__detect)
+            opts="-h -V --max-input-size --format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__formats__subcmd__help)
+            opts="detect help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__formats__subcmd__help__subcmd__detect)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__formats__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         ragcite__subcmd__help)
-            opts="check batch eval train quote explain serve mcp help"
+            opts="check batch eval train quote explain formats serve mcp help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -457,6 +576,34 @@ _ragcite() {
         ragcite__subcmd__help__subcmd__explain)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__help__subcmd__formats)
+            opts="detect"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        ragcite__subcmd__help__subcmd__formats__subcmd__detect)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -28,6 +28,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand train 'Fit your own support model on labelled transcripts (gradient-boosted trees)'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer'
+            cand formats 'List the answer formats (readers and profiles), or say which one a file matches'
             cand serve 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp'
             cand mcp 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -37,6 +38,10 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --answer-format 'Read the answer as this format instead of recognising it [default: auto]'
             cand --max-input-size 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error'
             cand --question 'The question the answer replies to: a figure it states is context, not a claim the answer must cite'
+            cand --answer-path 'Path to the answer''s text in a JSON answer file (`output.text`, `steps[-1].content[?type=text].text`; see docs/formats.md for the path language)'
+            cand --sources-path 'Path to the list of sources in the same file (`results[]`)'
+            cand --source-id-path 'Path to a source''s id within each source (a template such as `{file} p. {page}` also works) [default: its URL, else its position]'
+            cand --source-text-path 'Path to a source''s text within each source [default: `text`]'
             cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)'
             cand --lang 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another'
             cand --citation-scope 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph'
@@ -147,6 +152,31 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'ragcite;formats'= {
+            cand --format 'Output format'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand detect 'Say which formats a file matches, with their scores, and which one reads it'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ragcite;formats;detect'= {
+            cand --max-input-size 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB)'
+            cand --format 'Output format'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ragcite;formats;help'= {
+            cand detect 'Say which formats a file matches, with their scores, and which one reads it'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'ragcite;formats;help;detect'= {
+        }
+        &'ragcite;formats;help;help'= {
+        }
         &'ragcite;serve'= {
             cand --host 'Address to bind; anything but a loopback address exposes the server to the network'
             cand --port 'Port to bind; 0 picks a free one (the first line on stderr says which)'
@@ -184,6 +214,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand train 'Fit your own support model on labelled transcripts (gradient-boosted trees)'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
             cand explain 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer'
+            cand formats 'List the answer formats (readers and profiles), or say which one a file matches'
             cand serve 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp'
             cand mcp 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -199,6 +230,11 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;help;quote'= {
         }
         &'ragcite;help;explain'= {
+        }
+        &'ragcite;help;formats'= {
+            cand detect 'Say which formats a file matches, with their scores, and which one reads it'
+        }
+        &'ragcite;help;formats;detect'= {
         }
         &'ragcite;help;serve'= {
         }
