@@ -1070,3 +1070,99 @@ proptest! {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Format profiles and the path language
+// ---------------------------------------------------------------------------------------------
+
+/// A JSON document built from the keys the built-in profiles look for, with offsets, texts and
+/// lists in every place: the shapes that come close to a profile's without being one.
+fn profile_document() -> impl Strategy<Value = Value> {
+    let key = select(
+        &[
+            "answer", "summary", "text", "content", "message", "response", "citations", "sources",
+            "references", "results", "search_results", "data", "chunks", "id", "url", "position",
+            "start", "end", "startIndex", "endIndex", "beginOffset", "endOffset", "snippets",
+            "reference_id", "answerText", "referenceId", "context", "reasoning", "type",
+            "systemMessage", "textResponse", "generated_answer", "context_data",
+        ][..],
+    );
+    let text = select(
+        &[
+            "The tower is 330 metres tall [1].",
+            "[ID:0] ##1$$ [ref_id:2] [9df41c6] [CONTEXT 0]",
+            "[Data: Sources (7, 12); Entities (1)]",
+            "é😀\u{2028}",
+            "",
+            "12",
+            "-3",
+            "99999999999999999999",
+        ][..],
+    )
+    .prop_map(|s| Value::String(s.to_string()));
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-5i64..400).prop_map(Value::from),
+        Just(Value::from(u64::MAX)),
+        text,
+    ];
+    leaf.prop_recursive(5, 48, 6, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec((key.clone(), inner), 0..6).prop_map(|pairs| {
+                Value::Object(pairs.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+            }),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    /// Any document, read by every built-in profile: no panic; whatever reads, its citations'
+    /// spans lie inside the answer on character boundaries, and a detected format is one whose
+    /// conditions all hold.
+    #[test]
+    fn every_profile_reads_any_document_without_panic(document in profile_document()) {
+        let text = document.to_string();
+        for format in AnswerFormat::every() {
+            if let Ok(answer) = input::read_answer(text.as_bytes(), Some(format)) {
+                for citation in &answer.citations {
+                    if let Some(span) = &citation.span {
+                        prop_assert!(span.start < span.end && span.end <= answer.text.len());
+                        prop_assert!(answer.text.is_char_boundary(span.start));
+                        prop_assert!(answer.text.is_char_boundary(span.end));
+                    }
+                }
+            }
+        }
+        for candidate in input::response::candidates(&document) {
+            if let AnswerFormat::Profile(profile) = candidate.format {
+                prop_assert_eq!(profile.0.score(&document), Some(candidate.score));
+            }
+        }
+    }
+
+    /// Any text as a path or a template: parsed or refused, never a panic; a path that parses
+    /// selects from any document without a panic, and prints as it was written.
+    #[test]
+    fn paths_parse_or_are_refused(
+        parts in prop::collection::vec(
+            select(&["a", ".", "[", "]", "[]", "[0]", "[-1]", "[?", "=", "^", "*", "@", "\"",
+                     "[$key]", "{", "}", "b.c", "é"][..]),
+            0..12,
+        ),
+        document in profile_document(),
+    ) {
+        use ragcite::input::path::{Found, Path, Template};
+        let text = parts.concat();
+        if let Ok(path) = Path::parse(&text) {
+            prop_assert_eq!(path.to_string(), text.trim());
+            let _ = path.select(&Found::root(&document));
+        }
+        if let Ok(template) = Template::parse(&text) {
+            let _ = template.render(&Found::root(&document));
+        }
+    }
+}

@@ -463,7 +463,7 @@ marker = '\{\{(\d+)\}\}'
     );
     let answer = tree.write(
         "work/answer.json",
-        r#"{"result": {"text": "The Eiffel Tower is 330 metres tall {{1}}. It opened in 1888 {{2}}. It is in Paris.",
+        r#"{"result": {"text": "The Eiffel Tower is 330 metres tall {{1}}. It opened in 1888 {{2}}. It was designed by the engineer Gustave Eiffel.",
             "hits": [{"doc": "tower", "body": "The Eiffel Tower is 330 metres tall."},
                      {"doc": "opening", "body": "The tower opened in 1889."}]}}"#,
     );
@@ -567,4 +567,65 @@ fn storm_numbers_come_from_url_to_info_in_the_draft_and_the_polished_article() {
         "storm/raw_search_results.json",
     ]);
     assert!(line.contains("an object of chunks keyed by id"), "{line}");
+}
+
+/// Every sample of `testdata/stacks/`: the profiles that match it are its own stack's, never
+/// another's; samples read by a Rust reader match no profile at all.
+#[test]
+fn no_profile_claims_another_stacks_samples() {
+    // The stack directories read through profiles, and the prefix of their profiles' names.
+    let own = [
+        ("amazon-q-business", "amazon-q"),
+        ("anythingllm", "anythingllm"),
+        ("azure-agentic-retrieval", "azure-agentic"),
+        ("dify", "dify"),
+        ("dspy", "dspy"),
+        ("exa", "exa"),
+        ("graphrag", "graphrag"),
+        ("lightrag", "lightrag"),
+        ("pinecone-assistant", "pinecone"),
+        ("privategpt", "privategpt"),
+        ("r2r", "r2r"),
+        ("ragflow", "ragflow"),
+        ("storm", "storm"),
+        ("vectara", "vectara"),
+        ("vercel-ai-sdk", "vercel"),
+        ("vertex-ai-search-answer", "vertex-ai-search"),
+        ("xai-live-search", "xai"),
+    ];
+    let root = std::path::Path::new(crate::util::ROOT).join("testdata/stacks");
+    let mut seen = 0;
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .expect("testdata/stacks")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .collect();
+    dirs.sort_by_key(|e| e.file_name());
+    for dir in dirs {
+        let name = dir.file_name().to_string_lossy().into_owned();
+        let prefix = own.iter().find(|(d, _)| *d == name).map(|(_, p)| *p);
+        let mut files: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("a stack's folder")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json" || e == "jsonl"))
+            .collect();
+        files.sort();
+        for file in files {
+            let shown = file.display().to_string();
+            let doc = ragcite(&["formats", "detect", &shown, "--format", "json"]).json(0);
+            seen += 1;
+            for candidate in doc["candidates"].as_array().expect("candidates") {
+                if candidate["kind"] == "reader" {
+                    continue;
+                }
+                let profile = candidate["name"].as_str().unwrap_or("");
+                assert!(
+                    prefix.is_some_and(|p| profile.starts_with(p)),
+                    "{shown} is matched by the profile {profile}"
+                );
+            }
+        }
+    }
+    assert!(seen > 40, "only {seen} samples");
 }
