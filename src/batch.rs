@@ -2,6 +2,7 @@
 //! JSON Lines with an answer and its contexts) exactly as `check` checks one answer, in
 //! parallel, keeping input order, with memory bounded by a window of records.
 
+pub mod exports;
 pub mod scan;
 pub mod traces;
 
@@ -69,6 +70,14 @@ pub const QUESTION_ALIASES: &[&str] = &[
     "inputs.query",
 ];
 
+impl Fields {
+    /// Whether answers and contexts are found through the default aliases, so that the
+    /// records of the exports in [`exports`] are rewritten before they are read.
+    pub fn reads_exports(&self) -> bool {
+        self.answer.iter().eq(ANSWER_ALIASES) && self.contexts.iter().eq(CONTEXT_ALIASES)
+    }
+}
+
 impl Default for Fields {
     fn default() -> Self {
         let owned = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
@@ -99,9 +108,14 @@ pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record
         let message = message.split(" at line ").next().unwrap_or(&message);
         format!("invalid JSON: {message} (column {})", e.column())
     })?;
-    if !value.is_object() {
-        return Err("the record is not a JSON object".to_string());
-    }
+    let value = match value {
+        Value::Object(object) if fields.reads_exports() => match exports::rewrite(&object)? {
+            Some(rewritten) => rewritten,
+            None => Value::Object(object),
+        },
+        Value::Object(object) => Value::Object(object),
+        _ => return Err("the record is not a JSON object".to_string()),
+    };
     let id = fields
         .id
         .iter()

@@ -1,8 +1,12 @@
 //! Streams the records of a transcript file, one at a time, with the line each starts on: a
 //! JSON array, JSON Lines, an object holding the records under `results.results` (promptfoo),
-//! `testCases` or `testRunData.testCases` (DeepEval), `samples` or `goldens`, or CSV with a
-//! header (RAGAS `to_csv`), each row handed out as a JSON object. Only one record is held in
-//! memory at a time.
+//! `testCases` or `testRunData.testCases` (DeepEval), `samples`, `goldens`, `data` (ALCE's
+//! `{"args", "data"}`), `rows`, `examples` or `traces` (MLflow's `search_traces` body), or under
+//! the path that `--records` names; a table (`{"columns": [...], "data": [[...], ...]}`, the
+//! pandas `orient="split"` layout), each row handed out as an object of the column names; a file
+//! that is one JSON object holding no records, as one record; or CSV with a header (RAGAS
+//! `to_csv`), each row handed out as a JSON object. Only one record is held in memory at a time
+//! (a file that is one object: the object, up to the record limit).
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
@@ -26,7 +30,20 @@ pub fn size_name(bytes: u64) -> String {
 }
 
 /// Keys under which an object holds the records.
-pub const RECORD_KEYS: &[&str] = &["results", "testCases", "samples", "goldens"];
+pub const RECORD_KEYS: &[&str] = &[
+    "results",
+    "testCases",
+    "samples",
+    "goldens",
+    "data",
+    "rows",
+    "examples",
+    "traces",
+];
+
+/// The [`RECORD_KEYS`] added with the export formats: a one-line object that has an answer
+/// field of its own is a record that happens to hold such a list, not a container.
+const LATE_RECORD_KEYS: &[&str] = &["data", "rows", "examples", "traces"];
 
 /// Keys under which an object may hold an object that holds the records: promptfoo writes
 /// `results.results`, DeepEval's test-run file `testRunData.testCases`.
@@ -139,6 +156,13 @@ pub struct RecordScanner<'a> {
     max_record: usize,
     /// Whether the last line read ended with a line break.
     last_line_ended: bool,
+    /// `--records`: the keys leading from the top-level object to the array of records.
+    records_path: Option<Vec<String>>,
+    /// A table's column names (`{"columns": [...], "data": [[...]]}`): each row of the array
+    /// of records is handed out as an object of them.
+    columns: Option<Vec<String>>,
+    /// Keys of the top-level object that hold arrays, for the error that names `--records`.
+    arrays_seen: Vec<String>,
 }
 
 impl<'a> RecordScanner<'a> {
@@ -159,7 +183,17 @@ impl<'a> RecordScanner<'a> {
             csv_allowed: std::sync::Arc::default(),
             max_record: MAX_RECORD_BYTES,
             last_line_ended: true,
+            records_path: None,
+            columns: None,
+            arrays_seen: Vec::new(),
         }
+    }
+
+    /// Reads the array of records at `path` (`data`, `results.results`: keys from the
+    /// top-level object, split on dots), whatever else the file holds (`--records`).
+    pub fn with_records_path(mut self, path: &str) -> Self {
+        self.records_path = Some(path.split('.').map(str::to_string).collect());
+        self
     }
 
     /// The largest record, in bytes (at least 1); a longer one stops the scan with
@@ -317,9 +351,20 @@ impl<'a> RecordScanner<'a> {
             let key: String = serde_json::from_slice(&key).unwrap_or_default();
             self.expect(b':', "`:`")?;
             let next = self.skip_space()?;
+            if key == "columns" && next == Some(b'[') {
+                self.capture_columns()?;
+                continue;
+            }
             if RECORD_KEYS.contains(&key.as_str()) && next == Some(b'[') {
                 self.bump()?;
-                return Ok(true);
+                if !LATE_RECORD_KEYS.contains(&key.as_str()) || self.opens_records()? {
+                    return Ok(true);
+                }
+                self.skip_rest_of_array()?;
+                continue;
+            }
+            if next == Some(b'[') && may_nest && self.arrays_seen.len() < 8 {
+                self.arrays_seen.push(key.clone());
             }
             if NESTING_KEYS.contains(&key.as_str()) && may_nest && next == Some(b'{') {
                 self.bump()?;
@@ -330,6 +375,127 @@ impl<'a> RecordScanner<'a> {
             }
             self.value(None)?;
         }
+    }
+
+    /// Whether the array just opened holds records: it is empty, or its first element is an
+    /// object (a row, when the table's columns came before it).
+    fn opens_records(&mut self) -> Result<bool, ScanError> {
+        Ok(match self.skip_space()? {
+            Some(b'{' | b']') => true,
+            Some(b'[') => self.columns.is_some(),
+            _ => false,
+        })
+    }
+
+    /// Skips the rest of an array already opened: a list of something other than records.
+    fn skip_rest_of_array(&mut self) -> Result<(), ScanError> {
+        loop {
+            match self.skip_space()? {
+                Some(b']') => {
+                    self.bump()?;
+                    return Ok(());
+                }
+                Some(b',') => {
+                    self.bump()?;
+                }
+                None => return Err(self.structure("the file ends inside a list")),
+                Some(_) => self.value(None)?,
+            }
+        }
+    }
+
+    /// Reads a table's `columns` (a list of names); a list of anything else is skipped.
+    fn capture_columns(&mut self) -> Result<(), ScanError> {
+        let mut bytes = Vec::new();
+        self.value(Some(&mut bytes))?;
+        if let Ok(names) = serde_json::from_slice::<Vec<String>>(&bytes) {
+            self.columns = Some(names);
+        }
+        Ok(())
+    }
+
+    /// `--records`: walks from the top-level object along `path` to the array of records, and
+    /// opens it.
+    fn enter_path(&mut self, path: &[String]) -> Result<(), ScanError> {
+        let named = path.join(".");
+        let option = |message: String| format!("--records {named}: {message}");
+        if self.skip_space()? != Some(b'{') {
+            return Err(self.structure(option("the file is not a JSON object".to_string())));
+        }
+        self.bump()?;
+        for (depth, part) in path.iter().enumerate() {
+            loop {
+                match self.skip_space()? {
+                    Some(b'}') | None => {
+                        return Err(self.structure(option(format!("no `{part}` key"))));
+                    }
+                    Some(b',') => {
+                        self.bump()?;
+                        continue;
+                    }
+                    Some(b'"') => {}
+                    _ => return Err(self.structure("expected an object key")),
+                }
+                let mut key = Vec::new();
+                self.value(Some(&mut key))?;
+                let key: String = serde_json::from_slice(&key).unwrap_or_default();
+                self.expect(b':', "`:`")?;
+                let next = self.skip_space()?;
+                if key == "columns" && next == Some(b'[') && depth + 1 == path.len() {
+                    self.capture_columns()?;
+                    continue;
+                }
+                if key != *part {
+                    self.value(None)?;
+                    continue;
+                }
+                let last = depth + 1 == path.len();
+                match (last, next) {
+                    (true, Some(b'[')) | (false, Some(b'{')) => {
+                        self.bump()?;
+                        break;
+                    }
+                    (true, _) => {
+                        return Err(self.structure(option(format!("`{part}` is not an array"))));
+                    }
+                    (false, _) => {
+                        return Err(self.structure(option(format!("`{part}` is not an object"))));
+                    }
+                }
+            }
+        }
+        self.mode = Mode::Array;
+        Ok(())
+    }
+
+    /// A file that is one JSON object over several lines (already put back, from `line`): the
+    /// object as one record when it holds no records, is one ([`is_one_record`]) and nothing
+    /// follows it; else everything is
+    /// put back as it was and `None` returned. Holds up to the record limit of it in memory.
+    fn whole_object(&mut self, line: usize) -> Result<Option<Scanned>, ScanError> {
+        let mut bytes = Vec::new();
+        match self.value(Some(&mut bytes)) {
+            Ok(()) => {}
+            Err(ScanError::Io(e)) => return Err(ScanError::Io(e)),
+            Err(_) => {
+                self.put_back(bytes);
+                self.line = line;
+                return Ok(None);
+            }
+        }
+        let after_value = self.line;
+        let one_record = matches!(
+            serde_json::from_slice::<serde_json::Value>(&bytes),
+            Ok(value @ serde_json::Value::Object(_)) if !holds_records(&value) && is_one_record(&value)
+        );
+        if one_record && self.skip_space()?.is_none() {
+            return Ok(Some(Scanned::Record(RawRecord { line, bytes })));
+        }
+        // Put back the line breaks skipped after the value too, so that lines keep their numbers.
+        bytes.extend(std::iter::repeat_n(b'\n', self.line - after_value));
+        self.put_back(bytes);
+        self.line = line;
+        Ok(None)
     }
 
     /// Reads one line without its line break, or `None` at the end of the file; a line longer
@@ -391,6 +557,9 @@ impl<'a> RecordScanner<'a> {
 
     fn start(&mut self) -> Result<(), ScanError> {
         self.skip_bom()?;
+        if let Some(path) = self.records_path.take() {
+            return self.enter_path(&path);
+        }
         if self.force_lines {
             self.mode = Mode::Lines;
             return Ok(());
@@ -477,11 +646,28 @@ impl<'a> RecordScanner<'a> {
                         self.put_back(again);
                         self.line = line;
                         self.skip_space()?;
+                        if let Some(record) = self.whole_object(line)? {
+                            self.queue.push_back(record);
+                            self.mode = Mode::Queued;
+                            return Ok(());
+                        }
+                        self.skip_space()?;
                         self.bump()?;
                         if !self.enter_container(true)? {
-                            return Err(self.structure(
-                                "no records: expected a JSON array, JSON Lines, or an object holding them under `results.results`, `samples` or `goldens`",
-                            ));
+                            let hint = match self.arrays_seen.first() {
+                                Some(key) => format!(
+                                    "; its lists are under {}: --records {key} reads the records there",
+                                    self.arrays_seen
+                                        .iter()
+                                        .map(|k| format!("`{k}`"))
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                ),
+                                None => "; --records PATH names the array of records".to_string(),
+                            };
+                            return Err(self.structure(format!(
+                                "no records: expected a JSON array, JSON Lines, or an object holding them under `results.results`, `samples` or `goldens`{hint}",
+                            )));
                         }
                         self.mode = Mode::Array;
                     }
@@ -681,7 +867,55 @@ impl<'a> RecordScanner<'a> {
                 found.escape_default()
             )));
         }
+        if let Some(columns) = &self.columns {
+            return Ok(Some(table_row(columns, line, &bytes)));
+        }
         Ok(Some(Scanned::Record(RawRecord { line, bytes })))
+    }
+}
+
+/// Whether an object that holds no records is one: it has an answer (`answer`, `response`,
+/// `output`, ...), LongCite's `statements_with_citations`, or the spans of an OTLP request
+/// body (`resourceSpans`). Any other object is no record (`{"nothing": 1}`).
+fn is_one_record(value: &serde_json::Value) -> bool {
+    const KEYS: &[&str] = &[
+        "answer",
+        "response",
+        "output",
+        "outputs",
+        "actual_output",
+        "actualOutput",
+        "statements_with_citations",
+        "resourceSpans",
+    ];
+    value
+        .as_object()
+        .is_some_and(|object| KEYS.iter().any(|k| object.contains_key(*k)))
+}
+
+/// A row of a table (a list of cells) as an object of the column names.
+fn table_row(columns: &[String], line: usize, bytes: &[u8]) -> Scanned {
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(serde_json::Value::Array(cells)) if cells.len() == columns.len() => {
+            let object: serde_json::Map<String, serde_json::Value> =
+                columns.iter().cloned().zip(cells).collect();
+            Scanned::Record(RawRecord {
+                line,
+                bytes: serde_json::Value::Object(object).to_string().into_bytes(),
+            })
+        }
+        Ok(serde_json::Value::Array(cells)) => Scanned::Bad {
+            line,
+            message: format!(
+                "a row of {} cells where the table has {} columns",
+                cells.len(),
+                columns.len()
+            ),
+        },
+        _ => Scanned::Bad {
+            line,
+            message: "a row of the table that is not a list of cells".to_string(),
+        },
     }
 }
 
@@ -690,10 +924,28 @@ fn holds_records(value: &serde_json::Value) -> bool {
     let Some(object) = value.as_object() else {
         return false;
     };
+    let answers = [
+        "answer",
+        "response",
+        "output",
+        "actual_output",
+        "actualOutput",
+    ];
+    let is_record = answers.iter().any(|k| object.contains_key(*k));
+    let table = object
+        .get("columns")
+        .is_some_and(serde_json::Value::is_array);
     let holds = |object: &serde_json::Map<String, serde_json::Value>| {
-        RECORD_KEYS
-            .iter()
-            .any(|k| object.get(*k).is_some_and(|v| v.is_array()))
+        RECORD_KEYS.iter().any(|k| match object.get(*k) {
+            Some(serde_json::Value::Array(items)) if LATE_RECORD_KEYS.contains(k) => {
+                !is_record
+                    && items
+                        .first()
+                        .is_none_or(|first| first.is_object() || (table && first.is_array()))
+            }
+            Some(serde_json::Value::Array(_)) => true,
+            _ => false,
+        })
     };
     holds(object)
         || NESTING_KEYS.iter().any(|k| {

@@ -388,6 +388,10 @@ pub struct BatchArgs {
     #[arg(long = "field", value_name = "KEY=PATH", value_parser = parse_field)]
     pub fields: Vec<(FieldKey, String)>,
 
+    /// Where the array of records is in a file that is one JSON object, as a path of keys (data, results.results, traces), for when it cannot be told
+    #[arg(long = "records", value_name = "PATH")]
+    pub records: Option<String>,
+
     /// List every record in the table, not only the worst failing ones
     #[arg(long)]
     pub all: bool,

@@ -108,8 +108,11 @@ fn write_until(
             };
             emitter.file(name);
             // A `.jsonl` or `.csv` name, given or for standard input, says the layout.
-            let scanner = batch::scan::RecordScanner::named(reader, name)
+            let mut scanner = batch::scan::RecordScanner::named(reader, name)
                 .with_max_record(super::record_limit(args.max_record_size));
+            if let Some(path) = &args.records {
+                scanner = scanner.with_records_path(path);
+            }
             let records = batch::traces::Records::new(scanner);
             let name: Arc<str> = name.as_str().into();
             let outcome = batch::run(
