@@ -8,8 +8,16 @@
 //! `to_csv`), each row handed out as a JSON object. Only one record is held in memory at a time
 //! (a file that is one object: the object, up to the record limit).
 
+mod cells;
+mod shapes;
+
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
+
+#[cfg(test)]
+use cells::python_list;
+use cells::{cell_value, csv_error, is_row_too_long};
+use shapes::{holds_records, is_one_record, table_row};
 
 /// Largest record accepted by default, in bytes (`--max-record-size`): a JSON line, a CSV row,
 /// an element of the array of records. A longer one stops the scan (its end may never come: an
@@ -872,181 +880,6 @@ impl<'a> RecordScanner<'a> {
         }
         Ok(Some(Scanned::Record(RawRecord { line, bytes })))
     }
-}
-
-/// Whether an object that holds no records is one: it has an answer (`answer`, `response`,
-/// `output`, ...), LongCite's `statements_with_citations`, or the spans of an OTLP request
-/// body (`resourceSpans`). Any other object is no record (`{"nothing": 1}`).
-fn is_one_record(value: &serde_json::Value) -> bool {
-    const KEYS: &[&str] = &[
-        "answer",
-        "response",
-        "output",
-        "outputs",
-        "actual_output",
-        "actualOutput",
-        "statements_with_citations",
-        "resourceSpans",
-    ];
-    value
-        .as_object()
-        .is_some_and(|object| KEYS.iter().any(|k| object.contains_key(*k)))
-}
-
-/// A row of a table (a list of cells) as an object of the column names.
-fn table_row(columns: &[String], line: usize, bytes: &[u8]) -> Scanned {
-    match serde_json::from_slice::<serde_json::Value>(bytes) {
-        Ok(serde_json::Value::Array(cells)) if cells.len() == columns.len() => {
-            let object: serde_json::Map<String, serde_json::Value> =
-                columns.iter().cloned().zip(cells).collect();
-            Scanned::Record(RawRecord {
-                line,
-                bytes: serde_json::Value::Object(object).to_string().into_bytes(),
-            })
-        }
-        Ok(serde_json::Value::Array(cells)) => Scanned::Bad {
-            line,
-            message: format!(
-                "a row of {} cells where the table has {} columns",
-                cells.len(),
-                columns.len()
-            ),
-        },
-        _ => Scanned::Bad {
-            line,
-            message: "a row of the table that is not a list of cells".to_string(),
-        },
-    }
-}
-
-/// Whether a parsed object holds the records rather than being one.
-fn holds_records(value: &serde_json::Value) -> bool {
-    let Some(object) = value.as_object() else {
-        return false;
-    };
-    let answers = [
-        "answer",
-        "response",
-        "output",
-        "actual_output",
-        "actualOutput",
-    ];
-    let is_record = answers.iter().any(|k| object.contains_key(*k));
-    let table = object
-        .get("columns")
-        .is_some_and(serde_json::Value::is_array);
-    let holds = |object: &serde_json::Map<String, serde_json::Value>| {
-        RECORD_KEYS.iter().any(|k| match object.get(*k) {
-            Some(serde_json::Value::Array(items)) if LATE_RECORD_KEYS.contains(k) => {
-                !is_record
-                    && items
-                        .first()
-                        .is_none_or(|first| first.is_object() || (table && first.is_array()))
-            }
-            Some(serde_json::Value::Array(_)) => true,
-            _ => false,
-        })
-    };
-    holds(object)
-        || NESTING_KEYS.iter().any(|k| {
-            object
-                .get(*k)
-                .and_then(serde_json::Value::as_object)
-                .is_some_and(holds)
-        })
-}
-
-/// A CSV cell as a JSON value: a list written as JSON or as a Python literal (`['a', "b's"]`,
-/// as RAGAS `to_csv` writes lists) is a list; anything else is the string.
-fn cell_value(cell: &str) -> serde_json::Value {
-    let trimmed = cell.trim();
-    if trimmed.starts_with('[') && trimmed.ends_with(']') {
-        if let Ok(value @ serde_json::Value::Array(_)) = serde_json::from_str(trimmed) {
-            return value;
-        }
-        if let Some(items) = python_list(trimmed) {
-            return serde_json::Value::Array(
-                items.into_iter().map(serde_json::Value::String).collect(),
-            );
-        }
-    }
-    serde_json::Value::String(cell.to_string())
-}
-
-/// A Python list literal of strings (`['a', "b's", 'c\\nd']`), as `repr` writes it; `None`
-/// when it is something else.
-fn python_list(text: &str) -> Option<Vec<String>> {
-    let mut chars = text
-        .strip_prefix('[')?
-        .strip_suffix(']')?
-        .chars()
-        .peekable();
-    let mut items = Vec::new();
-    loop {
-        while chars.next_if(|c| c.is_whitespace()).is_some() {}
-        let Some(quote) = chars.next() else {
-            return Some(items);
-        };
-        if quote != '\'' && quote != '"' {
-            return None;
-        }
-        let mut item = String::new();
-        loop {
-            match chars.next()? {
-                c if c == quote => break,
-                '\\' => match chars.next()? {
-                    'n' => item.push('\n'),
-                    't' => item.push('\t'),
-                    'r' => item.push('\r'),
-                    '0' => item.push('\0'),
-                    'x' => item.push(hex_char(&mut chars, 2)?),
-                    'u' => item.push(hex_char(&mut chars, 4)?),
-                    'U' => item.push(hex_char(&mut chars, 8)?),
-                    c @ ('\\' | '\'' | '"') => item.push(c),
-                    c => {
-                        item.push('\\');
-                        item.push(c);
-                    }
-                },
-                c => item.push(c),
-            }
-        }
-        items.push(item);
-        while chars.next_if(|c| c.is_whitespace()).is_some() {}
-        match chars.next() {
-            None => return Some(items),
-            Some(',') => {}
-            Some(_) => return None,
-        }
-    }
-}
-
-fn hex_char(chars: &mut impl Iterator<Item = char>, digits: usize) -> Option<char> {
-    let hex: String = chars.take(digits).collect();
-    if hex.len() != digits {
-        return None;
-    }
-    char::from_u32(u32::from_str_radix(&hex, 16).ok()?)
-}
-
-/// Whether a CSV error is the bounded reader's: a row past the record limit.
-fn is_row_too_long(e: &csv::Error) -> bool {
-    matches!(e.kind(), csv::ErrorKind::Io(io) if io.get_ref().is_some_and(|inner| inner.is::<RowTooLong>()))
-}
-
-fn csv_error(e: &csv::Error, start_line: usize) -> ScanError {
-    let line = e
-        .position()
-        .map_or(start_line, |p| start_line + p.line() as usize - 1);
-    let message = match e.kind() {
-        csv::ErrorKind::UnequalLengths {
-            expected_len, len, ..
-        } => format!("a row has {len} fields where the header has {expected_len}"),
-        csv::ErrorKind::Utf8 { .. } => "invalid UTF-8".to_string(),
-        csv::ErrorKind::Io(e) => return ScanError::Io(io::Error::new(e.kind(), e.to_string())),
-        _ => e.to_string(),
-    };
-    ScanError::Structure { line, message }
 }
 
 impl Iterator for RecordScanner<'_> {

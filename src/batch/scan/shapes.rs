@@ -1,0 +1,87 @@
+//! What a parsed JSON object is to the scanner: a container of records (under one of the
+//! [`RECORD_KEYS`](super::RECORD_KEYS)), one record, or a row of a table to be named by the
+//! table's columns (the pandas `orient="split"` layout, `{"columns": [...], "data": [[...]]}`).
+
+use super::{LATE_RECORD_KEYS, NESTING_KEYS, RECORD_KEYS, RawRecord, Scanned};
+
+/// Whether an object that holds no records is one: it has an answer (`answer`, `response`,
+/// `output`, ...), LongCite's `statements_with_citations`, or the spans of an OTLP request
+/// body (`resourceSpans`). Any other object is no record (`{"nothing": 1}`).
+pub(super) fn is_one_record(value: &serde_json::Value) -> bool {
+    const KEYS: &[&str] = &[
+        "answer",
+        "response",
+        "output",
+        "outputs",
+        "actual_output",
+        "actualOutput",
+        "statements_with_citations",
+        "resourceSpans",
+    ];
+    value
+        .as_object()
+        .is_some_and(|object| KEYS.iter().any(|k| object.contains_key(*k)))
+}
+
+/// A row of a table (a list of cells) as an object of the column names.
+pub(super) fn table_row(columns: &[String], line: usize, bytes: &[u8]) -> Scanned {
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Ok(serde_json::Value::Array(cells)) if cells.len() == columns.len() => {
+            let object: serde_json::Map<String, serde_json::Value> =
+                columns.iter().cloned().zip(cells).collect();
+            Scanned::Record(RawRecord {
+                line,
+                bytes: serde_json::Value::Object(object).to_string().into_bytes(),
+            })
+        }
+        Ok(serde_json::Value::Array(cells)) => Scanned::Bad {
+            line,
+            message: format!(
+                "a row of {} cells where the table has {} columns",
+                cells.len(),
+                columns.len()
+            ),
+        },
+        _ => Scanned::Bad {
+            line,
+            message: "a row of the table that is not a list of cells".to_string(),
+        },
+    }
+}
+
+/// Whether a parsed object holds the records rather than being one.
+pub(super) fn holds_records(value: &serde_json::Value) -> bool {
+    let Some(object) = value.as_object() else {
+        return false;
+    };
+    let answers = [
+        "answer",
+        "response",
+        "output",
+        "actual_output",
+        "actualOutput",
+    ];
+    let is_record = answers.iter().any(|k| object.contains_key(*k));
+    let table = object
+        .get("columns")
+        .is_some_and(serde_json::Value::is_array);
+    let holds = |object: &serde_json::Map<String, serde_json::Value>| {
+        RECORD_KEYS.iter().any(|k| match object.get(*k) {
+            Some(serde_json::Value::Array(items)) if LATE_RECORD_KEYS.contains(k) => {
+                !is_record
+                    && items
+                        .first()
+                        .is_none_or(|first| first.is_object() || (table && first.is_array()))
+            }
+            Some(serde_json::Value::Array(_)) => true,
+            _ => false,
+        })
+    };
+    holds(object)
+        || NESTING_KEYS.iter().any(|k| {
+            object
+                .get(*k)
+                .and_then(serde_json::Value::as_object)
+                .is_some_and(holds)
+        })
+}
