@@ -3,6 +3,7 @@
 //! parallel, keeping input order, with memory bounded by a window of records.
 
 pub mod exports;
+pub mod giskard;
 pub mod scan;
 pub mod traces;
 

@@ -69,7 +69,7 @@ impl Export {
 
 /// The records of a transcript file: the scanner's, or, for a trace export, its traces.
 pub struct Records<'a> {
-    scanner: RecordScanner<'a>,
+    scanner: Box<dyn Iterator<Item = Result<Scanned, ScanError>> + Send + 'a>,
     /// `None` until the first record says; then whether the file is a trace export.
     export: Option<Option<Export>>,
     /// The open traces by id.
@@ -87,8 +87,13 @@ pub struct Records<'a> {
 
 impl<'a> Records<'a> {
     pub fn new(scanner: RecordScanner<'a>) -> Self {
+        Records::of(scanner)
+    }
+
+    /// The records of any source of scanned records (a Giskard report folder).
+    pub fn of(source: impl Iterator<Item = Result<Scanned, ScanError>> + Send + 'a) -> Self {
         Records {
-            scanner,
+            scanner: Box::new(source),
             export: None,
             traces: HashMap::new(),
             by_age: BTreeMap::new(),

@@ -252,3 +252,56 @@ fn a_table_row_of_the_wrong_width_is_a_bad_record() {
         "{error}"
     );
 }
+
+#[test]
+fn a_giskard_report_folder_joins_questions_and_answers_by_position() {
+    let file = "giskard_raget";
+    let found = records(file, 1);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert_record(
+        file,
+        "e9393e04",
+        &found["e9393e04-e8f7-412b-b68f-bc9ddd10942f"],
+        W4,
+    );
+    assert_record(
+        file,
+        "f7452b79",
+        &found["f7452b79-5455-4e99-9a0c-ddaaf3ddc8e6"],
+        P,
+    );
+    // One answer fewer than questions: the run stops with one line naming both files.
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let source = path("testdata/batch/exports/giskard_raget");
+    std::fs::copy(
+        source.join("testset.jsonl"),
+        dir.path().join("testset.jsonl"),
+    )
+    .expect("copied");
+    let answers: Value = serde_json::from_str(
+        &std::fs::read_to_string(source.join("agent_answer.json")).expect("read"),
+    )
+    .expect("JSON");
+    std::fs::write(
+        dir.path().join("agent_answer.json"),
+        Value::Array(answers.as_array().expect("answers")[..1].to_vec()).to_string(),
+    )
+    .expect("written");
+    let out = ragcite(["batch", &dir.path().display().to_string()]).output();
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("testset.jsonl has more questions than agent_answer.json has answers"),
+        "{}",
+        out.stderr
+    );
+    // A folder that is no report is still no transcript.
+    let out = ragcite([
+        "batch",
+        &path("testdata/batch/exports").display().to_string(),
+    ])
+    .output();
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert!(out.stderr.contains("is a directory"), "{}", out.stderr);
+}
