@@ -180,6 +180,8 @@ fn longcite(record: &Map<String, Value>) -> Result<Option<Value>, String> {
         Some(Value::String(text)) => Some(split_context(text)),
         _ => None,
     };
+    let known: std::collections::HashSet<u64> =
+        sentences.iter().flatten().map(|(id, _)| *id).collect();
     let mut spans: Vec<(u64, u64, String)> = Vec::new();
     let mut answer = String::new();
     for (k, statement) in statements.iter().enumerate() {
@@ -192,7 +194,7 @@ fn longcite(record: &Map<String, Value>) -> Result<Option<Value>, String> {
         }
         let mut markers = String::new();
         for cited in citations(statement, k + 1)? {
-            if let Some(sentences) = &sentences {
+            if sentences.is_some() {
                 if cited.end - cited.start > MAX_CITED_SENTENCES {
                     return Err(format!(
                         "statement {}: a citation of too many sentences",
@@ -200,7 +202,7 @@ fn longcite(record: &Map<String, Value>) -> Result<Option<Value>, String> {
                     ));
                 }
                 for n in cited.start..=cited.end {
-                    if sentences.iter().any(|(id, _)| *id == n) {
+                    if known.contains(&n) {
                         markers.push_str(&format!("[{n}]"));
                     }
                 }

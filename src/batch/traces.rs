@@ -26,9 +26,9 @@
 //! was completed are dropped, not reported: a child span is never a bad record.
 //!
 //! Memory: only the pieces a record needs are kept per open trace (its question, answer,
-//! retrieved documents, and the ids of its spans and of their parents), and at most
-//! [`MAX_OPEN_TRACES`] traces are open at once: opening one more closes the oldest, as at the
-//! end of the file. The ids of the last [`MAX_OPEN_TRACES`] completed traces are kept to drop
+//! retrieved documents, and the ids of its spans and of their parents), at most
+//! [`MAX_OPEN_TRACES`] traces are open at once, and they hold at most [`MAX_HELD_BYTES`] in all:
+//! past either, the oldest open trace is closed, as at the end of the file. The ids of the last [`MAX_OPEN_TRACES`] completed traces are kept to drop
 //! their late spans.
 
 mod otlp;
@@ -42,6 +42,10 @@ use super::scan::{RawRecord, RecordScanner, ScanError, Scanned};
 
 /// Most traces open at once; opening one more closes the oldest.
 pub const MAX_OPEN_TRACES: usize = 10_000;
+
+/// Most bytes of questions, answers, documents and span ids held for the open traces; past it,
+/// the oldest traces are closed.
+pub const MAX_HELD_BYTES: usize = 256 << 20;
 
 /// Which kind of trace export a file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +85,8 @@ pub struct Records<'a> {
     finished_order: VecDeque<String>,
     /// Traces opened so far: the order in which the open ones are flushed at the end.
     opened: usize,
+    /// Bytes held by the open traces ([`Piece::weight`]).
+    held: usize,
     ready: VecDeque<Scanned>,
     ended: bool,
 }
@@ -100,6 +106,7 @@ impl<'a> Records<'a> {
             finished: HashSet::new(),
             finished_order: VecDeque::new(),
             opened: 0,
+            held: 0,
             ready: VecDeque::new(),
             ended: false,
         }
@@ -149,12 +156,20 @@ impl<'a> Records<'a> {
                 let trace = Trace::new(id.clone(), raw.line, self.opened);
                 self.traces.insert(id.clone(), trace);
             }
-            let complete = self
-                .traces
-                .get_mut(&id)
-                .is_some_and(|trace| trace.take(piece, raw.line));
+            let weight = piece.weight();
+            self.held += weight;
+            let complete = self.traces.get_mut(&id).is_some_and(|trace| {
+                trace.held += weight;
+                trace.take(piece, raw.line)
+            });
             if complete {
                 self.close(&id);
+            }
+            while self.held > MAX_HELD_BYTES {
+                let Some((_, oldest)) = self.by_age.pop_first() else {
+                    break;
+                };
+                self.close(&oldest);
             }
         }
         if export.whole() {
@@ -180,6 +195,7 @@ impl<'a> Records<'a> {
             return;
         };
         self.by_age.remove(&trace.opened);
+        self.held = self.held.saturating_sub(trace.held);
         if self.finished_order.len() >= MAX_OPEN_TRACES
             && let Some(oldest) = self.finished_order.pop_front()
         {
@@ -207,6 +223,7 @@ impl Iterator for Records<'_> {
                     self.ended = true;
                     let mut open: Vec<Trace> = self.traces.drain().map(|(_, t)| t).collect();
                     self.by_age.clear();
+                    self.held = 0;
                     open.sort_by_key(|t| t.opened);
                     self.ready.extend(open.into_iter().map(Trace::into_record));
                 }
@@ -325,6 +342,20 @@ struct Piece {
 }
 
 impl Piece {
+    /// About how many bytes the piece holds once taken into its trace.
+    fn weight(&self) -> usize {
+        let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+        let value = |v: &Value| v.to_string().len();
+        64 + self.trace.len()
+            + text(&self.span)
+            + text(&self.parent)
+            + text(&self.question)
+            + text(&self.answer)
+            + text(&self.generated)
+            + self.documents.iter().flatten().map(value).sum::<usize>()
+            + self.contexts.as_ref().map_or(0, value)
+    }
+
     fn new(trace: String, is_root: bool) -> Piece {
         Piece {
             trace,
@@ -450,6 +481,8 @@ struct Trace {
     /// How many traces were opened before it, it included: its place at the end.
     opened: usize,
     root_seen: bool,
+    /// Bytes its pieces hold ([`Piece::weight`]).
+    held: usize,
     /// Whether the root came while a span's parent had not: the trace then completes when
     /// the last missing parent comes.
     waiting: bool,
@@ -470,6 +503,7 @@ impl Trace {
             line,
             opened,
             root_seen: false,
+            held: 0,
             waiting: false,
             spans: HashSet::new(),
             missing: HashSet::new(),

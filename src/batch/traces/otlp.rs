@@ -29,7 +29,9 @@ pub(super) fn export_of(item: &Map<String, Value>) -> Option<Export> {
 pub(super) fn pieces(item: &Map<String, Value>) -> Option<Vec<Piece>> {
     let resources: Vec<&Map<String, Value>> = match item.get("resourceSpans") {
         Some(Value::Array(list)) => list.iter().filter_map(Value::as_object).collect(),
-        _ => vec![item],
+        _ if item.get("scopeSpans").is_some_and(Value::is_array) => vec![item],
+        // Not OTLP: a record of another kind in the middle of the export.
+        _ => return None,
     };
     let mut pieces = Vec::new();
     for resource in resources {

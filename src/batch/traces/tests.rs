@@ -261,3 +261,23 @@ fn at_most_so_many_traces_are_open() {
     );
     assert!(matches!(&found[1], Err(e) if e.contains("trace t1")));
 }
+
+#[test]
+fn a_record_of_another_kind_in_a_trace_export_is_a_bad_record() {
+    let lines = [
+        traces_data(&[otlp_span(
+            "t1",
+            "a",
+            None,
+            &[("openinference.span.kind", "CHAIN")],
+        )]),
+        r#"{"answer": "A.", "contexts": ["x"]}"#.to_string(),
+    ];
+    let found = records(&lines.join("\n"));
+    assert!(
+        found
+            .iter()
+            .any(|f| matches!(f, Err(e) if e.starts_with("2: no trace id"))),
+        "{found:?}"
+    );
+}
