@@ -376,7 +376,7 @@ pub struct OutputArgs {
 
 #[derive(Debug, Args)]
 pub struct BatchArgs {
-    /// The transcripts: JSON arrays, JSON Lines, CSV, promptfoo, RAGAS or DeepEval files, or span and run exports (`-` reads standard input)
+    /// The transcripts: JSON arrays, JSON Lines, CSV, promptfoo, RAGAS or DeepEval files, span and run exports, benchmark results, or Giskard RAGET report folders (`-` reads standard input)
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<String>,
 
