@@ -109,18 +109,25 @@ pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record
         let message = message.split(" at line ").next().unwrap_or(&message);
         format!("invalid JSON: {message} (column {})", e.column())
     })?;
-    let value = match value {
-        Value::Object(object) if fields.reads_exports() => match exports::rewrite(&object)? {
-            Some(rewritten) => rewritten,
-            None => Value::Object(object),
-        },
-        Value::Object(object) => Value::Object(object),
-        _ => return Err("the record is not a JSON object".to_string()),
-    };
+    if !value.is_object() {
+        return Err("the record is not a JSON object".to_string());
+    }
+    read_value(&value, bytes, index, fields, fields.reads_exports())
+}
+
+/// [`read_record`] of the parsed record; `exports`: whether a record that the aliases find no
+/// answer or no contexts in may be one of the [`exports`], rewritten and read again.
+fn read_value(
+    value: &Value,
+    bytes: &[u8],
+    index: usize,
+    fields: &Fields,
+    exports: bool,
+) -> Result<Record, String> {
     let id = fields
         .id
         .iter()
-        .find_map(|path| match lookup(&value, path)? {
+        .find_map(|path| match lookup(value, path)? {
             Value::String(s) => Some(s),
             Value::Number(n) => Some(n.to_string()),
             _ => None,
@@ -129,18 +136,25 @@ pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record
     let answer = fields
         .answer
         .iter()
-        .find_map(|path| answer_at(&value, path).transpose())
+        .find_map(|path| answer_at(value, path).transpose())
         .transpose()
         .map_err(|e| format!("record {id}: the answer: {e}"))?;
     let contexts = fields
         .contexts
         .iter()
-        .find_map(|path| lookup(&value, path).filter(|v| !v.is_null()));
+        .find_map(|path| lookup(value, path).filter(|v| !v.is_null()));
     let (answer, contexts) = match (answer, contexts) {
         (Some(answer), Some(contexts)) => (answer, contexts),
         (answer, contexts) => {
             if let Some(record) = self_sourced(bytes, &id)? {
                 return Ok(record);
+            }
+            // An export whose own field names the aliases miss (ALCE, LongCite, DSPy, ...).
+            if exports
+                && let Some(object) = value.as_object()
+                && let Some(rewritten) = exports::rewrite(object)?
+            {
+                return read_value(&rewritten, bytes, index, fields, false);
             }
             let Some(answer) = answer else {
                 return Err(format!(
@@ -167,7 +181,7 @@ pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record
     answer.question = fields
         .question
         .iter()
-        .find_map(|path| match lookup(&value, path)? {
+        .find_map(|path| match lookup(value, path)? {
             Value::String(s) => Some(s),
             _ => None,
         });
@@ -697,6 +711,42 @@ mod tests {
             (record.id.as_str(), record.answer.text.as_str()),
             ("k", "A.")
         );
+    }
+
+    #[test]
+    fn exports_are_rewritten_only_when_the_aliases_fail() {
+        // ALCE: `answer` is the gold answer; the aliases find no contexts, so `output` is read.
+        let alce = read(
+            json!({"question": "q", "answer": "gold", "output": "Tall [1].",
+            "docs": [{"title": "T", "text": "It is tall."}]}),
+        )
+        .unwrap();
+        assert_eq!(alce.answer.text, "Tall [1].");
+        // A record the aliases read stays as it was, whatever else it holds.
+        let ragas = read(
+            json!({"question": "q", "answer": "A [1].", "contexts": ["x"],
+            "output": "other", "docs": [{"text": "y"}]}),
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                ragas.answer.text.as_str(),
+                ragas.chunks.chunks[0].text.as_str()
+            ),
+            ("A [1].", "x")
+        );
+        // With --field, records are read as they are.
+        let fields = Fields {
+            contexts: vec!["docs".to_string()],
+            ..Fields::default()
+        };
+        let record = read_record(
+            br#"{"question": "q", "answer": "gold", "output": "Tall [1].", "docs": [{"text": "x"}]}"#,
+            1,
+            &fields,
+        )
+        .unwrap();
+        assert_eq!(record.answer.text, "gold");
     }
 
     #[test]

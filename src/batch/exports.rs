@@ -22,7 +22,8 @@
 //!   `reference_context` is the knowledge-base passage the question was generated from, not
 //!   what the agent retrieved; such a row is a bad record saying so.
 //!
-//! Only records written with the default aliases are rewritten: `--field answer=` or
+//! Only a record that the default aliases find no answer or no contexts in is rewritten (so a
+//! record they read is read as before), and only with the default aliases: `--field answer=` or
 //! `--field contexts=` reads the record as it is.
 
 use serde_json::{Map, Value, json};
