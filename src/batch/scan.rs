@@ -3,8 +3,9 @@
 //! `testCases` or `testRunData.testCases` (DeepEval), `samples`, `goldens`, `data` (ALCE's
 //! `{"args", "data"}`), `rows`, `examples` or `traces` (MLflow's `search_traces` body), or under
 //! the path that `--records` names; a table (`{"columns": [...], "data": [[...], ...]}`, the
-//! pandas `orient="split"` layout), each row handed out as an object of the column names; a file
-//! that is one JSON object holding no records, as one record; or CSV with a header (RAGAS
+//! pandas `orient="split"` layout; `orient="index"` and `orient="columns"` files up to the record
+//! limit), each row handed out as an object of the column names; a file that is one JSON
+//! object holding no records but an answer, as one record; or CSV with a header (RAGAS
 //! `to_csv`), each row handed out as a JSON object. Only one record is held in memory at a time
 //! (a file that is one object: the object, up to the record limit).
 
@@ -17,7 +18,7 @@ use std::io::{self, BufRead, Read};
 #[cfg(test)]
 use cells::python_list;
 use cells::{cell_value, csv_error, is_row_too_long};
-use shapes::{holds_records, is_one_record, table_row};
+use shapes::{holds_records, is_one_record, pandas_rows, table_row};
 
 /// Largest record accepted by default, in bytes (`--max-record-size`): a JSON line, a CSV row,
 /// an element of the array of records. A longer one stops the scan (its end may never come: an
@@ -477,10 +478,11 @@ impl<'a> RecordScanner<'a> {
     }
 
     /// A file that is one JSON object over several lines (already put back, from `line`): the
-    /// object as one record when it holds no records, is one ([`is_one_record`]) and nothing
-    /// follows it; else everything is
-    /// put back as it was and `None` returned. Holds up to the record limit of it in memory.
-    fn whole_object(&mut self, line: usize) -> Result<Option<Scanned>, ScanError> {
+    /// object queued as one record when it holds no records, is one ([`is_one_record`]) and
+    /// nothing follows it, or its rows when it is a pandas table ([`pandas_rows`]); returns
+    /// whether it was (else everything is put back as it was). Holds up to the record limit of
+    /// it in memory.
+    fn whole_object(&mut self, line: usize) -> Result<bool, ScanError> {
         let mut bytes = Vec::new();
         match self.value(Some(&mut bytes)) {
             Ok(()) => {}
@@ -488,22 +490,42 @@ impl<'a> RecordScanner<'a> {
             Err(_) => {
                 self.put_back(bytes);
                 self.line = line;
-                return Ok(None);
+                return Ok(false);
             }
         }
         let after_value = self.line;
-        let one_record = matches!(
-            serde_json::from_slice::<serde_json::Value>(&bytes),
-            Ok(value @ serde_json::Value::Object(_)) if !holds_records(&value) && is_one_record(&value)
-        );
-        if one_record && self.skip_space()?.is_none() {
-            return Ok(Some(Scanned::Record(RawRecord { line, bytes })));
+        if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes)
+            && value.is_object()
+            && !holds_records(&value)
+        {
+            if let Some(rows) = pandas_rows(&value) {
+                if self.skip_space()?.is_none() {
+                    self.queue_rows(line, rows)?;
+                    return Ok(true);
+                }
+            } else if is_one_record(&value) && self.skip_space()?.is_none() {
+                self.queue
+                    .push_back(Scanned::Record(RawRecord { line, bytes }));
+                self.mode = Mode::Queued;
+                return Ok(true);
+            }
         }
         // Put back the line breaks skipped after the value too, so that lines keep their numbers.
         bytes.extend(std::iter::repeat_n(b'\n', self.line - after_value));
         self.put_back(bytes);
         self.line = line;
-        Ok(None)
+        Ok(false)
+    }
+
+    /// Hands out the rows of a whole table, each on the table's first line.
+    fn queue_rows(&mut self, line: usize, rows: Vec<serde_json::Value>) -> Result<(), ScanError> {
+        for row in rows {
+            let bytes = serde_json::to_vec(&row).map_err(io::Error::other)?;
+            self.queue
+                .push_back(Scanned::Record(RawRecord { line, bytes }));
+        }
+        self.mode = Mode::Queued;
+        Ok(())
     }
 
     /// Reads one line without its line break, or `None` at the end of the file; a line longer
@@ -618,7 +640,14 @@ impl<'a> RecordScanner<'a> {
                         }
                         self.mode = Mode::Queued;
                     }
-                    Ok(_) => {
+                    Ok(value) => {
+                        // A pandas table written whole on the only line of the file.
+                        if let Some(rows) = pandas_rows(&value)
+                            && self.skip_space()?.is_none()
+                        {
+                            self.queue_rows(line, rows)?;
+                            return Ok(());
+                        }
                         self.pending.push_back((line, bytes));
                         self.mode = Mode::Lines;
                     }
@@ -654,9 +683,7 @@ impl<'a> RecordScanner<'a> {
                         self.put_back(again);
                         self.line = line;
                         self.skip_space()?;
-                        if let Some(record) = self.whole_object(line)? {
-                            self.queue.push_back(record);
-                            self.mode = Mode::Queued;
+                        if self.whole_object(line)? {
                             return Ok(());
                         }
                         self.skip_space()?;

@@ -1,6 +1,9 @@
 //! What a parsed JSON object is to the scanner: a container of records (under one of the
-//! [`RECORD_KEYS`](super::RECORD_KEYS)), one record, or a row of a table to be named by the
-//! table's columns (the pandas `orient="split"` layout, `{"columns": [...], "data": [[...]]}`).
+//! [`RECORD_KEYS`](super::RECORD_KEYS)), one record, a row of a table to be named by the
+//! table's columns (the pandas `orient="split"` layout, `{"columns": [...], "data": [[...]]}`),
+//! or a whole table in the other object layouts of pandas `to_json`: `orient="index"`
+//! (`{"0": {row}, "1": {row}}`) and `orient="columns"`, its default for a DataFrame
+//! (`{"column": {"0": cell, "1": cell}}`), both with pandas' default row labels 0, 1, 2, ...
 
 use super::{LATE_RECORD_KEYS, NESTING_KEYS, RECORD_KEYS, RawRecord, Scanned};
 
@@ -21,6 +24,61 @@ pub(super) fn is_one_record(value: &serde_json::Value) -> bool {
     value
         .as_object()
         .is_some_and(|object| KEYS.iter().any(|k| object.contains_key(*k)))
+}
+
+/// The rows of a table that pandas wrote with `orient="index"` or `orient="columns"` and its
+/// default row labels (0, 1, 2, ...), in the order of the labels; `None` for any other value.
+pub(super) fn pandas_rows(value: &serde_json::Value) -> Option<Vec<serde_json::Value>> {
+    use serde_json::{Map, Value};
+    let object = value.as_object()?;
+    let label = |key: &str| -> Option<u64> {
+        (!key.is_empty() && key.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| key.parse().ok())
+            .flatten()
+    };
+    let inner: Vec<&Map<String, Value>> = object
+        .values()
+        .map(Value::as_object)
+        .collect::<Option<_>>()?;
+    if inner.is_empty() {
+        return None;
+    }
+    // orient="index": row labels, each a row.
+    if let Some(mut labels) = object
+        .iter()
+        .map(|(key, row)| Some((label(key)?, row.clone())))
+        .collect::<Option<Vec<_>>>()
+    {
+        labels.sort_by_key(|(n, _)| *n);
+        return Some(labels.into_iter().map(|(_, row)| row).collect());
+    }
+    // orient="columns": column names, each a cell per row label, the same labels throughout.
+    let mut labels: Vec<(u64, &String)> = inner[0]
+        .keys()
+        .map(|key| Some((label(key)?, key)))
+        .collect::<Option<_>>()?;
+    if labels.is_empty() || object.len() < 2 {
+        return None;
+    }
+    let same = inner.iter().all(|column| {
+        column.len() == labels.len() && labels.iter().all(|(_, k)| column.contains_key(*k))
+    });
+    if !same {
+        return None;
+    }
+    labels.sort_by_key(|(n, _)| *n);
+    Some(
+        labels
+            .iter()
+            .map(|(_, key)| {
+                let row: Map<String, Value> = object
+                    .iter()
+                    .map(|(name, column)| (name.clone(), column[key.as_str()].clone()))
+                    .collect();
+                Value::Object(row)
+            })
+            .collect(),
+    )
 }
 
 /// A row of a table (a list of cells) as an object of the column names.
