@@ -143,7 +143,8 @@ impl<'a> Records<'a> {
         let mut touched = Vec::new();
         for piece in pieces {
             let id = piece.trace.clone();
-            if self.finished.contains(&id) {
+            // A late span of a completed trace; a whole trace read again is read again.
+            if self.finished.contains(&id) && !export.whole() {
                 continue;
             }
             if !touched.contains(&id) {

@@ -281,3 +281,14 @@ fn a_record_of_another_kind_in_a_trace_export_is_a_bad_record() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_whole_trace_read_twice_is_read_twice() {
+    let trace = json!({"info": {"trace_id": "m"}, "data": {"spans": [
+        {"span_id": "a", "parent_span_id": null, "attributes": {"mlflow.spanOutputs": "\"Tall [1].\""}},
+        {"span_id": "b", "parent_span_id": "a", "attributes": {"mlflow.spanType": "\"RETRIEVER\"", "mlflow.spanOutputs": "[{\"page_content\": \"It is tall.\"}]"}}
+    ]}})
+    .to_string();
+    let found = records(&[trace.clone(), trace].join("\n"));
+    assert_eq!(ids(&found), ["m", "m"]);
+}
