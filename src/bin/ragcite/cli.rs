@@ -62,10 +62,13 @@ their limits.
 Transcripts: a JSON array of records; JSON Lines (.jsonl, .ndjson); CSV with a header (.csv, \
 .tsv; RAGAS to_csv and EvaluationResult CSV, list cells as Python literals); an object holding \
 the records under results.results (promptfoo), testCases or testRunData.testCases (DeepEval), \
-samples or goldens; LangChain, LlamaIndex and Haystack outputs one per line; OpenInference / \
-Phoenix spans (OTel JSON or the spans dataframe) and LangSmith runs, one record per trace. \
-Records are found through the field names of RAGAS, DeepEval, promptfoo and LangChain; --field \
-points a field elsewhere.
+samples, goldens, data, rows, examples or traces, or under the path --records names; pandas \
+tables (split, index and columns orients); LangChain, LlamaIndex and Haystack outputs one per \
+line; OpenInference / Phoenix spans (OTel JSON or the spans dataframe), LangSmith runs, OTLP \
+JSON (OpenInference or GenAI), Opik spans, Braintrust rows, Langfuse traces and observations \
+and MLflow traces, one record per trace; ALCE, LongCite, DSPy, RAGChecker and MLflow evaluate \
+results; a Giskard RAGET report folder. Records are found through the field names of RAGAS, \
+DeepEval, promptfoo and LangChain, then of those exports; --field points a field elsewhere.
 
 Exit codes: 0 every limit held; 1 a limit was exceeded; 2 usage or input error, or the file \
 broke off part way (the output then says it is incomplete); 130 interrupted by SIGINT, 143 by \
