@@ -163,7 +163,8 @@ impl<'a> Records<'a> {
                 trace.held += weight;
                 trace.take(piece, raw.line)
             });
-            if complete {
+            // A whole trace is closed once all its spans are in, below.
+            if complete && !export.whole() {
                 self.close(&id);
             }
             while self.held > MAX_HELD_BYTES {

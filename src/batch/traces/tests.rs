@@ -291,4 +291,12 @@ fn a_whole_trace_read_twice_is_read_twice() {
     .to_string();
     let found = records(&[trace.clone(), trace].join("\n"));
     assert_eq!(ids(&found), ["m", "m"]);
+    // The root in the middle of its spans: the span after it still belongs to the trace.
+    let middle = json!({"info": {"trace_id": "n"}, "data": {"spans": [
+        {"span_id": "b", "parent_span_id": "a", "attributes": {"mlflow.spanType": "\"RETRIEVER\"", "mlflow.spanOutputs": "[{\"page_content\": \"It is tall.\"}]"}},
+        {"span_id": "a", "parent_span_id": null, "attributes": {"mlflow.spanOutputs": "\"Tall [1].\""}},
+        {"span_id": "c", "parent_span_id": "a", "attributes": {"mlflow.spanType": "\"LLM\"", "mlflow.spanOutputs": "\"Tall [1].\""}}
+    ]}})
+    .to_string();
+    assert_eq!(ids(&records(&middle)), ["n"]);
 }
