@@ -305,3 +305,40 @@ fn a_giskard_report_folder_joins_questions_and_answers_by_position() {
     assert_eq!(out.code, Some(2), "{}", out.stderr);
     assert!(out.stderr.contains("is a directory"), "{}", out.stderr);
 }
+
+#[test]
+fn langfuse_observations_one_per_line_are_joined_like_the_trace_bodies() {
+    // The observations of langfuse_trace.json, one per line, each trace's in reverse order.
+    let traces: Value = serde_json::from_str(
+        &std::fs::read_to_string(fixture("langfuse_trace.json")).expect("read"),
+    )
+    .expect("JSON");
+    let lines: Vec<String> = traces
+        .as_array()
+        .expect("traces")
+        .iter()
+        .flat_map(|trace| {
+            let observations = trace["observations"].as_array().expect("observations");
+            observations
+                .iter()
+                .rev()
+                .map(Value::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let file = dir.path().join("observations.jsonl");
+    std::fs::write(&file, lines.join("\n")).expect("written");
+    let doc = ragcite(["batch", &file.display().to_string(), "--format", "json"]).json(1);
+    let records = doc["records"].as_array().expect("records");
+    assert_eq!(records.len(), 2, "{doc}");
+    let by_id = |id: &str| {
+        records
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("{id} in {doc}"))
+    };
+    let file = "observations.jsonl";
+    assert_record(file, "f7d2", by_id("f7d202918549fac538ea548b4908ff86"), W4);
+    assert_record(file, "3681", by_id("36815ca8aec5f1698dabc454e00fbb90"), P);
+}
