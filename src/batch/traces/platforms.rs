@@ -15,7 +15,8 @@
 //!   `observations[]`), one whole trace per record: the contexts are the output of `RETRIEVER`
 //!   observations (or the documents another observation outputs).
 //! - MLflow traces (`{"info": {"trace_id"}, "data": {"spans": [...]}}`, as `search_traces`
-//!   and the trace JSON give them; each attribute value a JSON-encoded string): the root span's
+//!   and the trace JSON give them, or MLflow 2's `info.request_id` with spans linked by
+//!   `context.span_id` and `parent_id`; each attribute value a JSON-encoded string): the root span's
 //!   `mlflow.spanInputs` and `mlflow.spanOutputs`; the contexts are the `mlflow.spanOutputs` of
 //!   `RETRIEVER` spans (`[{page_content, metadata, id}]`), one whole trace per record.
 
@@ -207,9 +208,13 @@ pub(super) fn mlflow(trace: &Map<String, Value>) -> Option<Vec<Piece>> {
     let mut pieces = Vec::with_capacity(spans.len());
     for span in spans {
         let attributes = span.get("attributes");
-        let parent = id_string(span.get("parent_span_id"));
+        // MLflow 3 names the links `span_id` and `parent_span_id`; MLflow 2 `context.span_id`
+        // and `parent_id`.
+        let parent =
+            id_string(span.get("parent_span_id")).or_else(|| id_string(span.get("parent_id")));
         let mut piece = Piece::new(id.clone(), parent.is_none());
-        piece.span = id_string(span.get("span_id"));
+        piece.span = id_string(span.get("span_id"))
+            .or_else(|| id_string(span.get("context").and_then(|c| c.get("span_id"))));
         piece.parent = parent;
         let outputs = mlflow_attribute(attributes, "mlflow.spanOutputs");
         if piece.is_root {

@@ -300,3 +300,19 @@ fn a_whole_trace_read_twice_is_read_twice() {
     .to_string();
     assert_eq!(ids(&records(&middle)), ["n"]);
 }
+
+#[test]
+fn mlflow_2_traces_link_spans_by_context_and_parent_id() {
+    let trace = json!({"info": {"request_id": "tr-2"}, "data": {"spans": [
+        {"context": {"span_id": "0xb", "trace_id": "0x1"}, "parent_id": "0xa", "attributes": {"mlflow.spanType": "\"RETRIEVER\"", "mlflow.spanInputs": "{\"query\": \"tall\"}", "mlflow.spanOutputs": "[{\"page_content\": \"It is tall.\"}]"}},
+        {"context": {"span_id": "0xa", "trace_id": "0x1"}, "parent_id": null, "attributes": {"mlflow.spanInputs": "{\"question\": \"How tall?\"}", "mlflow.spanOutputs": "\"Tall [1].\""}}
+    ]}})
+    .to_string();
+    let found = records(&trace);
+    let (_, record) = found[0].clone().expect("tr-2");
+    assert_eq!(
+        (record["id"].as_str(), record["question"].as_str()),
+        (Some("tr-2"), Some("How tall?"))
+    );
+    assert_eq!(record["contexts"][0]["page_content"], "It is tall.");
+}
