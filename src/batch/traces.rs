@@ -28,8 +28,9 @@
 //! Memory: only the pieces a record needs are kept per open trace (its question, answer,
 //! retrieved documents, and the ids of its spans and of their parents), at most
 //! [`MAX_OPEN_TRACES`] traces are open at once, and they hold at most [`MAX_HELD_BYTES`] in all:
-//! past either, the oldest open trace is closed, as at the end of the file. The ids of the last [`MAX_OPEN_TRACES`] completed traces are kept to drop
-//! their late spans.
+//! past either, the oldest open trace is closed, as at the end of the file. A whole trace is
+//! bounded by the record limit, and closed when its record ends. The ids of the last
+//! [`MAX_OPEN_TRACES`] completed traces are kept to drop their late spans.
 
 mod otlp;
 mod platforms;
@@ -167,7 +168,7 @@ impl<'a> Records<'a> {
             if complete && !export.whole() {
                 self.close(&id);
             }
-            while self.held > MAX_HELD_BYTES {
+            while self.held > MAX_HELD_BYTES && !export.whole() {
                 let Some((_, oldest)) = self.by_age.pop_first() else {
                     break;
                 };

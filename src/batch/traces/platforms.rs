@@ -16,9 +16,10 @@
 //!   observations (or the documents another observation outputs).
 //! - MLflow traces (`{"info": {"trace_id"}, "data": {"spans": [...]}}`, as `search_traces`
 //!   and the trace JSON give them, or MLflow 2's `info.request_id` with spans linked by
-//!   `context.span_id` and `parent_id`; each attribute value a JSON-encoded string): the root span's
-//!   `mlflow.spanInputs` and `mlflow.spanOutputs`; the contexts are the `mlflow.spanOutputs` of
-//!   `RETRIEVER` spans (`[{page_content, metadata, id}]`), one whole trace per record.
+//!   `context.span_id` and `parent_id`; each attribute value a JSON-encoded string): the root
+//!   span's `mlflow.spanInputs` and `mlflow.spanOutputs`; the contexts are the
+//!   `mlflow.spanOutputs` of `RETRIEVER` spans (`[{page_content, metadata, id}]`), one whole
+//!   trace per record.
 
 use serde_json::{Map, Value};
 
