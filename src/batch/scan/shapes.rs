@@ -73,7 +73,12 @@ pub(super) fn pandas_rows(value: &serde_json::Value) -> Option<Vec<serde_json::V
             .map(|(_, key)| {
                 let row: Map<String, Value> = object
                     .iter()
-                    .map(|(name, column)| (name.clone(), column[key.as_str()].clone()))
+                    .map(|(name, column)| {
+                        (
+                            name.clone(),
+                            column.get(key.as_str()).cloned().unwrap_or(Value::Null),
+                        )
+                    })
                     .collect();
                 Value::Object(row)
             })
