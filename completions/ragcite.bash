@@ -112,7 +112,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__batch)
-            opts="-h -V --format --field --all --max-record-size --threshold --lang --citation-scope --marker --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-contradicted-rate --max-abstention-rate --max-failing-records --max-bad-records --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --field --records --all --max-record-size --threshold --lang --citation-scope --marker --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-contradicted-rate --max-abstention-rate --max-failing-records --max-bad-records --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -123,6 +123,10 @@ _ragcite() {
                     return 0
                     ;;
                 --field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --records)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

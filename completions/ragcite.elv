@@ -67,6 +67,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;batch'= {
             cand --format 'Output format'
             cand --field 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable'
+            cand --records 'Where the array of records is in a file that is one JSON object, as a path of keys (data, results.results, traces), for when it cannot be told'
             cand --max-record-size 'Largest record (a JSON line, a CSV row, an element of the array of records), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run'
             cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)'
             cand --lang 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another'

@@ -144,6 +144,7 @@ gitlab\t'GitLab Code Quality report'
 junit\t'JUnit XML, one test case per record'
 html\t'One self-contained HTML page: a sortable, filterable table of records, each expandable'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l field -d 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l records -d 'Where the array of records is in a file that is one JSON object, as a path of keys (data, results.results, traces), for when it cannot be told' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-record-size -d 'Largest record (a JSON line, a CSV row, an element of the array of records), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l lang -d 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another' -r -f -a "auto\t'Detect the answer\'s language (English when unsure)'

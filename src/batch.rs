@@ -2,6 +2,8 @@
 //! JSON Lines with an answer and its contexts) exactly as `check` checks one answer, in
 //! parallel, keeping input order, with memory bounded by a window of records.
 
+pub mod exports;
+pub mod giskard;
 pub mod scan;
 pub mod traces;
 
@@ -69,6 +71,14 @@ pub const QUESTION_ALIASES: &[&str] = &[
     "inputs.query",
 ];
 
+impl Fields {
+    /// Whether answers and contexts are found through the default aliases, so that the
+    /// records of the exports in [`exports`] are rewritten before they are read.
+    pub fn reads_exports(&self) -> bool {
+        self.answer.iter().eq(ANSWER_ALIASES) && self.contexts.iter().eq(CONTEXT_ALIASES)
+    }
+}
+
 impl Default for Fields {
     fn default() -> Self {
         let owned = |list: &[&str]| list.iter().map(|s| s.to_string()).collect();
@@ -102,10 +112,22 @@ pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record
     if !value.is_object() {
         return Err("the record is not a JSON object".to_string());
     }
+    read_value(&value, bytes, index, fields, fields.reads_exports())
+}
+
+/// [`read_record`] of the parsed record; `exports`: whether a record that the aliases find no
+/// answer or no contexts in may be one of the [`exports`], rewritten and read again.
+fn read_value(
+    value: &Value,
+    bytes: &[u8],
+    index: usize,
+    fields: &Fields,
+    exports: bool,
+) -> Result<Record, String> {
     let id = fields
         .id
         .iter()
-        .find_map(|path| match lookup(&value, path)? {
+        .find_map(|path| match lookup(value, path)? {
             Value::String(s) => Some(s),
             Value::Number(n) => Some(n.to_string()),
             _ => None,
@@ -114,18 +136,25 @@ pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record
     let answer = fields
         .answer
         .iter()
-        .find_map(|path| answer_at(&value, path).transpose())
+        .find_map(|path| answer_at(value, path).transpose())
         .transpose()
         .map_err(|e| format!("record {id}: the answer: {e}"))?;
     let contexts = fields
         .contexts
         .iter()
-        .find_map(|path| lookup(&value, path).filter(|v| !v.is_null()));
+        .find_map(|path| lookup(value, path).filter(|v| !v.is_null()));
     let (answer, contexts) = match (answer, contexts) {
         (Some(answer), Some(contexts)) => (answer, contexts),
         (answer, contexts) => {
             if let Some(record) = self_sourced(bytes, &id)? {
                 return Ok(record);
+            }
+            // An export whose own field names the aliases miss (ALCE, LongCite, DSPy, ...).
+            if exports
+                && let Some(object) = value.as_object()
+                && let Some(rewritten) = exports::rewrite(object)?
+            {
+                return read_value(&rewritten, bytes, index, fields, false);
             }
             let Some(answer) = answer else {
                 return Err(format!(
@@ -152,7 +181,7 @@ pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record
     answer.question = fields
         .question
         .iter()
-        .find_map(|path| match lookup(&value, path)? {
+        .find_map(|path| match lookup(value, path)? {
             Value::String(s) => Some(s),
             _ => None,
         });
@@ -682,6 +711,42 @@ mod tests {
             (record.id.as_str(), record.answer.text.as_str()),
             ("k", "A.")
         );
+    }
+
+    #[test]
+    fn exports_are_rewritten_only_when_the_aliases_fail() {
+        // ALCE: `answer` is the gold answer; the aliases find no contexts, so `output` is read.
+        let alce = read(
+            json!({"question": "q", "answer": "gold", "output": "Tall [1].",
+            "docs": [{"title": "T", "text": "It is tall."}]}),
+        )
+        .unwrap();
+        assert_eq!(alce.answer.text, "Tall [1].");
+        // A record the aliases read stays as it was, whatever else it holds.
+        let ragas = read(
+            json!({"question": "q", "answer": "A [1].", "contexts": ["x"],
+            "output": "other", "docs": [{"text": "y"}]}),
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                ragas.answer.text.as_str(),
+                ragas.chunks.chunks[0].text.as_str()
+            ),
+            ("A [1].", "x")
+        );
+        // With --field, records are read as they are.
+        let fields = Fields {
+            contexts: vec!["docs".to_string()],
+            ..Fields::default()
+        };
+        let record = read_record(
+            br#"{"question": "q", "answer": "gold", "output": "Tall [1].", "docs": [{"text": "x"}]}"#,
+            1,
+            &fields,
+        )
+        .unwrap();
+        assert_eq!(record.answer.text, "gold");
     }
 
     #[test]

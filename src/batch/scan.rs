@@ -1,11 +1,24 @@
 //! Streams the records of a transcript file, one at a time, with the line each starts on: a
 //! JSON array, JSON Lines, an object holding the records under `results.results` (promptfoo),
-//! `testCases` or `testRunData.testCases` (DeepEval), `samples` or `goldens`, or CSV with a
-//! header (RAGAS `to_csv`), each row handed out as a JSON object. Only one record is held in
-//! memory at a time.
+//! `testCases` or `testRunData.testCases` (DeepEval), `samples`, `goldens`, `data` (ALCE's
+//! `{"args", "data"}`), `rows`, `examples` or `traces` (MLflow's `search_traces` body), or under
+//! the path that `--records` names; a table (`{"columns": [...], "data": [[...], ...]}`, the
+//! pandas `orient="split"` layout; `orient="index"` and `orient="columns"` files up to the record
+//! limit), each row handed out as an object of the column names; a file that is one JSON
+//! object holding no records but an answer, as one record; or CSV with a header (RAGAS
+//! `to_csv`), each row handed out as a JSON object. Only one record is held in memory at a time
+//! (a file that is one object: the object, up to the record limit).
+
+mod cells;
+mod shapes;
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Read};
+
+#[cfg(test)]
+use cells::python_list;
+use cells::{cell_value, csv_error, is_row_too_long};
+use shapes::{holds_records, is_one_record, pandas_rows, table_row};
 
 /// Largest record accepted by default, in bytes (`--max-record-size`): a JSON line, a CSV row,
 /// an element of the array of records. A longer one stops the scan (its end may never come: an
@@ -26,7 +39,20 @@ pub fn size_name(bytes: u64) -> String {
 }
 
 /// Keys under which an object holds the records.
-pub const RECORD_KEYS: &[&str] = &["results", "testCases", "samples", "goldens"];
+pub const RECORD_KEYS: &[&str] = &[
+    "results",
+    "testCases",
+    "samples",
+    "goldens",
+    "data",
+    "rows",
+    "examples",
+    "traces",
+];
+
+/// The [`RECORD_KEYS`] added with the export formats: a one-line object that has an answer
+/// field of its own is a record that happens to hold such a list, not a container.
+const LATE_RECORD_KEYS: &[&str] = &["data", "rows", "examples", "traces"];
 
 /// Keys under which an object may hold an object that holds the records: promptfoo writes
 /// `results.results`, DeepEval's test-run file `testRunData.testCases`.
@@ -139,6 +165,13 @@ pub struct RecordScanner<'a> {
     max_record: usize,
     /// Whether the last line read ended with a line break.
     last_line_ended: bool,
+    /// `--records`: the keys leading from the top-level object to the array of records.
+    records_path: Option<Vec<String>>,
+    /// A table's column names (`{"columns": [...], "data": [[...]]}`): each row of the array
+    /// of records is handed out as an object of them.
+    columns: Option<Vec<String>>,
+    /// Keys of the top-level object that hold arrays, for the error that names `--records`.
+    arrays_seen: Vec<String>,
 }
 
 impl<'a> RecordScanner<'a> {
@@ -159,7 +192,17 @@ impl<'a> RecordScanner<'a> {
             csv_allowed: std::sync::Arc::default(),
             max_record: MAX_RECORD_BYTES,
             last_line_ended: true,
+            records_path: None,
+            columns: None,
+            arrays_seen: Vec::new(),
         }
+    }
+
+    /// Reads the array of records at `path` (`data`, `results.results`: keys from the
+    /// top-level object, split on dots), whatever else the file holds (`--records`).
+    pub fn with_records_path(mut self, path: &str) -> Self {
+        self.records_path = Some(path.split('.').map(str::to_string).collect());
+        self
     }
 
     /// The largest record, in bytes (at least 1); a longer one stops the scan with
@@ -317,9 +360,20 @@ impl<'a> RecordScanner<'a> {
             let key: String = serde_json::from_slice(&key).unwrap_or_default();
             self.expect(b':', "`:`")?;
             let next = self.skip_space()?;
+            if key == "columns" && next == Some(b'[') {
+                self.capture_columns()?;
+                continue;
+            }
             if RECORD_KEYS.contains(&key.as_str()) && next == Some(b'[') {
                 self.bump()?;
-                return Ok(true);
+                if !LATE_RECORD_KEYS.contains(&key.as_str()) || self.opens_records()? {
+                    return Ok(true);
+                }
+                self.skip_rest_of_array()?;
+                continue;
+            }
+            if next == Some(b'[') && may_nest && self.arrays_seen.len() < 8 {
+                self.arrays_seen.push(key.clone());
             }
             if NESTING_KEYS.contains(&key.as_str()) && may_nest && next == Some(b'{') {
                 self.bump()?;
@@ -330,6 +384,148 @@ impl<'a> RecordScanner<'a> {
             }
             self.value(None)?;
         }
+    }
+
+    /// Whether the array just opened holds records: it is empty, or its first element is an
+    /// object (a row, when the table's columns came before it).
+    fn opens_records(&mut self) -> Result<bool, ScanError> {
+        Ok(match self.skip_space()? {
+            Some(b'{' | b']') => true,
+            Some(b'[') => self.columns.is_some(),
+            _ => false,
+        })
+    }
+
+    /// Skips the rest of an array already opened: a list of something other than records.
+    fn skip_rest_of_array(&mut self) -> Result<(), ScanError> {
+        loop {
+            match self.skip_space()? {
+                Some(b']') => {
+                    self.bump()?;
+                    return Ok(());
+                }
+                Some(b',') => {
+                    self.bump()?;
+                }
+                None => return Err(self.structure("the file ends inside a list")),
+                Some(_) => self.value(None)?,
+            }
+        }
+    }
+
+    /// Reads a table's `columns` (a list of names); a list of anything else is skipped.
+    fn capture_columns(&mut self) -> Result<(), ScanError> {
+        let mut bytes = Vec::new();
+        self.value(Some(&mut bytes))?;
+        if let Ok(names) = serde_json::from_slice::<Vec<String>>(&bytes) {
+            self.columns = Some(names);
+        }
+        Ok(())
+    }
+
+    /// `--records`: walks from the top-level object along `path` to the array of records, and
+    /// opens it.
+    fn enter_path(&mut self, path: &[String]) -> Result<(), ScanError> {
+        let named = path.join(".");
+        let option = |message: String| format!("--records {named}: {message}");
+        if self.skip_space()? != Some(b'{') {
+            return Err(self.structure(option("the file is not a JSON object".to_string())));
+        }
+        self.bump()?;
+        for (depth, part) in path.iter().enumerate() {
+            loop {
+                match self.skip_space()? {
+                    Some(b'}') | None => {
+                        return Err(self.structure(option(format!("no `{part}` key"))));
+                    }
+                    Some(b',') => {
+                        self.bump()?;
+                        continue;
+                    }
+                    Some(b'"') => {}
+                    _ => return Err(self.structure("expected an object key")),
+                }
+                let mut key = Vec::new();
+                self.value(Some(&mut key))?;
+                let key: String = serde_json::from_slice(&key).unwrap_or_default();
+                self.expect(b':', "`:`")?;
+                let next = self.skip_space()?;
+                if key == "columns" && next == Some(b'[') && depth + 1 == path.len() {
+                    self.capture_columns()?;
+                    continue;
+                }
+                if key != *part {
+                    self.value(None)?;
+                    continue;
+                }
+                let last = depth + 1 == path.len();
+                match (last, next) {
+                    (true, Some(b'[')) | (false, Some(b'{')) => {
+                        self.bump()?;
+                        break;
+                    }
+                    (true, _) => {
+                        return Err(self.structure(option(format!("`{part}` is not an array"))));
+                    }
+                    (false, _) => {
+                        return Err(self.structure(option(format!("`{part}` is not an object"))));
+                    }
+                }
+            }
+        }
+        self.mode = Mode::Array;
+        Ok(())
+    }
+
+    /// A file that is one JSON object over several lines (already put back, from `line`): the
+    /// object queued as one record when it holds no records, is one ([`is_one_record`]) and
+    /// nothing follows it, or its rows when it is a pandas table ([`pandas_rows`]); returns
+    /// whether it was (else everything is put back as it was). Holds up to the record limit of
+    /// it in memory.
+    fn whole_object(&mut self, line: usize) -> Result<bool, ScanError> {
+        let mut bytes = Vec::new();
+        match self.value(Some(&mut bytes)) {
+            Ok(()) => {}
+            Err(ScanError::Io(e)) => return Err(ScanError::Io(e)),
+            Err(_) => {
+                self.put_back(bytes);
+                self.line = line;
+                return Ok(false);
+            }
+        }
+        let after_value = self.line;
+        if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes)
+            && value.is_object()
+            && !holds_records(&value)
+        {
+            if let Some(rows) = pandas_rows(&value) {
+                if self.skip_space()?.is_none() {
+                    self.queue_rows(line, rows)?;
+                    return Ok(true);
+                }
+            } else if is_one_record(&value) && self.skip_space()?.is_none() {
+                self.queue
+                    .push_back(Scanned::Record(RawRecord { line, bytes }));
+                self.mode = Mode::Queued;
+                return Ok(true);
+            }
+        }
+        // Put back the line breaks skipped after the value too, so that lines keep their numbers.
+        bytes.extend(std::iter::repeat_n(b'\n', self.line - after_value));
+        self.put_back(bytes);
+        self.line = line;
+        Ok(false)
+    }
+
+    /// Hands out the rows of a whole table, each on the table's first line.
+    fn queue_rows(&mut self, line: usize, rows: Vec<serde_json::Value>) -> Result<(), ScanError> {
+        for row in rows {
+            let bytes = serde_json::to_vec(&row).map_err(io::Error::other)?;
+            self.queue
+                .push_back(Scanned::Record(RawRecord { line, bytes }));
+        }
+        self.mode = Mode::Queued;
+        Ok(())
     }
 
     /// Reads one line without its line break, or `None` at the end of the file; a line longer
@@ -391,6 +587,9 @@ impl<'a> RecordScanner<'a> {
 
     fn start(&mut self) -> Result<(), ScanError> {
         self.skip_bom()?;
+        if let Some(path) = self.records_path.take() {
+            return self.enter_path(&path);
+        }
         if self.force_lines {
             self.mode = Mode::Lines;
             return Ok(());
@@ -441,7 +640,14 @@ impl<'a> RecordScanner<'a> {
                         }
                         self.mode = Mode::Queued;
                     }
-                    Ok(_) => {
+                    Ok(value) => {
+                        // A pandas table written whole on the only line of the file.
+                        if let Some(rows) = pandas_rows(&value)
+                            && self.skip_space()?.is_none()
+                        {
+                            self.queue_rows(line, rows)?;
+                            return Ok(());
+                        }
                         self.pending.push_back((line, bytes));
                         self.mode = Mode::Lines;
                     }
@@ -477,11 +683,26 @@ impl<'a> RecordScanner<'a> {
                         self.put_back(again);
                         self.line = line;
                         self.skip_space()?;
+                        if self.whole_object(line)? {
+                            return Ok(());
+                        }
+                        self.skip_space()?;
                         self.bump()?;
                         if !self.enter_container(true)? {
-                            return Err(self.structure(
-                                "no records: expected a JSON array, JSON Lines, or an object holding them under `results.results`, `samples` or `goldens`",
-                            ));
+                            let hint = match self.arrays_seen.first() {
+                                Some(key) => format!(
+                                    "; its lists are under {}: --records {key} reads the records there",
+                                    self.arrays_seen
+                                        .iter()
+                                        .map(|k| format!("`{k}`"))
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                ),
+                                None => "; --records PATH names the array of records".to_string(),
+                            };
+                            return Err(self.structure(format!(
+                                "no records: expected a JSON array, JSON Lines, or an object holding them under `results.results`, `samples` or `goldens`{hint}",
+                            )));
                         }
                         self.mode = Mode::Array;
                     }
@@ -681,120 +902,11 @@ impl<'a> RecordScanner<'a> {
                 found.escape_default()
             )));
         }
+        if let Some(columns) = &self.columns {
+            return Ok(Some(table_row(columns, line, &bytes)));
+        }
         Ok(Some(Scanned::Record(RawRecord { line, bytes })))
     }
-}
-
-/// Whether a parsed object holds the records rather than being one.
-fn holds_records(value: &serde_json::Value) -> bool {
-    let Some(object) = value.as_object() else {
-        return false;
-    };
-    let holds = |object: &serde_json::Map<String, serde_json::Value>| {
-        RECORD_KEYS
-            .iter()
-            .any(|k| object.get(*k).is_some_and(|v| v.is_array()))
-    };
-    holds(object)
-        || NESTING_KEYS.iter().any(|k| {
-            object
-                .get(*k)
-                .and_then(serde_json::Value::as_object)
-                .is_some_and(holds)
-        })
-}
-
-/// A CSV cell as a JSON value: a list written as JSON or as a Python literal (`['a', "b's"]`,
-/// as RAGAS `to_csv` writes lists) is a list; anything else is the string.
-fn cell_value(cell: &str) -> serde_json::Value {
-    let trimmed = cell.trim();
-    if trimmed.starts_with('[') && trimmed.ends_with(']') {
-        if let Ok(value @ serde_json::Value::Array(_)) = serde_json::from_str(trimmed) {
-            return value;
-        }
-        if let Some(items) = python_list(trimmed) {
-            return serde_json::Value::Array(
-                items.into_iter().map(serde_json::Value::String).collect(),
-            );
-        }
-    }
-    serde_json::Value::String(cell.to_string())
-}
-
-/// A Python list literal of strings (`['a', "b's", 'c\\nd']`), as `repr` writes it; `None`
-/// when it is something else.
-fn python_list(text: &str) -> Option<Vec<String>> {
-    let mut chars = text
-        .strip_prefix('[')?
-        .strip_suffix(']')?
-        .chars()
-        .peekable();
-    let mut items = Vec::new();
-    loop {
-        while chars.next_if(|c| c.is_whitespace()).is_some() {}
-        let Some(quote) = chars.next() else {
-            return Some(items);
-        };
-        if quote != '\'' && quote != '"' {
-            return None;
-        }
-        let mut item = String::new();
-        loop {
-            match chars.next()? {
-                c if c == quote => break,
-                '\\' => match chars.next()? {
-                    'n' => item.push('\n'),
-                    't' => item.push('\t'),
-                    'r' => item.push('\r'),
-                    '0' => item.push('\0'),
-                    'x' => item.push(hex_char(&mut chars, 2)?),
-                    'u' => item.push(hex_char(&mut chars, 4)?),
-                    'U' => item.push(hex_char(&mut chars, 8)?),
-                    c @ ('\\' | '\'' | '"') => item.push(c),
-                    c => {
-                        item.push('\\');
-                        item.push(c);
-                    }
-                },
-                c => item.push(c),
-            }
-        }
-        items.push(item);
-        while chars.next_if(|c| c.is_whitespace()).is_some() {}
-        match chars.next() {
-            None => return Some(items),
-            Some(',') => {}
-            Some(_) => return None,
-        }
-    }
-}
-
-fn hex_char(chars: &mut impl Iterator<Item = char>, digits: usize) -> Option<char> {
-    let hex: String = chars.take(digits).collect();
-    if hex.len() != digits {
-        return None;
-    }
-    char::from_u32(u32::from_str_radix(&hex, 16).ok()?)
-}
-
-/// Whether a CSV error is the bounded reader's: a row past the record limit.
-fn is_row_too_long(e: &csv::Error) -> bool {
-    matches!(e.kind(), csv::ErrorKind::Io(io) if io.get_ref().is_some_and(|inner| inner.is::<RowTooLong>()))
-}
-
-fn csv_error(e: &csv::Error, start_line: usize) -> ScanError {
-    let line = e
-        .position()
-        .map_or(start_line, |p| start_line + p.line() as usize - 1);
-    let message = match e.kind() {
-        csv::ErrorKind::UnequalLengths {
-            expected_len, len, ..
-        } => format!("a row has {len} fields where the header has {expected_len}"),
-        csv::ErrorKind::Utf8 { .. } => "invalid UTF-8".to_string(),
-        csv::ErrorKind::Io(e) => return ScanError::Io(io::Error::new(e.kind(), e.to_string())),
-        _ => e.to_string(),
-    };
-    ScanError::Structure { line, message }
 }
 
 impl Iterator for RecordScanner<'_> {

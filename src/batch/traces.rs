@@ -12,51 +12,109 @@
 //!   run's `outputs` (`answer` and `context`, as `create_retrieval_chain` gives them); failing
 //!   those, the documents of its `retriever` runs and the text of its last `llm` run.
 //!
+//! - The exports of other trace stores and of OTLP, read in [`otlp`] and [`platforms`]: OTLP
+//!   JSON (the collector's file exporter, an OTLP/HTTP request body) with OpenInference or OTel
+//!   GenAI attributes, Opik spans, Braintrust rows, Langfuse observations and trace bodies,
+//!   MLflow traces.
+//!
 //! A trace becomes a record `{id, question, answer, contexts}` as soon as it is complete (its
-//! root has come after what it needs, as exporters write spans when they end), else at the end
-//! of the file; only the pieces a record needs are kept meanwhile. Records are numbered in the
-//! order they are completed; a trace without an answer or without retrieved documents is a bad
-//! record naming its trace id.
+//! root has come after what it needs, as exporters write spans when they end, and every span
+//! seen so far has its parent seen), else at the end of the file; a file of whole traces (an
+//! MLflow trace, a Langfuse trace body) gives each trace's record as soon as it is read.
+//! Records are numbered in the order they are completed; a trace without an answer or without
+//! retrieved documents is a bad record naming its trace id. Spans that come after their trace
+//! was completed are dropped, not reported: a child span is never a bad record.
+//!
+//! Memory: only the pieces a record needs are kept per open trace (its question, answer,
+//! retrieved documents, and the ids of its spans and of their parents), at most
+//! [`MAX_OPEN_TRACES`] traces are open at once, and they hold at most [`MAX_HELD_BYTES`] in all:
+//! past either, the oldest open trace is closed, as at the end of the file. A whole trace is
+//! bounded by the record limit, and closed when its record ends. The ids of the last
+//! [`MAX_OPEN_TRACES`] completed traces are kept to drop their late spans.
 
-use std::collections::{HashMap, VecDeque};
+mod otlp;
+mod platforms;
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use serde_json::{Map, Value, json};
 
 use super::scan::{RawRecord, RecordScanner, ScanError, Scanned};
+
+/// Most traces open at once; opening one more closes the oldest.
+pub const MAX_OPEN_TRACES: usize = 10_000;
+
+/// Most bytes of questions, answers, documents and span ids held for the open traces; past it,
+/// the oldest traces are closed.
+pub const MAX_HELD_BYTES: usize = 256 << 20;
 
 /// Which kind of trace export a file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Export {
     OpenInference,
     Langsmith,
+    /// OTLP JSON: `TracesData` objects or `ResourceSpans` elements, spans inside.
+    Otlp,
+    Opik,
+    Braintrust,
+    /// Langfuse observations, one per record.
+    LangfuseObservations,
+    /// One whole trace per record: a Langfuse trace body.
+    LangfuseTrace,
+    /// One whole trace per record: an MLflow trace (`info`, `data.spans`).
+    Mlflow,
+}
+
+impl Export {
+    /// Whether each record is one whole trace, complete once read.
+    fn whole(self) -> bool {
+        matches!(self, Export::LangfuseTrace | Export::Mlflow)
+    }
 }
 
 /// The records of a transcript file: the scanner's, or, for a trace export, its traces.
 pub struct Records<'a> {
-    scanner: RecordScanner<'a>,
+    scanner: Box<dyn Iterator<Item = Result<Scanned, ScanError>> + Send + 'a>,
     /// `None` until the first record says; then whether the file is a trace export.
     export: Option<Option<Export>>,
     /// The open traces by id.
     traces: HashMap<String, Trace>,
+    /// The open traces by the order they were opened in: the oldest is closed first.
+    by_age: BTreeMap<usize, String>,
+    /// The last traces completed, to drop their late spans: the ids, and their order.
+    finished: HashSet<String>,
+    finished_order: VecDeque<String>,
     /// Traces opened so far: the order in which the open ones are flushed at the end.
     opened: usize,
+    /// Bytes held by the open traces ([`Piece::weight`]).
+    held: usize,
     ready: VecDeque<Scanned>,
     ended: bool,
 }
 
 impl<'a> Records<'a> {
     pub fn new(scanner: RecordScanner<'a>) -> Self {
+        Records::of(scanner)
+    }
+
+    /// The records of any source of scanned records (a Giskard report folder).
+    pub fn of(source: impl Iterator<Item = Result<Scanned, ScanError>> + Send + 'a) -> Self {
         Records {
-            scanner,
+            scanner: Box::new(source),
             export: None,
             traces: HashMap::new(),
+            by_age: BTreeMap::new(),
+            finished: HashSet::new(),
+            finished_order: VecDeque::new(),
             opened: 0,
+            held: 0,
             ready: VecDeque::new(),
             ended: false,
         }
     }
 
-    /// Takes one span or run into its trace; a trace it completes goes to `ready`.
+    /// Takes the spans or runs of one record into their traces; a trace they complete goes to
+    /// `ready`.
     fn add(&mut self, export: Export, raw: RawRecord) {
         let Ok(Value::Object(item)) = serde_json::from_slice::<Value>(&raw.bytes) else {
             self.ready.push_back(Scanned::Bad {
@@ -65,11 +123,17 @@ impl<'a> Records<'a> {
             });
             return;
         };
-        let piece = match export {
-            Export::OpenInference => Piece::of_span(&item),
-            Export::Langsmith => Piece::of_run(&item),
+        let pieces = match export {
+            Export::OpenInference => Piece::of_span(&item).map(|p| vec![p]),
+            Export::Langsmith => Piece::of_run(&item).map(|p| vec![p]),
+            Export::Otlp => otlp::pieces(&item),
+            Export::Opik => platforms::opik(&item).map(|p| vec![p]),
+            Export::Braintrust => platforms::braintrust(&item).map(|p| vec![p]),
+            Export::LangfuseObservations => platforms::langfuse_observation(&item).map(|p| vec![p]),
+            Export::LangfuseTrace => platforms::langfuse_trace(&item),
+            Export::Mlflow => platforms::mlflow(&item),
         };
-        let Some(piece) = piece else {
+        let Some(pieces) = pieces else {
             self.ready.push_back(Scanned::Bad {
                 line: raw.line,
                 message: "no trace id: not a span of the trace export this file starts with"
@@ -77,17 +141,72 @@ impl<'a> Records<'a> {
             });
             return;
         };
-        let id = piece.trace.clone();
-        let opened = &mut self.opened;
-        let trace = self.traces.entry(id.clone()).or_insert_with(|| {
-            *opened += 1;
-            Trace::new(id.clone(), raw.line, *opened)
-        });
-        if trace.take(piece, raw.line)
-            && let Some(trace) = self.traces.remove(&id)
-        {
-            self.ready.push_back(trace.into_record());
+        let mut touched = Vec::new();
+        for piece in pieces {
+            let id = piece.trace.clone();
+            // A late span of a completed trace; a whole trace read again is read again.
+            if self.finished.contains(&id) && !export.whole() {
+                continue;
+            }
+            if !touched.contains(&id) {
+                touched.push(id.clone());
+            }
+            if !self.traces.contains_key(&id) {
+                self.make_room();
+                self.opened += 1;
+                self.by_age.insert(self.opened, id.clone());
+                let trace = Trace::new(id.clone(), raw.line, self.opened);
+                self.traces.insert(id.clone(), trace);
+            }
+            let weight = piece.weight();
+            self.held += weight;
+            let complete = self.traces.get_mut(&id).is_some_and(|trace| {
+                trace.held += weight;
+                trace.take(piece, raw.line)
+            });
+            // A whole trace is closed once all its spans are in, below.
+            if complete && !export.whole() {
+                self.close(&id);
+            }
+            while self.held > MAX_HELD_BYTES && !export.whole() {
+                let Some((_, oldest)) = self.by_age.pop_first() else {
+                    break;
+                };
+                self.close(&oldest);
+            }
         }
+        if export.whole() {
+            for id in touched {
+                self.close(&id);
+            }
+        }
+    }
+
+    /// Closes the oldest open trace when [`MAX_OPEN_TRACES`] are open.
+    fn make_room(&mut self) {
+        if self.traces.len() < MAX_OPEN_TRACES {
+            return;
+        }
+        if let Some((_, id)) = self.by_age.pop_first() {
+            self.close(&id);
+        }
+    }
+
+    /// Turns an open trace into its record, and remembers it was completed.
+    fn close(&mut self, id: &str) {
+        let Some(trace) = self.traces.remove(id) else {
+            return;
+        };
+        self.by_age.remove(&trace.opened);
+        self.held = self.held.saturating_sub(trace.held);
+        if self.finished_order.len() >= MAX_OPEN_TRACES
+            && let Some(oldest) = self.finished_order.pop_front()
+        {
+            self.finished.remove(&oldest);
+        }
+        self.finished.insert(id.to_string());
+        self.finished_order.push_back(id.to_string());
+        self.ready.push_back(trace.into_record());
     }
 }
 
@@ -106,6 +225,8 @@ impl Iterator for Records<'_> {
                 None => {
                     self.ended = true;
                     let mut open: Vec<Trace> = self.traces.drain().map(|(_, t)| t).collect();
+                    self.by_age.clear();
+                    self.held = 0;
                     open.sort_by_key(|t| t.opened);
                     self.ready.extend(open.into_iter().map(Trace::into_record));
                 }
@@ -133,6 +254,9 @@ fn export_of(bytes: &[u8]) -> Option<Export> {
     };
     if item.contains_key("run_type") && item.contains_key("trace_id") {
         return Some(Export::Langsmith);
+    }
+    if let Some(export) = otlp::export_of(&item).or_else(|| platforms::export_of(&item)) {
+        return Some(export);
     }
     let has_trace = trace_id(&item).is_some();
     let has_kind = attribute(&item, "openinference.span.kind").is_some()
@@ -167,6 +291,15 @@ fn attribute<'v>(item: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
         .filter(|v| !v.is_null())
 }
 
+/// An id: a non-empty string, or a number.
+fn id_string(value: Option<&Value>) -> Option<String> {
+    match value? {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
 fn string(value: Option<&Value>) -> Option<String> {
     match value? {
         Value::String(s) => Some(s.clone()),
@@ -196,6 +329,9 @@ fn answer_of(output: &Value) -> Option<String> {
 /// What one span or run tells about its trace.
 struct Piece {
     trace: String,
+    /// The span's own id and its parent's, when the export gives them.
+    span: Option<String>,
+    parent: Option<String>,
     is_root: bool,
     question: Option<String>,
     /// The root's answer.
@@ -209,6 +345,34 @@ struct Piece {
 }
 
 impl Piece {
+    /// About how many bytes the piece holds once taken into its trace.
+    fn weight(&self) -> usize {
+        let text = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+        let value = |v: &Value| v.to_string().len();
+        64 + self.trace.len()
+            + text(&self.span)
+            + text(&self.parent)
+            + text(&self.question)
+            + text(&self.answer)
+            + text(&self.generated)
+            + self.documents.iter().flatten().map(value).sum::<usize>()
+            + self.contexts.as_ref().map_or(0, value)
+    }
+
+    fn new(trace: String, is_root: bool) -> Piece {
+        Piece {
+            trace,
+            span: None,
+            parent: None,
+            is_root,
+            question: None,
+            answer: None,
+            generated: None,
+            documents: None,
+            contexts: None,
+        }
+    }
+
     fn of_span(span: &Map<String, Value>) -> Option<Piece> {
         let trace = trace_id(span)?;
         let is_root = span
@@ -219,15 +383,12 @@ impl Piece {
             .unwrap_or_default()
             .to_ascii_uppercase();
         let output = attribute(span, "output.value");
-        let mut piece = Piece {
-            trace,
-            is_root,
-            question: string(attribute(span, "input.value")).filter(|_| is_root),
-            answer: output.filter(|_| is_root).and_then(answer_of),
-            generated: None,
-            documents: None,
-            contexts: None,
-        };
+        let mut piece = Piece::new(trace, is_root);
+        piece.question = string(attribute(span, "input.value")).filter(|_| is_root);
+        piece.answer = output.filter(|_| is_root).and_then(answer_of);
+        piece.span = id_string(span.get("context").and_then(|c| c.get("span_id")))
+            .or_else(|| id_string(span.get("context.span_id")));
+        piece.parent = id_string(span.get("parent_id"));
         match kind.as_str() {
             "RETRIEVER" => piece.documents = Some(span_documents(span)),
             "LLM" => {
@@ -245,15 +406,9 @@ impl Piece {
         let is_root = run.get("parent_run_id").is_none_or(Value::is_null);
         let outputs = run.get("outputs").and_then(Value::as_object);
         let inputs = run.get("inputs");
-        let mut piece = Piece {
-            trace,
-            is_root,
-            question: None,
-            answer: None,
-            generated: None,
-            documents: None,
-            contexts: None,
-        };
+        let mut piece = Piece::new(trace, is_root);
+        piece.span = id_string(run.get("id"));
+        piece.parent = id_string(run.get("parent_run_id"));
         match run.get("run_type").and_then(Value::as_str) {
             _ if is_root => {
                 piece.question = inputs
@@ -329,6 +484,14 @@ struct Trace {
     /// How many traces were opened before it, it included: its place at the end.
     opened: usize,
     root_seen: bool,
+    /// Bytes its pieces hold ([`Piece::weight`]).
+    held: usize,
+    /// Whether the root came while a span's parent had not: the trace then completes when
+    /// the last missing parent comes.
+    waiting: bool,
+    /// Ids of the spans seen, and of the parents not seen yet.
+    spans: HashSet<String>,
+    missing: HashSet<String>,
     question: Option<String>,
     answer: Option<String>,
     generated: Option<String>,
@@ -343,6 +506,10 @@ impl Trace {
             line,
             opened,
             root_seen: false,
+            held: 0,
+            waiting: false,
+            spans: HashSet::new(),
+            missing: HashSet::new(),
             question: None,
             answer: None,
             generated: None,
@@ -358,6 +525,15 @@ impl Trace {
             self.root_seen = true;
             self.line = line;
         }
+        if let Some(span) = &piece.span {
+            self.missing.remove(span);
+            self.spans.insert(span.clone());
+        }
+        if let Some(parent) = piece.parent.as_ref().filter(|_| !piece.is_root)
+            && !self.spans.contains(parent)
+        {
+            self.missing.insert(parent.clone());
+        }
         self.question = self.question.take().or(piece.question);
         self.answer = self.answer.take().or(piece.answer);
         if piece.generated.is_some() {
@@ -371,7 +547,11 @@ impl Trace {
         self.contexts = self.contexts.take().or(piece.contexts);
         let has_contexts = self.contexts.is_some() || self.documents.is_some();
         let has_answer = self.answer.is_some() || self.generated.is_some();
-        piece.is_root && has_contexts && has_answer
+        let linked = self.missing.is_empty();
+        if piece.is_root && !linked {
+            self.waiting = true;
+        }
+        (piece.is_root || self.waiting) && linked && has_contexts && has_answer
     }
 
     fn into_record(self) -> Scanned {
@@ -402,80 +582,4 @@ impl Trace {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn records(text: &str) -> Vec<Result<(usize, Value), String>> {
-        Records::new(RecordScanner::new(text.as_bytes(), true))
-            .map(|item| match item {
-                Ok(Scanned::Record(raw)) => Ok((
-                    raw.line,
-                    serde_json::from_slice(&raw.bytes).expect("a record is JSON"),
-                )),
-                Ok(Scanned::Bad { line, message }) => Err(format!("{line}: {message}")),
-                Err(e) => Err(e.to_string()),
-            })
-            .collect()
-    }
-
-    #[test]
-    fn otel_spans_of_interleaved_traces_are_joined_when_their_root_ends() {
-        let lines = [
-            r#"{"name": "retrieve", "context": {"trace_id": "t1", "span_id": "a"}, "parent_id": "r1", "attributes": {"openinference.span.kind": "RETRIEVER", "retrieval.documents.0.document.content": "It is tall.", "retrieval.documents.0.document.id": "d1", "retrieval.documents.0.document.metadata": "{\"file_name\": \"t.pdf\"}", "retrieval.documents.1.document.content": "It is old."}}"#,
-            r#"{"name": "retrieve", "context": {"trace_id": "t2", "span_id": "b"}, "parent_id": "r2", "attributes": {"openinference.span.kind": "RETRIEVER", "retrieval.documents.0.document.content": "Paris."}}"#,
-            r#"{"name": "llm", "context": {"trace_id": "t1", "span_id": "c"}, "parent_id": "r1", "attributes": {"openinference.span.kind": "LLM", "output.value": "Tall [1]."}}"#,
-            r#"{"name": "query", "context": {"trace_id": "t1", "span_id": "r1"}, "parent_id": null, "attributes": {"openinference.span.kind": "CHAIN", "input.value": "How tall?", "output.value": "Tall [1]."}}"#,
-            r#"{"name": "query", "context": {"trace_id": "t3", "span_id": "r3"}, "parent_id": null, "attributes": {"openinference.span.kind": "CHAIN", "output.value": "Alone."}}"#,
-            r#"{"name": "query", "context": {"trace_id": "t2", "span_id": "r2"}, "parent_id": null, "attributes": {"openinference.span.kind": "CHAIN", "output.value": "{\"answer\": \"Paris [1].\"}"}}"#,
-        ];
-        let found = records(&lines.join("\n"));
-        assert_eq!(found.len(), 3, "{found:?}");
-        let (line, first) = found[0].clone().expect("t1");
-        assert_eq!(line, 4);
-        assert_eq!(first["id"], "t1");
-        assert_eq!(first["question"], "How tall?");
-        assert_eq!(first["answer"], "Tall [1].");
-        assert_eq!(first["contexts"][0]["text"], "It is tall.");
-        assert_eq!(first["contexts"][0]["metadata"]["file_name"], "t.pdf");
-        assert_eq!(first["contexts"][1]["text"], "It is old.");
-        let (line, second) = found[1].clone().expect("t2");
-        assert_eq!((line, second["answer"].as_str()), (6, Some("Paris [1].")));
-        // The trace without a retriever is reported at the end.
-        assert_eq!(
-            found[2],
-            Err("5: trace t3: it has no answer or no retrieved documents".to_string())
-        );
-    }
-
-    #[test]
-    fn dataframe_rows_with_dotted_columns_newest_first() {
-        let lines = [
-            r#"{"name": "query", "span_kind": "CHAIN", "parent_id": null, "context.trace_id": "t1", "attributes.output.value": "Tall [1].", "attributes.retrieval.documents": null}"#,
-            r#"{"name": "retrieve", "span_kind": "RETRIEVER", "parent_id": "r1", "context.trace_id": "t1", "attributes.output.value": null, "attributes.retrieval.documents": [{"document.content": "It is tall.", "document.id": "d1"}]}"#,
-        ];
-        let found = records(&lines.join("\n"));
-        let (line, record) = found[0].clone().expect("t1");
-        assert_eq!(line, 1);
-        assert_eq!(record["contexts"][0]["text"], "It is tall.");
-        assert_eq!(record["answer"], "Tall [1].");
-    }
-
-    #[test]
-    fn langsmith_root_runs_carry_the_record() {
-        let lines = [
-            r#"{"id": "c1", "trace_id": "t1", "parent_run_id": "r1", "run_type": "retriever", "outputs": {"documents": [{"page_content": "It is tall.", "metadata": {"source": "t.pdf"}}]}}"#,
-            r#"{"id": "r1", "trace_id": "t1", "parent_run_id": null, "run_type": "chain", "inputs": {"input": "How tall?"}, "outputs": {"input": "How tall?", "context": [{"page_content": "It is tall.", "metadata": {"source": "t.pdf"}}], "answer": "Tall [1]."}}"#,
-        ];
-        let found = records(&lines.join("\n"));
-        let (_, record) = found[0].clone().expect("t1");
-        assert_eq!(record["answer"], "Tall [1].");
-        assert_eq!(record["contexts"][0]["page_content"], "It is tall.");
-        assert_eq!(found.len(), 1);
-    }
-
-    #[test]
-    fn other_files_pass_through() {
-        let found = records("{\"answer\": \"A.\", \"contexts\": [\"x\"]}\n");
-        assert_eq!(found[0].clone().expect("record").1["answer"], "A.");
-    }
-}
+mod tests;

@@ -12,6 +12,7 @@
 
 mod abstentions;
 mod batch;
+mod batch_exports;
 mod check;
 #[cfg(feature = "service")]
 mod check_timeout;

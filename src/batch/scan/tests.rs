@@ -303,3 +303,72 @@ fn a_json_lines_file_cut_inside_its_last_line_is_truncated() {
         "{found:?}"
     );
 }
+
+#[test]
+fn tables_in_the_layouts_of_pandas() {
+    let rows = [
+        ok(1, r#"{"answer":"A.","question":"q"}"#),
+        ok(1, r#"{"answer":"B.","question":"r"}"#),
+    ];
+    // orient="split", on one line and over several.
+    let split = r#"{"columns": ["question", "answer"], "data": [["q", "A."], ["r", "B."]]}"#;
+    assert_eq!(scan(split, false), rows);
+    let found = scan(
+        &split
+            .replace(", \"data\"", ",\n\"data\"")
+            .replace("], [", "],\n["),
+        false,
+    );
+    assert_eq!(found[1], ok(3, r#"{"answer":"B.","question":"r"}"#));
+    // orient="index" and orient="columns", labels in numeric order (10 after 2).
+    let index =
+        r#"{"0": {"question": "q", "answer": "A."}, "1": {"question": "r", "answer": "B."}}"#;
+    assert_eq!(scan(index, false), rows);
+    let columns = r#"{"question": {"0": "q", "1": "r"}, "answer": {"0": "A.", "1": "B."}}"#;
+    assert_eq!(scan(columns, false), rows);
+    assert_eq!(scan(&columns.replace(", ", ",\n"), false), rows);
+    let ten: String = format!(
+        "{{{}}}",
+        (0..11)
+            .map(|n| format!(r#""{n}": {{"answer": "{n}"}}"#))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let found = scan(&ten, false);
+    assert_eq!(found[2], ok(1, r#"{"answer":"2"}"#));
+    assert_eq!(found[10], ok(1, r#"{"answer":"10"}"#));
+    // A record whose values are objects is no table (LangChain's `outputs`).
+    let record = r#"{"outputs": {"answer": "A.", "context": []}}"#;
+    assert_eq!(scan(record, false), [ok(1, record)]);
+    // Columns of different row labels are no table either.
+    let ragged = r#"{"question": {"0": "q"}, "answer": {"1": "A."}}"#;
+    assert_eq!(scan(ragged, false), [ok(1, ragged)]);
+}
+
+#[test]
+fn records_under_a_path_and_objects_that_are_one_record() {
+    let nested =
+        "{\n\"meta\": {\"a\": [1]},\n\"payload\": {\"items\": [\n{\"answer\": \"A.\"}\n]}\n}";
+    let found: Vec<_> = RecordScanner::new(nested.as_bytes(), true)
+        .with_records_path("payload.items")
+        .map(|item| match item {
+            Ok(Scanned::Record(r)) => Ok((r.line, String::from_utf8_lossy(&r.bytes).into_owned())),
+            other => Err(format!("{other:?}")),
+        })
+        .collect();
+    assert_eq!(found, [ok(4, "{\"answer\": \"A.\"}")]);
+    // An object over several lines with an answer is one record; followed by more, it is not.
+    let one = "{\n  \"answer\": \"A.\",\n  \"splited_context\": \"x\"\n}\n";
+    assert_eq!(scan(one, false), [ok(1, one.trim_end())]);
+    let found = scan(&format!("{one}{one}"), false);
+    assert!(
+        matches!(&found[0], Err(e) if e.contains("no records")),
+        "{found:?}"
+    );
+    // `data` of scalars holds no records; the hint names the lists that might.
+    let found = scan("{\n\"data\": [1],\n\"items\": [{\"a\": 1}]\n}", false);
+    assert!(
+        matches!(&found[0], Err(e) if e.ends_with("its lists are under `items`: --records items reads the records there")),
+        "{found:?}"
+    );
+}

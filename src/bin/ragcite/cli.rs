@@ -62,10 +62,13 @@ their limits.
 Transcripts: a JSON array of records; JSON Lines (.jsonl, .ndjson); CSV with a header (.csv, \
 .tsv; RAGAS to_csv and EvaluationResult CSV, list cells as Python literals); an object holding \
 the records under results.results (promptfoo), testCases or testRunData.testCases (DeepEval), \
-samples or goldens; LangChain, LlamaIndex and Haystack outputs one per line; OpenInference / \
-Phoenix spans (OTel JSON or the spans dataframe) and LangSmith runs, one record per trace. \
-Records are found through the field names of RAGAS, DeepEval, promptfoo and LangChain; --field \
-points a field elsewhere.
+samples, goldens, data, rows, examples or traces, or under the path --records names; pandas \
+tables (split, index and columns orients); LangChain, LlamaIndex and Haystack outputs one per \
+line; OpenInference / Phoenix spans (OTel JSON or the spans dataframe), LangSmith runs, OTLP \
+JSON (OpenInference or GenAI), Opik spans, Braintrust rows, Langfuse traces and observations \
+and MLflow traces, one record per trace; ALCE, LongCite, DSPy, RAGChecker and MLflow evaluate \
+results; a Giskard RAGET report folder. Records are found through the field names of RAGAS, \
+DeepEval, promptfoo and LangChain, then of those exports; --field points a field elsewhere.
 
 Exit codes: 0 every limit held; 1 a limit was exceeded; 2 usage or input error, or the file \
 broke off part way (the output then says it is incomplete); 130 interrupted by SIGINT, 143 by \
@@ -467,7 +470,7 @@ pub struct OutputArgs {
 
 #[derive(Debug, Args)]
 pub struct BatchArgs {
-    /// The transcripts: JSON arrays, JSON Lines, CSV, promptfoo, RAGAS or DeepEval files, or span and run exports (`-` reads standard input)
+    /// The transcripts: JSON arrays, JSON Lines, CSV, promptfoo, RAGAS or DeepEval files, span and run exports, benchmark results, or Giskard RAGET report folders (`-` reads standard input)
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<String>,
 
@@ -478,6 +481,10 @@ pub struct BatchArgs {
     /// Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable
     #[arg(long = "field", value_name = "KEY=PATH", value_parser = parse_field)]
     pub fields: Vec<(FieldKey, String)>,
+
+    /// Where the array of records is in a file that is one JSON object, as a path of keys (data, results.results, traces), for when it cannot be told
+    #[arg(long = "records", value_name = "PATH")]
+    pub records: Option<String>,
 
     /// List every record in the table, not only the worst failing ones
     #[arg(long)]

@@ -44,7 +44,9 @@ fn report_until(
     stdin_at_most_once(&args.files)?;
     // Every file is checked before anything is written, so that a typo fails cleanly.
     for file in args.files.iter().filter(|f| *f != "-") {
-        check_is_file(file)?;
+        if !batch::giskard::is_report_folder(std::path::Path::new(file)) {
+            check_is_file(file)?;
+        }
     }
     write_until(args, &open_transcript, out, interrupt)
 }
@@ -98,19 +100,37 @@ fn write_until(
                 stopped = Some(Stopped::interrupted(name, index, signal));
                 break;
             }
-            let reader = match open(file) {
-                // After a signal, the reader ends where it is: what was read is still checked.
-                Ok(reader) => interrupt.reader(reader),
-                Err(e) => {
-                    stopped = Some(Stopped::new(name, format!("cannot read: {e}")));
-                    break;
+            // A Giskard report folder: its testset and answers side by side.
+            let folder = (file != "-")
+                .then(|| std::path::Path::new(file))
+                .filter(|path| batch::giskard::is_report_folder(path));
+            let records = if let Some(folder) = folder {
+                let limit = super::record_limit(args.max_record_size);
+                match batch::giskard::ReportFolder::open(folder, limit) {
+                    Ok(folder) => batch::traces::Records::of(folder),
+                    Err(e) => {
+                        stopped = Some(Stopped::new(name, format!("cannot read: {e}")));
+                        break;
+                    }
                 }
+            } else {
+                let reader = match open(file) {
+                    // After a signal, the reader ends where it is: what was read is still checked.
+                    Ok(reader) => interrupt.reader(reader),
+                    Err(e) => {
+                        stopped = Some(Stopped::new(name, format!("cannot read: {e}")));
+                        break;
+                    }
+                };
+                // A `.jsonl` or `.csv` name, given or for standard input, says the layout.
+                let mut scanner = batch::scan::RecordScanner::named(reader, name)
+                    .with_max_record(super::record_limit(args.max_record_size));
+                if let Some(path) = &args.records {
+                    scanner = scanner.with_records_path(path);
+                }
+                batch::traces::Records::new(scanner)
             };
             emitter.file(name);
-            // A `.jsonl` or `.csv` name, given or for standard input, says the layout.
-            let scanner = batch::scan::RecordScanner::named(reader, name)
-                .with_max_record(super::record_limit(args.max_record_size));
-            let records = batch::traces::Records::new(scanner);
             let name: Arc<str> = name.as_str().into();
             let outcome = batch::run(
                 records,
