@@ -83,8 +83,8 @@ lightrag\t'LightRAG /query with references ([n] names a file)'
 privategpt\t'PrivateGPT chat completion with sources (no inline citations)'
 anythingllm\t'AnythingLLM workspace chat (textResponse with sources)'
 dspy\t'DSPy Prediction (answer, context, reasoning)'
-vercel-ai-sdk\t'Vercel AI SDK generateText result (steps, source parts)'
-vercel-ai-sdk-fields\t'Vercel AI SDK generateText result (text, sources)'
+vercel-ai-sdk\t'Vercel AI SDK text result, JSON.stringify(result) (steps, source parts)'
+vercel-ai-sdk-fields\t'Vercel AI SDK text result with its fields named (text, sources)'
 storm-url-to-info\t'STORM url_to_info.json ([N] = url_to_unified_index, sources only)'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-input-size -d 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l question -d 'The question the answer replies to: a figure it states is context, not a claim the answer must cite' -r
@@ -287,8 +287,8 @@ lightrag\t'LightRAG /query with references ([n] names a file)'
 privategpt\t'PrivateGPT chat completion with sources (no inline citations)'
 anythingllm\t'AnythingLLM workspace chat (textResponse with sources)'
 dspy\t'DSPy Prediction (answer, context, reasoning)'
-vercel-ai-sdk\t'Vercel AI SDK generateText result (steps, source parts)'
-vercel-ai-sdk-fields\t'Vercel AI SDK generateText result (text, sources)'
+vercel-ai-sdk\t'Vercel AI SDK text result, JSON.stringify(result) (steps, source parts)'
+vercel-ai-sdk-fields\t'Vercel AI SDK text result with its fields named (text, sources)'
 storm-url-to-info\t'STORM url_to_info.json ([N] = url_to_unified_index, sources only)'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l max-input-size -d 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r

@@ -235,7 +235,10 @@ impl<'v> Walk<'_, 'v> {
                     return;
                 };
                 // The longest run of key steps that is one key of this object.
-                let keys = steps.iter().take_while(|s| matches!(s, Step::Key(_))).count();
+                let keys = steps
+                    .iter()
+                    .take_while(|s| matches!(s, Step::Key(_)))
+                    .count();
                 for take in (1..=keys).rev() {
                     let name = join_keys(&steps[..take]);
                     if let Some(inner) = object.get(name.as_str()) {
@@ -289,9 +292,10 @@ impl<'v> Walk<'_, 'v> {
                         };
                         let keep = match wanted {
                             None => path.exists(&here),
-                            Some(wanted) => path.select(&here).iter().any(|f| {
-                                scalar_text(f.value).as_deref() == Some(wanted.as_str())
-                            }),
+                            Some(wanted) => path
+                                .select(&here)
+                                .iter()
+                                .any(|f| scalar_text(f.value).as_deref() == Some(wanted.as_str())),
                         };
                         if keep {
                             self.walk(rest, item, holders, key);

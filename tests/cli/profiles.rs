@@ -6,8 +6,8 @@
 
 use serde_json::Value;
 
-use crate::util::ragcite;
 use crate::stacks::{VERDICTS, check_json, cited, statuses, strings};
+use crate::util::ragcite;
 
 /// One sample: the files `check` gets, the formats the report names, the chunk each of the first
 /// three sentences cites, the suggestion for the third, and every chunk with its status.
@@ -50,8 +50,14 @@ fn assert_case(case: &Case) -> Value {
         .map(|(id, status)| (id.to_string(), status.to_string()))
         .collect();
     assert_eq!(statuses(&doc), chunks, "{files:?}");
-    assert_eq!(doc["inputs"]["answer"]["format"], case.formats.0, "{files:?}");
-    assert_eq!(doc["inputs"]["chunks"]["format"], case.formats.1, "{files:?}");
+    assert_eq!(
+        doc["inputs"]["answer"]["format"], case.formats.0,
+        "{files:?}"
+    );
+    assert_eq!(
+        doc["inputs"]["chunks"]["format"], case.formats.1,
+        "{files:?}"
+    );
     doc
 }
 
@@ -155,21 +161,19 @@ fn azure_agentic_ref_ids_with_and_without_the_extractive_references() {
     });
     assert_case(&Case {
         chunks: &chunks,
-        formats: (
-            "azure-agentic-retrieval",
-            "azure-agentic-retrieval-sources",
-        ),
+        formats: ("azure-agentic-retrieval", "azure-agentic-retrieval-sources"),
         ..case(&[
             "azure-agentic-retrieval/retrieve-answer-synthesis.json",
             "azure-agentic-retrieval/retrieve-extractive.json",
         ])
     });
     // The extractive response holds no answer: it is a chunks file.
-    let line = crate::stacks::input_error(&[
-        "check",
-        "azure-agentic-retrieval/retrieve-extractive.json",
-    ]);
-    assert!(line.contains("holds sources and no answer: pass it as CHUNKS"), "{line}");
+    let line =
+        crate::stacks::input_error(&["check", "azure-agentic-retrieval/retrieve-extractive.json"]);
+    assert!(
+        line.contains("holds sources and no answer: pass it as CHUNKS"),
+        "{line}"
+    );
 }
 
 #[test]
@@ -190,7 +194,10 @@ fn pinecone_positions_and_highlights_and_the_context_snippets() {
         chunks: &[(ids[0], USED), (ids[1], USED), (ids[2], CBNS)],
     });
     assert_case(&Case {
-        files: &["pinecone-assistant/chat.json", "pinecone-assistant/context.json"],
+        files: &[
+            "pinecone-assistant/chat.json",
+            "pinecone-assistant/context.json",
+        ],
         formats: ("pinecone-assistant", "pinecone-assistant-context"),
         cites,
         suggestion: Some(ids[3]),
@@ -295,7 +302,10 @@ fn lightrag_numbers_name_files_and_the_reference_list_is_no_claim() {
         ],
     });
     let verdicts = strings(&doc, "/result/sentences", "verdict");
-    assert!(verdicts[4..].iter().all(|v| v == "no-claim"), "{verdicts:?}");
+    assert!(
+        verdicts[4..].iter().all(|v| v == "no-claim"),
+        "{verdicts:?}"
+    );
 }
 
 #[test]
@@ -391,7 +401,12 @@ fn stacks_that_return_sources_without_citations() {
     for (file, format, ids, order) in [
         ("exa/answer.json", "exa-answer", pages, [0, 1, 2, 3, 4]),
         ("dify/response.json", "dify", dify, [0, 1, 3, 2, 4]),
-        ("privategpt/response.json", "privategpt", private, [0, 1, 3, 2, 4]),
+        (
+            "privategpt/response.json",
+            "privategpt",
+            private,
+            [0, 1, 3, 2, 4],
+        ),
     ] {
         let doc = check_json(&[file]);
         assert_eq!(doc["inputs"]["answer"]["format"], format);
@@ -437,7 +452,12 @@ fn formats_lists_every_profile_and_detect_gives_the_scores() {
         .as_array()
         .expect("candidates")
         .iter()
-        .map(|c| (c["name"].as_str().unwrap_or(""), c["score"].as_u64().unwrap_or(0)))
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap_or(""),
+                c["score"].as_u64().unwrap_or(0),
+            )
+        })
         .collect();
     assert_eq!(candidates, [("pinecone-assistant", 3), ("cohere", 2)]);
 }
@@ -478,10 +498,17 @@ marker = '\{\{(\d+)\}\}'
     );
     assert_eq!(
         cited(&doc),
-        [vec!["tower".to_string()], vec!["opening".to_string()], Vec::new()]
+        [
+            vec!["tower".to_string()],
+            vec!["opening".to_string()],
+            Vec::new()
+        ]
     );
     let listed = tree.ragcite(&dir, ["formats"]).stdout(0);
-    assert!(listed.contains("house-rag") && listed.contains("user profile"), "{listed}");
+    assert!(
+        listed.contains("house-rag") && listed.contains("user profile"),
+        "{listed}"
+    );
     // Without the configuration, the same file is JSON of no known format, and the error names
     // the option that reads it.
     let line = tree
@@ -524,7 +551,10 @@ fn a_profile_that_is_wrong_is_refused_with_its_field() {
         "[[format]]\nname = \"mine\"\ntitle = \"x\"\ndetect = [\"a[\"]\nanswer = \"a\"\n",
     );
     let line = tree.ragcite(&tree.dir("w"), ["formats"]).input_error();
-    assert!(line.contains("format `mine`: `detect`: a `[` has no closing `]`"), "{line}");
+    assert!(
+        line.contains("format `mine`: `detect`: a `[` has no closing `]`"),
+        "{line}"
+    );
     tree.write(
         ".ragcite.toml",
         "[[format]]\nname = \"openai\"\ntitle = \"x\"\ndetect = [\"a\"]\nanswer = \"a\"\n",

@@ -39,9 +39,7 @@ pub fn detect(text: &str) -> Result<AnswerFormat, InputError> {
     }
     let mut values = serde_json::Deserializer::from_str(start).into_iter::<Value>();
     match values.next() {
-        Some(Ok(value @ Value::Object(_))) => {
-            classify(&value).ok_or_else(|| unknown_json(&value))
-        }
+        Some(Ok(value @ Value::Object(_))) => classify(&value).ok_or_else(|| unknown_json(&value)),
         Some(Ok(value @ Value::Array(_))) => {
             let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
             let first = items.first().and_then(Value::as_object);
