@@ -428,7 +428,7 @@ fn stacks_that_return_sources_without_citations() {
 
 #[test]
 fn formats_lists_every_profile_and_detect_gives_the_scores() {
-    let list = ragcite(&["formats", "--format", "json"]).json(0);
+    let list = ragcite(["formats", "--format", "json"]).json(0);
     let names: Vec<&str> = list["formats"]
         .as_array()
         .expect("formats")
@@ -439,7 +439,7 @@ fn formats_lists_every_profile_and_detect_gives_the_scores() {
         assert!(names.contains(&name), "{name} in {names:?}");
     }
     // Pinecone's chat matches Cohere's reader too, and its more specific profile wins.
-    let detect = ragcite(&[
+    let detect = ragcite([
         "formats",
         "detect",
         "testdata/stacks/pinecone-assistant/chat.json",
@@ -643,7 +643,7 @@ fn no_profile_claims_another_stacks_samples() {
         files.sort();
         for file in files {
             let shown = file.display().to_string();
-            let doc = ragcite(&["formats", "detect", &shown, "--format", "json"]).json(0);
+            let doc = ragcite(["formats", "detect", &shown, "--format", "json"]).json(0);
             seen += 1;
             for candidate in doc["candidates"].as_array().expect("candidates") {
                 if candidate["kind"] == "reader" {

@@ -180,7 +180,7 @@ pub fn candidates(value: &Value) -> Vec<Candidate> {
         }
     }
     // Stable: equals keep the order above.
-    found.sort_by(|a, b| b.score.cmp(&a.score));
+    found.sort_by_key(|c| std::cmp::Reverse(c.score));
     found
 }
 
