@@ -175,6 +175,7 @@ def batch(
     fields: Optional[Mapping[str, Union[str, Sequence[str]]]] = None,
     model: Optional[Union[str, "os.PathLike[str]"]] = None,
     marker: Optional[str] = None,
+    records: Optional[str] = None,
     **limits: Any,
 ) -> dict:
     """Checks every record of transcript files, or of records you hold, as ``ragcite batch
@@ -186,7 +187,8 @@ def batch(
     "retrieved_contexts"}``, ...). Bytes and records are named ``<records>.jsonl`` in the report.
 
     ``fields`` maps ``answer``, ``contexts`` or ``id`` to a path (or paths) in each record, as
-    ``--field KEY=PATH`` does. ``limits`` are the gate's limits by keyword: ``max_uncited``,
+    ``--field KEY=PATH`` does; ``records`` is the path to the array of records in a JSON file
+    that holds them under a key of its own, as ``--records PATH`` does. ``limits`` are the gate's limits by keyword: ``max_uncited``,
     ``max_number_mismatch``, ``max_unsupported``, ``max_unknown_markers``, ``max_misquotes``,
     ``max_contradicted``, ``max_weak``, ``max_abstentions``, ``max_uncited_rate``,
     ``max_number_mismatch_rate``, ``max_unsupported_rate``, ``max_contradicted_rate``,
@@ -197,6 +199,10 @@ def batch(
     a file that cannot be read, or a model file that is not a ragcite support model.
     """
     options = _batch_options(threshold, lang, fields, limits, model, marker)
+    if records is not None:
+        if not isinstance(records, str):
+            raise TypeError(f"records must be a str or None, not {type(records).__name__}")
+        options.append(f"--records={records}")
     return json.loads(_run_batch(path_or_records, "json", options))
 
 

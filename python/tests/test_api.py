@@ -102,6 +102,16 @@ def test_a_house_marker_form(tmp_path):
         ragcite.check(answer, chunks, marker=3)
 
 
+def test_records_under_a_key_of_their_own(tmp_path):
+    record = {"answer": "The Eiffel Tower is 330 metres tall [1].", "contexts": [SOURCE]}
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps({"meta": {"n": 1}, "payload": {"items": [record, record]}}))
+    report = ragcite.batch(path, records="payload.items")
+    assert [r["counts"]["supported"] for r in report["records"]] == [1, 1]
+    with pytest.raises(TypeError):
+        ragcite.batch(path, records=3)
+
+
 def test_same_input_same_document(eiffel):
     answer, chunks = eiffel
     first = json.dumps(ragcite.check(answer, chunks), sort_keys=True)
