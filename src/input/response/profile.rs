@@ -543,16 +543,29 @@ impl Profile {
         if self.marker_names != MarkerNames::IdPrefix {
             return;
         }
-        for (_, labels, _) in marker.all(text) {
-            for label in labels {
-                // A prefix this short would name too much.
-                if label.len() < 4 {
-                    continue;
-                }
-                for chunk in &mut sources.chunks {
-                    if chunk.id.starts_with(&label) && !chunk.aliases.contains(&label) {
-                        chunk.aliases.push(label.clone());
-                    }
+        // A prefix this short would name too much; each label is looked up once.
+        let labels: std::collections::BTreeSet<String> = marker
+            .all(text)
+            .into_iter()
+            .flat_map(|(_, labels, _)| labels)
+            .filter(|label| label.len() >= 4)
+            .collect();
+        let mut order: Vec<usize> = (0..sources.chunks.len()).collect();
+        order.sort_by(|&a, &b| sources.chunks[a].id.cmp(&sources.chunks[b].id));
+        for label in labels {
+            // The ids that start with the label are together in sorted order; a label that
+            // starts more than one names none of them.
+            let first = order.partition_point(|&k| sources.chunks[k].id.as_str() < label.as_str());
+            let named: Vec<usize> = order[first..]
+                .iter()
+                .take(2)
+                .copied()
+                .filter(|&k| sources.chunks[k].id.starts_with(&label))
+                .collect();
+            if let [one] = named[..] {
+                let chunk = &mut sources.chunks[one];
+                if chunk.id != label && !chunk.aliases.contains(&label) {
+                    chunk.aliases.push(label);
                 }
             }
         }
@@ -575,12 +588,17 @@ fn holds(condition: &Condition, at: &Found<'_>) -> bool {
     }
 }
 
-/// The chunks read so far: an id seen again with the same text is the same chunk; with
-/// another text it gets `#2`, `#3`.
+/// The chunks read so far: an id seen again with the same text (white space aside) is the same
+/// chunk; with another text it gets `#2`, `#3`. Each addition costs a few hash lookups.
 #[derive(Default)]
 struct SourceList {
     chunks: Vec<Chunk>,
+    /// Every id given, to its chunk.
     by_id: HashMap<String, usize>,
+    /// An id as the source gave it and its text, to the chunk they became.
+    by_content: HashMap<(String, String), usize>,
+    /// The last suffix given to an id.
+    suffix: HashMap<String, usize>,
     warnings: Vec<String>,
 }
 
@@ -601,23 +619,25 @@ impl SourceList {
     /// Adds `chunk` (with `alias` as another name) unless it is there; returns the id it has.
     fn add(&mut self, mut chunk: Chunk, alias: Option<String>) -> String {
         let base = chunk.id.clone();
-        let mut n = 1;
-        loop {
-            match self.by_id.get(&chunk.id) {
-                Some(&at) if normal(&self.chunks[at].text) == normal(&chunk.text) => {
-                    let known = &mut self.chunks[at];
-                    for name in chunk.aliases.into_iter().chain(alias) {
-                        if !known.aliases.contains(&name) && name != known.id {
-                            known.aliases.push(name);
-                        }
-                    }
-                    return known.id.clone();
+        let content = (base.clone(), normal(&chunk.text));
+        if let Some(&at) = self.by_content.get(&content) {
+            let known = &mut self.chunks[at];
+            for name in chunk.aliases.into_iter().chain(alias) {
+                if !known.aliases.contains(&name) && name != known.id {
+                    known.aliases.push(name);
                 }
-                Some(_) => {
-                    n += 1;
-                    chunk.id = format!("{base}#{n}");
+            }
+            return known.id.clone();
+        }
+        if self.by_id.contains_key(&base) {
+            let n = self.suffix.entry(base.clone()).or_insert(1);
+            loop {
+                *n += 1;
+                let id = format!("{base}#{n}");
+                if !self.by_id.contains_key(&id) {
+                    chunk.id = id;
+                    break;
                 }
-                None => break,
             }
         }
         if let Some(alias) = alias
@@ -628,7 +648,9 @@ impl SourceList {
         if base != chunk.id && !chunk.aliases.contains(&base) {
             chunk.aliases.push(base);
         }
-        self.by_id.insert(chunk.id.clone(), self.chunks.len());
+        let at = self.chunks.len();
+        self.by_id.insert(chunk.id.clone(), at);
+        self.by_content.insert(content, at);
         let id = chunk.id.clone();
         self.chunks.push(chunk);
         id
@@ -870,3 +892,6 @@ pub fn all() -> Vec<&'static Profile> {
 pub fn named(name: &str) -> Option<&'static Profile> {
     all().into_iter().find(|p| p.spec.name == name)
 }
+
+#[cfg(test)]
+mod tests;
