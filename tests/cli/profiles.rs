@@ -659,3 +659,53 @@ fn no_profile_claims_another_stacks_samples() {
     }
     assert!(seen > 40, "only {seen} samples");
 }
+
+/// xAI returns the URLs it used and no text: alone nothing can be checked; with the pages keyed
+/// by those URLs, every sentence is uncited (N).
+#[test]
+fn xai_live_search_needs_the_pages_and_then_cites_nothing() {
+    let line = crate::stacks::input_error(&["check", "xai-live-search/response.json"]);
+    assert!(line.contains("keyed by URL"), "{line}");
+    let tree = crate::util::Tree::new();
+    let pages = [
+        (
+            "https://en.wikipedia.org/wiki/Eiffel_Tower",
+            "The Eiffel Tower is a wrought-iron lattice tower in Paris. It is 330 metres (1,083 ft) tall, about the same height as an 81-storey building.",
+        ),
+        (
+            "https://www.toureiffel.paris/en/the-monument/history",
+            "Construction of the tower began in 1887 and it was completed in 1889 as the centrepiece of the 1889 World's Fair (Exposition Universelle).",
+        ),
+        (
+            "https://en.wikipedia.org/wiki/Paris",
+            "Paris has a population of about 2.1 million inhabitants and is the capital of France.",
+        ),
+        (
+            "https://en.wikipedia.org/wiki/Gustave_Eiffel",
+            "The tower is named after the engineer Gustave Eiffel, whose company designed and built the tower.",
+        ),
+        (
+            "https://en.wikipedia.org/wiki/Louvre",
+            "The Louvre is the world's most-visited museum.",
+        ),
+    ];
+    let chunks: serde_json::Map<String, Value> = pages
+        .iter()
+        .map(|(url, text)| (url.to_string(), serde_json::json!({ "text": text })))
+        .collect();
+    let file = tree.write("pages.json", &Value::Object(chunks).to_string());
+    let answer = std::path::Path::new(crate::util::ROOT)
+        .join("testdata/stacks/xai-live-search/response.json")
+        .display()
+        .to_string();
+    let file = file.display().to_string();
+    let doc = ragcite(["check", &answer, &file, "--format", "json"]).json(1);
+    assert_eq!(doc["inputs"]["answer"]["format"], "xai-live-search");
+    assert_eq!(
+        strings(&doc, "/result/sentences", "verdict"),
+        ["uncited-claim"; 4]
+    );
+    let suggested = strings(&doc, "/result/sentences", "suggestedCitation");
+    assert_eq!(suggested[0], pages[0].0);
+    assert_eq!(suggested[2], pages[3].0);
+}
