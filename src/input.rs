@@ -312,7 +312,7 @@ pub struct Answer {
     pub sources: Option<Chunks>,
     /// The marker syntax the format's answers use besides the built-in ones (a profile's
     /// `marker`); `--marker` comes first.
-    pub marker: Option<std::sync::Arc<crate::marker::MarkerPattern>>,
+    pub marker: Option<std::sync::Arc<crate::pattern::MarkerPattern>>,
 }
 
 /// How the chunks were written. Reports name it by [`ChunkFormat::name`].

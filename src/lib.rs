@@ -40,6 +40,7 @@ pub mod eval;
 pub mod deadline;
 pub mod escape;
 mod parallel;
+pub mod pattern;
 mod rounding;
 
 pub use check::{Checker, CitationScope, DEFAULT_THRESHOLD, Options, THRESHOLD_RANGE};

@@ -3,7 +3,6 @@
 //! own source list (`Sources:` and its entries, footnote definitions) read as the map from its
 //! labels to the chunks (sources.rs).
 
-pub mod custom;
 mod links;
 pub mod sources;
 pub(crate) mod superscript;
@@ -13,7 +12,8 @@ use rustc_hash::FxHashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-pub use custom::MarkerPattern;
+use crate::pattern::MAX_MARKER_LEN;
+pub use crate::pattern::MarkerPattern;
 pub(crate) use links::link_group;
 
 /// A citation marker in the text and the labels it names, in order.
@@ -47,10 +47,6 @@ const KEYWORDS: &[&str] = &[
     "contexts",
     "context",
 ];
-
-/// How far a marker may reach for its closing bracket, in bytes. Markers are short; a longer
-/// bracket is prose (and the bound keeps scanning linear).
-const MAX_MARKER_LEN: usize = 256;
 
 /// A range longer than this is not expanded (`[1939-1945]` expands, `[1-99999999]` is one label).
 const MAX_RANGE: u64 = 1000;

@@ -22,7 +22,7 @@ use super::offsets::{byte_span, char_starts, ending_at};
 use super::reading::{Reading, Sources};
 use crate::input::path::{Found, Path, Template, scalar_text};
 use crate::input::{AnswerFormat, Chunk, CitationTarget, InputError, NativeCitation};
-use crate::marker::custom::MarkerPattern;
+use crate::pattern::MarkerPattern;
 
 /// What a reader written in Rust scores in detection: as much as a profile of two conditions.
 pub const READER_SCORE: usize = 2;

@@ -1,11 +1,17 @@
 //! A house style of marker (`--marker REGEX`): a regular expression with one capture group, the
 //! label. Its markers are found besides the built-in forms and win where both match at one place.
-//! Like the built-in ones, a marker does not span lines and is at most
-//! [`MAX_MARKER_LEN`](super::MAX_MARKER_LEN) bytes long, and finding them is linear in the text.
+//! Like the built-in ones, a marker does not span lines and is at most [`MAX_MARKER_LEN`] bytes
+//! long, and finding them is linear in the text. The format profiles carry their stacks' marker
+//! forms as such patterns. Its own module, below both the input stage (whose answers carry a
+//! profile's pattern) and the marker stage (which finds the markers).
 
 use regex_automata::meta::Regex;
 use regex_automata::util::captures::Captures;
 use regex_automata::{Anchored, Input};
+
+/// How far a marker may reach for its closing bracket, in bytes, whatever its form. Markers are
+/// short; a longer bracket is prose (and the bound keeps scanning linear).
+pub const MAX_MARKER_LEN: usize = 256;
 
 /// The most memory the pattern's compiled form may take: a house style is a short pattern.
 const SIZE_LIMIT: usize = 1 << 20;
@@ -100,7 +106,7 @@ impl MarkerPattern {
 /// Where a marker starting at `i` must end by: the end of its line, and at most
 /// `MAX_MARKER_LEN` bytes on.
 fn window_end(text: &str, i: usize) -> usize {
-    let mut end = (i + super::MAX_MARKER_LEN).min(text.len());
+    let mut end = (i + MAX_MARKER_LEN).min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;
     }
