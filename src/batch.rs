@@ -146,7 +146,7 @@ fn read_value(
     let (answer, contexts) = match (answer, contexts) {
         (Some(answer), Some(contexts)) => (answer, contexts),
         (answer, contexts) => {
-            if let Some(record) = self_sourced(bytes, &id)? {
+            if let Some(record) = self_sourced(value, bytes, &id)? {
                 return Ok(record);
             }
             // An export whose own field names the aliases miss (ALCE, LongCite, DSPy, ...).
@@ -190,7 +190,8 @@ fn read_value(
 
 /// The record read as a response that carries its sources, when it is one; `Ok(None)` when it
 /// is no response, or one without sources.
-fn self_sourced(bytes: &[u8], id: &str) -> Result<Option<Record>, String> {
+/// A record read through a profile takes the id the profile names, when it names one.
+fn self_sourced(value: &Value, bytes: &[u8], id: &str) -> Result<Option<Record>, String> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Ok(None);
     };
@@ -208,11 +209,12 @@ fn self_sourced(bytes: &[u8], id: &str) -> Result<Option<Record>, String> {
     if input::is_blank(&answer.text) {
         return Err(format!("record {id}: the answer is empty"));
     }
-    Ok(Some(Record {
-        id: id.to_string(),
-        answer,
-        chunks,
-    }))
+    let id = match format {
+        AnswerFormat::Profile(profile) => profile.0.id_of(value),
+        _ => None,
+    }
+    .unwrap_or_else(|| id.to_string());
+    Ok(Some(Record { id, answer, chunks }))
 }
 
 /// The answer at `path`, read as `check` reads an answer: a string is text or a provider
@@ -657,6 +659,40 @@ mod tests {
 
     fn read(record: Value) -> Result<Record, String> {
         read_record(record.to_string().as_bytes(), 7, &Fields::default())
+    }
+
+    /// ALCE, RAGChecker, DSPy `Evaluate` and MLflow `evaluate` records: their profiles read the
+    /// answer, the question, the id and the contexts, not the gold answer beside them.
+    #[test]
+    fn benchmark_records_read_through_their_profiles() {
+        let alce = read(
+            json!({"question": "How tall?", "answer": "gold", "output": "Tall [1].",
+            "docs": [{"id": "1000", "title": "T", "text": "It is tall."}]}),
+        )
+        .unwrap();
+        assert_eq!(alce.answer.format.name(), "alce");
+        assert_eq!(alce.answer.text, "Tall [1].");
+        assert_eq!(alce.answer.question.as_deref(), Some("How tall?"));
+        assert_eq!(
+            (alce.id.as_str(), alce.chunks.chunks[0].text.as_str()),
+            ("7", "It is tall.")
+        );
+        let ragchecker = read(json!({"query_id": "0", "response": "A [1].",
+            "retrieved_context": [{"doc_id": "000", "text": "x"}]}))
+        .unwrap();
+        assert_eq!(ragchecker.id, "0");
+        assert_eq!(ragchecker.chunks.chunks[0].text, "x");
+        let dspy =
+            read(json!({"question": "q", "pred_answer": "A [1].", "context": ["x"]})).unwrap();
+        assert_eq!(
+            (dspy.answer.format.name(), dspy.answer.text.as_str()),
+            ("dspy-evaluate", "A [1].")
+        );
+        let mlflow = read(json!({"inputs": "q", "outputs": "A [1].", "context": ["x"]})).unwrap();
+        assert_eq!(mlflow.answer.question.as_deref(), Some("q"));
+        // Records of the aliases' own names are read by the aliases.
+        let ragas = read(json!({"response": "A [1].", "retrieved_contexts": ["x"]})).unwrap();
+        assert_eq!(ragas.answer.format, AnswerFormat::Text);
     }
 
     #[test]

@@ -1,8 +1,8 @@
-//! Records of benchmark and eval exports whose fields the aliases alone would misread, rewritten
-//! as ragcite's own `{id, question, answer, contexts}` before they are read:
+//! Records of benchmark and eval exports whose reading is code, rewritten as ragcite's own
+//! `{id, question, answer, contexts}` before they are read. (ALCE results, RAGChecker inputs,
+//! DSPy `Evaluate` rows and MLflow `evaluate` tables are mappings: the format profiles read
+//! them, `alce`, `ragchecker`, `dspy-evaluate` and `mlflow-evaluate`.)
 //!
-//! - ALCE results (`{"args", "data"}`, as `run.py` saves them): the answer is `output`, the
-//!   contexts `docs[]` (`{title, text}`, `[n]` = `docs[n-1]`); `answer` is the gold answer.
 //! - LongCite predictions (`statements[].citation[]`, each `{start_sentence_idx,
 //!   end_sentence_idx, start_char_idx, end_char_idx, cite}`, as its `pred.py` writes them): the
 //!   answer is the statements with a `[k]` marker for each cited span; without the context,
@@ -10,14 +10,6 @@
 //!   LongCite's one-query result (`statements_with_citations`, `splited_context`): the
 //!   contexts are the sentences of `splited_context` (`<C0>`, `<C1>`, ...), numbered as
 //!   LongCite numbers them, and each statement cites its sentence range.
-//! - DSPy `Evaluate` results saved as records (`question`, `pred_answer`, `context`,
-//!   `example_answer`, the metric): the answer is `pred_answer`.
-//! - RAGChecker input (`{"results": [{query_id, query, gt_answer, response,
-//!   retrieved_context: [{doc_id, text}]}]}`): the contexts are `retrieved_context[].text`,
-//!   numbered by position (`[n]` = `retrieved_context[n-1]`, not its `doc_id`); the id is
-//!   `query_id`.
-//! - MLflow `evaluate` tables (`inputs`, `outputs`, `context`, `ground_truth`, the metrics):
-//!   the question is `inputs`, the answer `outputs`.
 //! - Giskard RAGET reports (`report.to_pandas()` rows: `agent_answer`, `reference_context`):
 //!   `reference_context` is the knowledge-base passage the question was generated from, not
 //!   what the agent retrieved; such a row is a bad record saying so.
@@ -30,13 +22,7 @@ use serde_json::{Map, Value, json};
 
 /// The record rewritten when it is one of the exports above; `Ok(None)` when it is not.
 pub fn rewrite(record: &Map<String, Value>) -> Result<Option<Value>, String> {
-    if let Some(value) = alce(record) {
-        return Ok(Some(value));
-    }
     if let Some(value) = longcite(record)? {
-        return Ok(Some(value));
-    }
-    if let Some(value) = flat(record) {
         return Ok(Some(value));
     }
     if record.contains_key("agent_answer") && record.contains_key("reference_context") {
@@ -51,75 +37,6 @@ pub fn rewrite(record: &Map<String, Value>) -> Result<Option<Value>, String> {
         ));
     }
     Ok(None)
-}
-
-/// A DSPy, RAGChecker or MLflow `evaluate` record: a record of its own field names.
-fn flat(record: &Map<String, Value>) -> Option<Value> {
-    let string = |key: &str| record.get(key).filter(|v| v.is_string()).cloned();
-    if let (Some(answer), Some(context)) = (string("pred_answer"), record.get("context")) {
-        return Some(json!({
-            "id": record.get("id").cloned(),
-            "question": string("question"),
-            "answer": answer,
-            "contexts": context,
-        }));
-    }
-    if let (Some(answer), Some(Value::Array(retrieved))) =
-        (string("response"), record.get("retrieved_context"))
-    {
-        let contexts: Vec<Value> = retrieved
-            .iter()
-            .map(|doc| match doc.get("text") {
-                Some(text) => text.clone(),
-                None => doc.clone(),
-            })
-            .collect();
-        return Some(json!({
-            "id": record.get("query_id").or_else(|| record.get("id")).cloned(),
-            "question": string("query"),
-            "answer": answer,
-            "contexts": contexts,
-        }));
-    }
-    if let (Some(answer), Some(question), Some(context)) =
-        (string("outputs"), string("inputs"), record.get("context"))
-    {
-        return Some(json!({
-            "id": record.get("id").cloned(),
-            "question": question,
-            "answer": answer,
-            "contexts": context,
-        }));
-    }
-    None
-}
-
-/// An ALCE result: `output` and `docs` beside the gold `answer`.
-fn alce(record: &Map<String, Value>) -> Option<Value> {
-    let output = record.get("output")?.as_str()?;
-    let docs = record.get("docs")?.as_array()?;
-    if !record.contains_key("question") {
-        return None;
-    }
-    let contexts: Vec<Value> = docs
-        .iter()
-        .map(|doc| match doc {
-            Value::Object(doc) => {
-                let mut chunk = json!({"text": doc.get("text").cloned().unwrap_or(Value::Null)});
-                if let Some(title) = doc.get("title").filter(|t| t.is_string()) {
-                    chunk["title"] = title.clone();
-                }
-                chunk
-            }
-            other => other.clone(),
-        })
-        .collect();
-    Some(json!({
-        "id": record.get("id").or_else(|| record.get("qa_id")).cloned(),
-        "question": record.get("question").cloned(),
-        "answer": output,
-        "contexts": contexts,
-    }))
 }
 
 /// A cited span of a LongCite statement.
@@ -295,20 +212,6 @@ mod tests {
     }
 
     #[test]
-    fn alce_reads_output_and_docs_not_the_gold_answer() {
-        let record = object(
-            json!({"question": "q", "answer": "gold", "output": "Tall [1].",
-            "docs": [{"id": "1000", "title": "T", "text": "It is tall."}]}),
-        );
-        let value = rewrite(&record).unwrap().unwrap();
-        assert_eq!(value["answer"], "Tall [1].");
-        assert_eq!(
-            value["contexts"][0],
-            json!({"text": "It is tall.", "title": "T"})
-        );
-    }
-
-    #[test]
     fn longcite_statements_get_markers_for_their_spans() {
         let record = object(
             json!({"idx": 3, "query": "q", "prediction": "…", "statements": [
@@ -339,24 +242,6 @@ mod tests {
             {"start_sentence_idx": 2, "end_sentence_idx": 1}]}]}),
         );
         assert!(rewrite(&bad).unwrap_err().contains("before it starts"));
-    }
-
-    #[test]
-    fn dspy_ragchecker_and_mlflow_tables() {
-        let dspy = object(json!({"question": "q", "pred_answer": "A [1].", "context": ["x"]}));
-        assert_eq!(rewrite(&dspy).unwrap().unwrap()["answer"], "A [1].");
-        let ragchecker = object(json!({"query_id": "0", "response": "A [1].",
-            "retrieved_context": [{"doc_id": "000", "text": "x"}]}));
-        let value = rewrite(&ragchecker).unwrap().unwrap();
-        assert_eq!(
-            (value["id"].clone(), value["contexts"].clone()),
-            (json!("0"), json!(["x"]))
-        );
-        let mlflow = object(json!({"inputs": "q", "outputs": "A [1].", "context": ["x"]}));
-        assert_eq!(rewrite(&mlflow).unwrap().unwrap()["question"], "q");
-        // Records of the aliases' own names are left alone.
-        let ragas = object(json!({"response": "A.", "retrieved_contexts": ["x"]}));
-        assert!(rewrite(&ragas).unwrap().is_none());
     }
 
     #[test]

@@ -53,6 +53,9 @@ pub struct ProfileSpec {
     pub answer_join: String,
     #[serde(default, deserialize_with = "one_or_many")]
     pub question: Vec<String>,
+    /// Paths to the document's own id (a record's, when `batch` reads it).
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub id: Vec<String>,
     /// Paths to the list of sources (the first that reaches something wins).
     #[serde(default, deserialize_with = "one_or_many")]
     pub sources: Vec<String>,
@@ -166,6 +169,7 @@ pub struct Profile {
     detect: Vec<Condition>,
     answer: Vec<Path>,
     question: Vec<Path>,
+    id: Vec<Path>,
     sources: Vec<Path>,
     source: SourceShape,
     numbering: u8,
@@ -322,6 +326,7 @@ impl Profile {
         Ok(Profile {
             answer: paths("answer", &spec.answer)?,
             question: paths("question", &spec.question)?,
+            id: paths("id", &spec.id)?,
             sources: paths("sources", &spec.sources)?,
             detect,
             source,
@@ -389,6 +394,7 @@ impl Profile {
         reading.text = self
             .strings(&root, &self.answer, "answer")?
             .unwrap_or_default();
+        reading.question = self.strings(&root, &self.question, "question")?;
         let mut sources = self.read_sources(&root)?;
         self.read_citations(&root, &reading.text, &mut reading.citations, &mut sources)?;
         if let Some(marker) = &self.marker {
@@ -400,9 +406,12 @@ impl Profile {
         Ok(reading)
     }
 
-    /// The question the document states, if the profile says where.
-    pub fn question_of(&self, value: &Value) -> Result<Option<String>, InputError> {
-        self.strings(&Found::root(value), &self.question, "question")
+    /// The document's own id (a string or a number), if the profile says where.
+    pub fn id_of(&self, value: &Value) -> Option<String> {
+        let root = Found::root(value);
+        self.id
+            .iter()
+            .find_map(|path| path.first(&root).and_then(scalar_text))
     }
 
     /// The strings the first of `paths` that reaches any gives, joined.
