@@ -173,7 +173,8 @@ pub struct Profile {
     sources: Vec<Path>,
     source: SourceShape,
     numbering: u8,
-    marker: Option<Arc<MarkerPattern>>,
+    /// The marker pattern, compiled once (see [`Profile::marker`]).
+    marker: OnceLock<Option<Arc<MarkerPattern>>>,
     marker_names: MarkerNames,
     citations: Option<Path>,
     start: Option<Path>,
@@ -249,15 +250,14 @@ impl Profile {
             Some(0) => 0,
             Some(n) => return Err(bad("numbering", format!("{n} is neither 0 nor 1"))),
         };
-        let marker = spec
-            .marker
-            .as_deref()
-            .map(|m| {
-                MarkerPattern::new(m)
-                    .map(Arc::new)
-                    .map_err(|e| bad("marker", e))
-            })
-            .transpose()?;
+        // A user's pattern is compiled now, so that a wrong one is refused with the
+        // configuration; a built-in one when an answer first needs it (a unit test compiles
+        // them all), so that a process that reads no profile's answer pays nothing for them.
+        let marker = OnceLock::new();
+        if user && let Some(m) = &spec.marker {
+            let compiled = MarkerPattern::new(m).map_err(|e| bad("marker", e))?;
+            let _ = marker.set(Some(Arc::new(compiled)));
+        }
         let marker_names = match spec.marker_names.as_deref() {
             None | Some("position") => MarkerNames::Position,
             Some("id") => MarkerNames::Id,
@@ -397,8 +397,8 @@ impl Profile {
         reading.question = self.strings(&root, &self.question, "question")?;
         let mut sources = self.read_sources(&root)?;
         self.read_citations(&root, &reading.text, &mut reading.citations, &mut sources)?;
-        if let Some(marker) = &self.marker {
-            self.name_markers(marker, &reading.text, &mut sources);
+        if let Some(marker) = self.marker() {
+            self.name_markers(&marker, &reading.text, &mut sources);
         }
         if !sources.chunks.is_empty() {
             reading.sources = Some(sources);
@@ -580,9 +580,15 @@ impl Profile {
         }
     }
 
-    /// The marker syntax the profile's answers use.
+    /// The marker syntax the profile's answers use, compiled on first use (a built-in pattern
+    /// that did not compile would be none: the unit tests compile every one).
     pub fn marker(&self) -> Option<Arc<MarkerPattern>> {
-        self.marker.clone()
+        self.marker
+            .get_or_init(|| {
+                let pattern = self.spec.marker.as_deref()?;
+                MarkerPattern::new(pattern).ok().map(Arc::new)
+            })
+            .clone()
     }
 }
 

@@ -19,6 +19,10 @@ fn the_built_in_profiles_compile_and_have_distinct_names() {
     names.dedup();
     assert_eq!(names.len(), profiles.len());
     for p in profiles {
+        if let Some(pattern) = &p.spec.marker {
+            assert!(MarkerPattern::new(pattern).is_ok(), "{}", p.name());
+            assert!(p.marker().is_some(), "{}", p.name());
+        }
         assert!(
             !p.spec.title.is_empty() && !p.spec.source.is_empty(),
             "{}",
