@@ -24,6 +24,23 @@ const CBNS: &str = "cited-but-not-supporting";
 const RBU: &str = "relevant-but-uncited";
 const UNUSED: &str = "unused";
 
+/// The worked example's statuses, the chunks in the order C1..C5.
+fn in_order<'a>(ids: &[&'a str; 5]) -> [(&'a str, &'a str); 5] {
+    [
+        (ids[0], USED),
+        (ids[1], USED),
+        (ids[2], CBNS),
+        (ids[3], RBU),
+        (ids[4], UNUSED),
+    ]
+}
+
+/// The same, the chunks in score order as many stacks return them: C1, C2, C4, C3, C5.
+fn score_order<'a>(ids: &[&'a str; 5]) -> [(&'a str, &'a str); 5] {
+    let [c1, c2, c3, c4, c5] = in_order(ids);
+    [c1, c2, c4, c3, c5]
+}
+
 fn assert_case(case: &Case) -> Value {
     let doc = check_json(case.files);
     let files = case.files;
@@ -75,13 +92,7 @@ fn vectara_markers_name_the_search_results_in_order() {
         formats: ("vectara", "vectara"),
         cites: [&[ids[0]], &[ids[1]], &[ids[2]]],
         suggestion: Some(ids[3]),
-        chunks: &[
-            (ids[0], USED),
-            (ids[1], USED),
-            (ids[2], CBNS),
-            (ids[3], RBU),
-            (ids[4], UNUSED),
-        ],
+        chunks: &in_order(&ids),
     });
 }
 
@@ -99,13 +110,7 @@ fn vertex_ai_search_byte_offsets_as_strings_and_reference_ids() {
         formats: ("vertex-ai-search-answer", "vertex-ai-search-answer"),
         cites: [&[ids[0]], &[ids[1]], &[ids[2]]],
         suggestion: Some(ids[3]),
-        chunks: &[
-            (ids[0], USED),
-            (ids[1], USED),
-            (ids[2], CBNS),
-            (ids[3], RBU),
-            (ids[4], UNUSED),
-        ],
+        chunks: &in_order(&ids),
     });
 }
 
@@ -202,13 +207,7 @@ fn pinecone_positions_and_highlights_and_the_context_snippets() {
         cites,
         suggestion: Some(ids[3]),
         // The snippets come in score order: C1, C2, C4, C3, C5.
-        chunks: &[
-            (ids[0], USED),
-            (ids[1], USED),
-            (ids[3], RBU),
-            (ids[2], CBNS),
-            (ids[4], UNUSED),
-        ],
+        chunks: &score_order(&ids),
     });
 }
 
@@ -232,13 +231,7 @@ fn ragflow_zero_based_markers_in_three_forms() {
             cites: [&[ids[0]], &[ids[1]], &[ids[2]]],
             suggestion: Some(ids[3]),
             // Similarity order: C1, C2, C4, C3, C5; `[ID:3]` is the fourth, C3.
-            chunks: &[
-                (ids[0], USED),
-                (ids[1], USED),
-                (ids[3], RBU),
-                (ids[2], CBNS),
-                (ids[4], UNUSED),
-            ],
+            chunks: &score_order(&ids),
         });
     }
 }
@@ -257,13 +250,7 @@ fn r2r_short_ids_are_prefixes_of_the_chunk_ids() {
         formats: ("r2r", "r2r"),
         cites: [&[ids[0]], &[ids[1]], &[ids[2]]],
         suggestion: Some(ids[3]),
-        chunks: &[
-            (ids[0], USED),
-            (ids[1], USED),
-            (ids[3], RBU),
-            (ids[2], CBNS),
-            (ids[4], UNUSED),
-        ],
+        chunks: &score_order(&ids),
     });
 }
 
