@@ -245,7 +245,7 @@ _ragcite() {
                     return 0
                     ;;
                 --answer-format)
-                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses openai-assistants anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse bedrock-agents langchain llamaindex haystack open-webui vectara vertex-ai-search-answer amazon-q-business azure-agentic-retrieval azure-agentic-retrieval-sources pinecone-assistant pinecone-assistant-context exa-answer exa-search xai-live-search ragflow ragflow-openai dify r2r graphrag lightrag privategpt anythingllm dspy vercel-ai-sdk vercel-ai-sdk-fields storm-url-to-info" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses openai-assistants anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse bedrock-agents langchain llamaindex haystack open-webui vectara vertex-ai-search-answer amazon-q-business azure-agentic-retrieval azure-agentic-retrieval-sources pinecone-assistant pinecone-assistant-context exa-answer exa-search xai-live-search ragflow ragflow-openai dify r2r graphrag lightrag privategpt anythingllm dspy vercel-ai-sdk vercel-ai-sdk-fields storm-url-to-info alce ragchecker dspy-evaluate mlflow-evaluate" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -405,7 +405,7 @@ _ragcite() {
             fi
             case "${prev}" in
                 --answer-format)
-                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses openai-assistants anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse bedrock-agents langchain llamaindex haystack open-webui vectara vertex-ai-search-answer amazon-q-business azure-agentic-retrieval azure-agentic-retrieval-sources pinecone-assistant pinecone-assistant-context exa-answer exa-search xai-live-search ragflow ragflow-openai dify r2r graphrag lightrag privategpt anythingllm dspy vercel-ai-sdk vercel-ai-sdk-fields storm-url-to-info" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto text ollama openai openai-responses openai-assistants anthropic cohere gemini citation-list azure perplexity mistral bedrock bedrock-converse bedrock-agents langchain llamaindex haystack open-webui vectara vertex-ai-search-answer amazon-q-business azure-agentic-retrieval azure-agentic-retrieval-sources pinecone-assistant pinecone-assistant-context exa-answer exa-search xai-live-search ragflow ragflow-openai dify r2r graphrag lightrag privategpt anythingllm dspy vercel-ai-sdk vercel-ai-sdk-fields storm-url-to-info alce ragchecker dspy-evaluate mlflow-evaluate" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)

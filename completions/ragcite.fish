@@ -85,7 +85,11 @@ anythingllm\t'AnythingLLM workspace chat (textResponse with sources)'
 dspy\t'DSPy Prediction (answer, context, reasoning)'
 vercel-ai-sdk\t'Vercel AI SDK text result, JSON.stringify(result) (steps, source parts)'
 vercel-ai-sdk-fields\t'Vercel AI SDK text result with its fields named (text, sources)'
-storm-url-to-info\t'STORM url_to_info.json ([N] = url_to_unified_index, sources only)'"
+storm-url-to-info\t'STORM url_to_info.json ([N] = url_to_unified_index, sources only)'
+alce\t'ALCE result record (output with [n] over docs, gold answer left out)'
+ragchecker\t'RAGChecker input record (response over retrieved_context)'
+dspy-evaluate\t'DSPy Evaluate result row (pred_answer, context)'
+mlflow-evaluate\t'MLflow evaluate result table row (inputs, outputs, context)'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-input-size -d 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l question -d 'The question the answer replies to: a figure it states is context, not a claim the answer must cite' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l answer-path -d 'Path to the answer\'s text in a JSON answer file (`output.text`, `steps[-1].content[?type=text].text`; see docs/formats.md for the path language)' -r
@@ -289,7 +293,11 @@ anythingllm\t'AnythingLLM workspace chat (textResponse with sources)'
 dspy\t'DSPy Prediction (answer, context, reasoning)'
 vercel-ai-sdk\t'Vercel AI SDK text result, JSON.stringify(result) (steps, source parts)'
 vercel-ai-sdk-fields\t'Vercel AI SDK text result with its fields named (text, sources)'
-storm-url-to-info\t'STORM url_to_info.json ([N] = url_to_unified_index, sources only)'"
+storm-url-to-info\t'STORM url_to_info.json ([N] = url_to_unified_index, sources only)'
+alce\t'ALCE result record (output with [n] over docs, gold answer left out)'
+ragchecker\t'RAGChecker input record (response over retrieved_context)'
+dspy-evaluate\t'DSPy Evaluate result row (pred_answer, context)'
+mlflow-evaluate\t'MLflow evaluate result table row (inputs, outputs, context)'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l max-input-size -d 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l lang -d 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another' -r -f -a "auto\t'Detect the answer\'s language (English when unsure)'
