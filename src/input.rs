@@ -416,12 +416,22 @@ pub fn read_answer(bytes: &[u8], format: Option<AnswerFormat>) -> Result<Answer,
     if is_blank(text) {
         return Err(InputError::Empty { what: "answer" });
     }
-    let format = match format {
-        Some(format) => format,
-        None => response::detect(text)?,
+    let (format, tie) = match format {
+        Some(format) => (format, None),
+        None => response::detect_with_tie(text)?,
     };
     if format != AnswerFormat::Text {
-        return response::read(text, format);
+        let mut answer = response::read(text, format)?;
+        if let Some(other) = tie {
+            answer.warnings.push(format!(
+                "the answer matches the formats `{}` and `{}` equally well: it was read as `{}`; \
+                 name the right one with --answer-format",
+                format.name(),
+                other.name(),
+                format.name()
+            ));
+        }
+        return Ok(answer);
     }
     Ok(Answer {
         offset: bytes.len() - text.len(),

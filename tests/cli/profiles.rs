@@ -696,3 +696,49 @@ fn xai_live_search_needs_the_pages_and_then_cites_nothing() {
     assert_eq!(suggested[0], pages[0].0);
     assert_eq!(suggested[2], pages[3].0);
 }
+
+/// A profile of the user's that matches an OpenAI response as well as the reader does: the
+/// reader reads it (a reader wins a tie), and a warning names both; a more specific profile
+/// would win.
+#[test]
+fn a_tie_between_two_formats_is_said() {
+    let tree = crate::util::Tree::new();
+    tree.write(
+        ".ragcite.toml",
+        r#"
+[[format]]
+name = "my-chat"
+title = "A chat completion, as our gateway logs it"
+detect = ["choices[].message.content", "model"]
+answer = "choices[0].message.content"
+"#,
+    );
+    let answer = std::path::Path::new(crate::util::ROOT)
+        .join("testdata/responses/openai-chat.json")
+        .display()
+        .to_string();
+    let chunks = std::path::Path::new(crate::util::ROOT)
+        .join("testdata/responses/chunks.json")
+        .display()
+        .to_string();
+    let out = tree
+        .ragcite(
+            &tree.dir("w"),
+            ["check", &answer, &chunks, "--format", "json"],
+        )
+        .output();
+    let doc = out.json();
+    assert_eq!(doc["inputs"]["answer"]["format"], "openai");
+    let warnings = doc["warnings"].to_string();
+    assert!(
+        warnings.contains("matches the formats `openai` and `my-chat` equally well"),
+        "{warnings}"
+    );
+    let detect = tree
+        .ragcite(
+            &tree.dir("w"),
+            ["formats", "detect", &answer, "--format", "json"],
+        )
+        .json(0);
+    assert_eq!(detect["tie"], true);
+}

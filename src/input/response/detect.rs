@@ -30,16 +30,31 @@ use crate::input::InputError;
 /// - Everything else is text, including Markdown that starts with `[1]` (its first JSON value is
 ///   the array `[1]`, followed by prose) or with `{` in prose.
 pub fn detect(text: &str) -> Result<AnswerFormat, InputError> {
+    detect_with_tie(text).map(|(format, _)| format)
+}
+
+/// [`detect`], and the format that matches the JSON as well as the one chosen, when one does
+/// (the highest [`candidates`] tie): the answer was read by the first, and a warning says so.
+pub fn detect_with_tie(text: &str) -> Result<(AnswerFormat, Option<AnswerFormat>), InputError> {
     let start = text.trim_start();
     if is_sse(start) {
-        return Ok(detect_sse(start));
+        return Ok((detect_sse(start), None));
     }
     if !start.starts_with(['{', '[']) {
-        return Ok(AnswerFormat::Text);
+        return Ok((AnswerFormat::Text, None));
     }
+    let best_of = |value: &Value| {
+        let found = candidates(value);
+        let best = *found.first()?;
+        let tie = found
+            .get(1)
+            .filter(|c| c.score == best.score && c.format != best.format)
+            .map(|c| c.format);
+        Some((best.format, tie))
+    };
     let mut values = serde_json::Deserializer::from_str(start).into_iter::<Value>();
     match values.next() {
-        Some(Ok(value @ Value::Object(_))) => classify(&value).ok_or_else(|| unknown_json(&value)),
+        Some(Ok(value @ Value::Object(_))) => best_of(&value).ok_or_else(|| unknown_json(&value)),
         Some(Ok(value @ Value::Array(_))) => {
             let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
             let first = items.first().and_then(Value::as_object);
@@ -48,23 +63,20 @@ pub fn detect(text: &str) -> Result<AnswerFormat, InputError> {
                     .iter()
                     .find(|p| p.array_stream && (p.response)(first))
             }) {
-                return Ok(provider.format);
+                return Ok((provider.format, None));
             }
             // `[1] The tower is tall.` is Markdown; a text that is nothing but JSON is not.
             if values.all(|v| v.is_ok()) {
-                if let Some(best) = candidates(&value).first() {
-                    return Ok(best.format);
-                }
-                return Err(unknown_json(&value));
+                return best_of(&value).ok_or_else(|| unknown_json(&value));
             }
-            Ok(AnswerFormat::Text)
+            Ok((AnswerFormat::Text, None))
         }
-        Some(Ok(_)) => Ok(AnswerFormat::Text),
+        Some(Ok(_)) => Ok((AnswerFormat::Text, None)),
         Some(Err(e)) if opens_a_json_object(start) => match guess_from_keys(start) {
-            Some(format) => Ok(format),
+            Some(format) => Ok((format, None)),
             None => Err(invalid_json(&e, e.line(), 0)),
         },
-        _ => Ok(AnswerFormat::Text),
+        _ => Ok((AnswerFormat::Text, None)),
     }
 }
 

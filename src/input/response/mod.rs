@@ -62,7 +62,7 @@ use serde_json::{Map, Value};
 use crate::input::InputError;
 
 use super::{Answer, AnswerFormat, ChunkFormat, Chunks};
-pub use detect::{Candidate, candidates, detect};
+pub use detect::{Candidate, candidates, detect, detect_with_tie};
 use reading::Reading;
 pub(crate) use reading::Sources;
 
