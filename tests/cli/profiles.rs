@@ -528,6 +528,23 @@ marker = '\{\{(\d+)\}\}'
         strings(&doc, "/result/sentences", "verdict"),
         ["supported", "number-mismatch", "uncited-claim"]
     );
+    // A path that does not parse is refused, naming its option.
+    let line = tree
+        .ragcite(
+            &dir,
+            [
+                "check",
+                "answer.json",
+                "--isolated",
+                "--answer-path",
+                "result[",
+            ],
+        )
+        .input_error();
+    assert!(
+        line.contains("--answer-path `result[`: a `[` has no closing `]`"),
+        "{line}"
+    );
 }
 
 #[test]

@@ -223,6 +223,24 @@ impl PathArgs {
         let Some(answer) = &self.answer_path else {
             return Ok(None);
         };
+        // Each path is checked on its own, so that the error names the option.
+        use ragcite::input::path::{Path, Template};
+        let paths = [
+            ("--answer-path", Some(answer), false),
+            ("--sources-path", self.sources_path.as_ref(), false),
+            ("--source-id-path", self.source_id_path.as_ref(), true),
+            ("--source-text-path", self.source_text_path.as_ref(), false),
+        ];
+        for (option, value, template) in paths {
+            if let Some(value) = value {
+                let checked = if template {
+                    Template::parse(value).map(drop)
+                } else {
+                    Path::parse(value).map(drop)
+                };
+                checked.map_err(|e| anyhow::anyhow!("{option} `{value}`: {e}"))?;
+            }
+        }
         let spec = ragcite::input::response::profile::ProfileSpec {
             name: "paths".to_string(),
             title: "the paths given on the command line".to_string(),
