@@ -116,6 +116,13 @@ impl<R: Read> Read for BoundedRows<R> {
 /// How far past the start of a row the CSV reader may read ahead: its buffer.
 const CSV_READ_AHEAD: u64 = 1 << 16;
 
+/// What comes next in an object: a member's key, the object's end, or the input's end.
+enum Member {
+    Key(String),
+    Closed,
+    End,
+}
+
 /// How the file holds its records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -339,26 +346,40 @@ impl<'a> RecordScanner<'a> {
         }
     }
 
-    /// Walks through an object (its `{` already read) to the array of records, and opens it.
-    /// Returns false when the object holds no records.
-    fn enter_container(&mut self, may_nest: bool) -> Result<bool, ScanError> {
+    /// The next member of an object whose `{` is read: its key (read up to its `:`), or the
+    /// object's end (its `}` read), or the end of the input.
+    fn next_member(&mut self) -> Result<Member, ScanError> {
         loop {
             match self.skip_space()? {
                 Some(b'}') => {
                     self.bump()?;
-                    return Ok(false);
+                    return Ok(Member::Closed);
                 }
                 Some(b',') => {
                     self.bump()?;
-                    continue;
                 }
-                Some(b'"') => {}
-                _ => return Err(self.structure("expected an object key")),
+                Some(b'"') => {
+                    let mut key = Vec::new();
+                    self.value(Some(&mut key))?;
+                    let key: String = serde_json::from_slice(&key).unwrap_or_default();
+                    self.expect(b':', "`:`")?;
+                    return Ok(Member::Key(key));
+                }
+                None => return Ok(Member::End),
+                Some(_) => return Err(self.structure("expected an object key")),
             }
-            let mut key = Vec::new();
-            self.value(Some(&mut key))?;
-            let key: String = serde_json::from_slice(&key).unwrap_or_default();
-            self.expect(b':', "`:`")?;
+        }
+    }
+
+    /// Walks through an object (its `{` already read) to the array of records, and opens it.
+    /// Returns false when the object holds no records.
+    fn enter_container(&mut self, may_nest: bool) -> Result<bool, ScanError> {
+        loop {
+            let key = match self.next_member()? {
+                Member::Key(key) => key,
+                Member::Closed => return Ok(false),
+                Member::End => return Err(self.structure("expected an object key")),
+            };
             let next = self.skip_space()?;
             if key == "columns" && next == Some(b'[') {
                 self.capture_columns()?;
@@ -434,21 +455,12 @@ impl<'a> RecordScanner<'a> {
         self.bump()?;
         for (depth, part) in path.iter().enumerate() {
             loop {
-                match self.skip_space()? {
-                    Some(b'}') | None => {
+                let key = match self.next_member()? {
+                    Member::Key(key) => key,
+                    Member::Closed | Member::End => {
                         return Err(self.structure(option(format!("no `{part}` key"))));
                     }
-                    Some(b',') => {
-                        self.bump()?;
-                        continue;
-                    }
-                    Some(b'"') => {}
-                    _ => return Err(self.structure("expected an object key")),
-                }
-                let mut key = Vec::new();
-                self.value(Some(&mut key))?;
-                let key: String = serde_json::from_slice(&key).unwrap_or_default();
-                self.expect(b':', "`:`")?;
+                };
                 let next = self.skip_space()?;
                 if key == "columns" && next == Some(b'[') && depth + 1 == path.len() {
                     self.capture_columns()?;
