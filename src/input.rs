@@ -8,37 +8,7 @@ pub mod chunks;
 mod error;
 pub mod path;
 pub mod response;
-/// The value at `path` in `value`: `a.b` descends into objects, `a[]` maps over an array
-/// (giving an array of the results). A key may itself hold dots (`attributes.output.value`, as
-/// a dataframe's columns are named): at each object the longest key the path starts with wins.
-pub fn lookup(value: &Value, path: &str) -> Option<Value> {
-    let object = value.as_object()?;
-    let ends = path
-        .match_indices('.')
-        .map(|(at, _)| at)
-        .chain(std::iter::once(path.len()));
-    let ends: Vec<usize> = ends.collect();
-    ends.iter().rev().find_map(|&end| {
-        let head = &path[..end];
-        let rest = path.get(end + 1..).filter(|_| end < path.len());
-        let (key, over_array) = match head.strip_suffix("[]") {
-            Some(key) => (key, true),
-            None => (head, false),
-        };
-        let inner = object.get(key)?;
-        match (over_array, rest) {
-            (false, None) => Some(inner.clone()),
-            (false, Some(rest)) => lookup(inner, rest),
-            (true, None) => Some(inner.clone()).filter(Value::is_array),
-            (true, Some(rest)) => {
-                let items = inner.as_array()?;
-                Some(Value::Array(
-                    items.iter().filter_map(|item| lookup(item, rest)).collect(),
-                ))
-            }
-        }
-    })
-}
+pub use path::lookup;
 
 #[cfg(test)]
 pub(crate) mod testing;
@@ -186,16 +156,6 @@ impl AnswerFormat {
             AnswerFormat::OpenWebui => "open-webui",
             AnswerFormat::Profile(profile) => profile.0.spec.name.as_str(),
         }
-    }
-
-    /// The format with this name: a built-in one, else a profile.
-    pub fn from_name(name: &str) -> Option<AnswerFormat> {
-        AnswerFormat::ALL
-            .into_iter()
-            .find(|f| f.name() == name)
-            .or_else(|| {
-                response::profile::named(name).map(|p| AnswerFormat::Profile(ProfileRef(p)))
-            })
     }
 
     /// Every format: the built-in readers, then the profiles.

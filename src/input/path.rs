@@ -1,5 +1,5 @@
-//! The path language of format profiles, `--answer-path`, `--sources-path` and `--records`: where
-//! a value is inside a JSON document.
+//! The path language of format profiles, `--answer-path`, `--sources-path`, `batch --field` and
+//! `eval --group-by`: where a value is inside a JSON document.
 //!
 //! A path is steps separated by `.`:
 //!
@@ -126,13 +126,15 @@ impl Path {
 
     /// Every value the path reaches from `at`, in document order.
     pub fn select<'v>(&self, at: &Found<'v>) -> Vec<Found<'v>> {
-        let mut out = Vec::new();
-        let mut walk = Walk {
-            out: &mut out,
-            item_key: at.key,
-        };
-        walk.walk(&self.steps, at.value, &mut at.holders.clone(), at.key);
-        out
+        select_steps(&self.steps, at)
+    }
+
+    /// The value at the path as one JSON value, as a record's field is read (`--field`,
+    /// `--group-by`): without `[]`, `*` or a filter, the first value it reaches; with one, the
+    /// values each item gives, gathered in an array (an array per such step, nested as the
+    /// steps are), and none when the array or object it goes over is not there.
+    pub fn gather(&self, value: &Value) -> Option<Value> {
+        gather_steps(&self.steps, &Found::root(value))
     }
 
     /// The first value the path reaches from `value` that is not null.
@@ -153,6 +155,68 @@ impl Path {
     pub fn is_plain(&self) -> bool {
         self.steps.iter().all(|s| matches!(s, Step::Key(_)))
     }
+}
+
+fn select_steps<'v>(steps: &[Step], at: &Found<'v>) -> Vec<Found<'v>> {
+    let mut out = Vec::new();
+    let mut walk = Walk {
+        out: &mut out,
+        item_key: at.key,
+    };
+    walk.walk(steps, at.value, &mut at.holders.clone(), at.key);
+    out
+}
+
+fn gather_steps(steps: &[Step], at: &Found<'_>) -> Option<Value> {
+    let fans = |s: &Step| matches!(s, Step::Each | Step::Values | Step::Filter(..));
+    let Some(fan) = steps.iter().position(fans) else {
+        return select_steps(steps, at).first().map(|f| f.value.clone());
+    };
+    let container = select_steps(&steps[..fan], at).into_iter().next()?;
+    let goes_over = match steps[fan] {
+        Step::Values => container.value.is_object(),
+        _ => container.value.is_array(),
+    };
+    if !goes_over {
+        return None;
+    }
+    let items = select_steps(&steps[fan..=fan], &container);
+    let rest = &steps[fan + 1..];
+    Some(Value::Array(if rest.is_empty() {
+        items.into_iter().map(|f| f.value.clone()).collect()
+    } else {
+        items
+            .iter()
+            .filter_map(|item| gather_steps(rest, item))
+            .collect()
+    }))
+}
+
+/// [`Path::gather`] of `path` written as text (a path that does not parse reaches nothing).
+/// Each distinct path is parsed once per thread: a batch reads the same few field paths in
+/// every record.
+pub fn lookup(value: &Value, path: &str) -> Option<Value> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    use std::rc::Rc;
+    /// Enough for the field aliases and a user's paths; past it the cache starts again.
+    const MOST: usize = 1024;
+    thread_local! {
+        static PARSED: RefCell<HashMap<String, Option<Rc<Path>>>> = RefCell::new(HashMap::new());
+    }
+    let parsed = PARSED.with(|cell| {
+        let mut parsed = cell.borrow_mut();
+        if let Some(known) = parsed.get(path) {
+            return known.clone();
+        }
+        if parsed.len() >= MOST {
+            parsed.clear();
+        }
+        let new = Path::parse(path).ok().map(Rc::new);
+        parsed.insert(path.to_string(), new.clone());
+        new
+    });
+    parsed?.gather(value)
 }
 
 /// Parses what follows a `[` up to its `]`.
