@@ -424,16 +424,16 @@ impl Checker {
             marker::markers(prose, resolver)
         };
         let text = blanked(prose, &found);
-        // A `【4:0†source】` that a provider's citation spans (an OpenAI Assistants
-        // `file_citation`) is where that citation stands: it cites, and the marker's numbers
-        // (a message and a result index) name no chunk.
+        // A marker that a provider's citation spans is where that citation stands: the
+        // citation says what it cites, and the marker's own label is no second citation (an
+        // OpenAI Assistants `【4:0†source】` holds a message and a result index, no chunk's
+        // name; a web search's `([site](url))` names the page its `url_citation` names).
         let is_native = |m: &marker::Marker| {
-            prose[m.span.clone()].starts_with('【')
-                && native.iter().any(|&k| {
-                    citations[k].span.as_ref().is_some_and(|s| {
-                        s.start <= range.start + m.span.start && range.start + m.span.end <= s.end
-                    })
+            native.iter().any(|&k| {
+                citations[k].span.as_ref().is_some_and(|s| {
+                    s.start <= range.start + m.span.start && range.start + m.span.end <= s.end
                 })
+            })
         };
         let mut labels: Vec<String> = Vec::new();
         let mut seen_labels: FxHashSet<&str> = FxHashSet::default();
