@@ -401,6 +401,11 @@ pub fn read_answer(bytes: &[u8], format: Option<AnswerFormat>) -> Result<Answer,
     })
 }
 
+/// `text` with every run of white space as one space, and none at either end.
+pub fn collapse_white_space(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// How a JSON value is called in messages: `a number`, `an object`.
 pub(crate) fn json_kind(value: &Value) -> &'static str {
     match value {

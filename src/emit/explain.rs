@@ -51,7 +51,7 @@ pub fn write_sentences(
             out,
             "{}. {}",
             sentence.index,
-            printable(&collapsed(&sentence.sentence))
+            printable(&crate::input::collapse_white_space(&sentence.sentence))
         )?;
         let verdict = sentence.verdict;
         if let Some(kind) = sentence.kind {
@@ -96,7 +96,7 @@ pub fn write_sentences(
             writeln!(
                 out,
                 "     {}",
-                printable(&collapsed(&contradiction.passage))
+                printable(&crate::input::collapse_white_space(&contradiction.passage))
             )?;
         } else if let Some(id) = &sentence.deciding_chunk
             && let Some(text) = chunk_text(id)
@@ -175,11 +175,6 @@ pub fn write_sentences(
         }
     }
     Ok(())
-}
-
-/// White space runs as one space.
-fn collapsed(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// A passage of `text` with the sentence's words in it marked `*like this*`, `…` where it is

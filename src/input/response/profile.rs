@@ -634,7 +634,10 @@ impl SourceList {
     /// Adds `chunk` (with `alias` as another name) unless it is there; returns the id it has.
     fn add(&mut self, mut chunk: Chunk, alias: Option<String>) -> String {
         let base = chunk.id.clone();
-        let content = (base.clone(), normal(&chunk.text));
+        let content = (
+            base.clone(),
+            crate::input::collapse_white_space(&chunk.text),
+        );
         if let Some(&at) = self.by_content.get(&content) {
             let known = &mut self.chunks[at];
             for name in chunk.aliases.into_iter().chain(alias) {
@@ -678,11 +681,6 @@ impl SourceList {
             warnings: self.warnings,
         }
     }
-}
-
-/// Text compared with its white space runs as one space.
-fn normal(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The chunks one source object gives (several when its text is a list).

@@ -143,7 +143,7 @@ impl<'t> Side<'t> {
 
     /// The words of `range`, white space collapsed.
     pub(super) fn words(&self, range: Range<usize>) -> String {
-        collapse(self.text.get(range).unwrap_or(""))
+        crate::input::collapse_white_space(self.text.get(range).unwrap_or(""))
     }
 
     /// Whether this side holds every stem of `other`'s tokens within `range`.
@@ -209,11 +209,6 @@ fn breaks(gap: &str) -> bool {
     gap.contains([
         ',', ';', ':', '.', '!', '?', '(', ')', '[', ']', '{', '}', '\n', '—', '–', '"', '“', '”',
     ]) || gap.contains(" - ")
-}
-
-/// White space collapsed.
-fn collapse(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Whether a sentence with `words` content stems, `shared` of which the passage holds, is
@@ -674,10 +669,10 @@ fn with_passage(p: &Side, found: Found) -> Found {
     while !text.is_char_boundary(to) {
         to += 1;
     }
-    let passage = collapse(&text[from..to]);
+    let passage = crate::input::collapse_white_space(&text[from..to]);
     let passage = if passage.chars().count() > 200 {
         // Centred on the words: cut before and after by characters.
-        let before = collapse(&text[from..span.start.max(from)]);
+        let before = crate::input::collapse_white_space(&text[from..span.start.max(from)]);
         let skip = before.chars().count().saturating_sub(60);
         passage.chars().skip(skip).take(200).collect()
     } else {
