@@ -1,52 +1,119 @@
-//! ragcite: a deterministic, lexical linter for answers written by retrieval-augmented
-//! generation. It finds uncited claims, citations to chunks that do not say what the sentence
-//! says, numbers that changed on the way, markers that point nowhere and chunks never used.
-//!
-//! The library is a pipeline of stages, one module each, in the order the data flows; each
-//! stage uses only the stages before it:
-//! [`input`] → [`marker`] → [`sentence`] → [`words`] → [`claim`] → [`quote`] → [`support`] →
-//! [`report`] → [`gate`]. The [`check`] module runs them for one answer ([`Checker`]); [`batch`] and
-//! [`eval`] run the check over transcripts, and [`emit`] writes the reports. It never prints
-//! and never exits.
-//!
-//! ```
-//! use ragcite::{Checker, Options, input};
-//!
-//! let answer = input::read_answer(b"The tower is 330 metres tall [1].", None).unwrap();
-//! let chunks = input::read_chunks(br#"["The tower is 330 metres tall."]"#, false).unwrap();
-//! let report = Checker::new(Options::default()).check(&answer, &chunks);
-//! assert_eq!(report.result.sentences[0].verdict, ragcite::Verdict::Supported);
-//! ```
+//! `ragcite-cli`, the `ragcite` command: parses the command line (after the configuration file's
+//! options), hands each subcommand to its file in `commands/`, and turns what it returns into one
+//! error line on stderr and the exit code. The binary (`main.rs`) and the Python package's
+//! console script both run [`main`], so that the two are one program. The checking itself is the
+//! `ragcite` library's; this crate reads files, parses options, prints and serves.
 
-// The pipeline, in order.
-pub mod claim;
-pub mod gate;
-pub mod input;
-pub mod marker;
-pub mod quote;
-pub mod report;
-pub mod sentence;
-pub mod support;
-pub mod words;
+// A program: printing is its job (the library denies it, `[workspace.lints]`).
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
-// What runs it.
-pub mod api;
-pub mod batch;
-pub mod check;
-pub mod emit;
-pub mod eval;
+pub mod cli;
+pub mod commands;
+mod config;
+pub mod exit;
+pub mod files;
+#[cfg(feature = "service")]
+mod service;
+mod terminal;
 
-// Shared by the stages.
-pub mod deadline;
-pub mod escape;
-mod parallel;
-pub mod pattern;
-mod rounding;
+use std::ffi::OsString;
+use std::io::{self, Write};
 
-pub use check::{Checker, CitationScope, DEFAULT_THRESHOLD, Options, THRESHOLD_RANGE};
-pub use deadline::{Deadline, Expired};
-pub use gate::{GateOutcome, LimitFailure, Limits};
-pub use input::{Answer, AnswerFormat, Chunk, ChunkFormat, Chunks, InputError};
-pub use report::{CheckResult, ChunkStatus, Counts, LanguageUse, Report, Verdict};
-pub use support::model::Model;
-pub use words::Language;
+use anyhow::Result;
+use clap::Parser;
+
+use cli::{Cli, Command};
+use exit::ExitStatus;
+
+/// Runs the command line `args` (the program name first) and returns the exit code.
+pub fn main(args: Vec<OsString>) -> u8 {
+    let args = match config::apply(args) {
+        Ok(args) => args,
+        Err(err) => return finish(Err(err)),
+    };
+    match Cli::try_parse_from(args) {
+        Ok(cli) => finish(run(cli)),
+        Err(e) => usage_error(&e),
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitStatus> {
+    match cli.command {
+        Command::Check(args) => commands::check::run(&args),
+        Command::Batch(args) => commands::batch::run(&args),
+        Command::Quote(args) => commands::quote::run(&args),
+        Command::Eval(args) => commands::eval::run(&args),
+        Command::Train(args) => commands::train::run(&args),
+        Command::Explain(args) => commands::explain::run(&args),
+        Command::Formats(args) => commands::formats::run(&args),
+        #[cfg(feature = "service")]
+        Command::Serve(args) => commands::serve::run(&args),
+        #[cfg(feature = "service")]
+        Command::Mcp(args) => commands::mcp::run(&args),
+    }
+}
+
+/// The exit code, after one line on stderr for an error, whatever the input put into the
+/// message. A closed pipe (`ragcite check ... | head`) is not an error.
+fn finish(outcome: Result<ExitStatus>) -> u8 {
+    let err = match outcome {
+        Ok(status) => return status.code(),
+        Err(err) if is_broken_pipe(&err) => return ExitStatus::Success.code(),
+        Err(err) => err,
+    };
+    let _ = writeln!(io::stderr(), "ragcite: error: {}", error_message(&err));
+    ExitStatus::Error.code()
+}
+
+/// An error and its causes on one line, whatever the input put into them: control,
+/// bidirectional and invisible characters escaped (see [`ragcite::escape::printable_line`]).
+pub fn error_message(err: &anyhow::Error) -> String {
+    ragcite::escape::printable_line(&format!("{err:#}"))
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Help and version print as clap lays them out; a usage error becomes one line on stderr, like
+/// every other error, so that CI logs stay readable.
+fn usage_error(e: &clap::Error) -> u8 {
+    use clap::error::ErrorKind;
+    let shows_help = matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if shows_help {
+        let _ = e.print();
+    } else {
+        let _ = writeln!(
+            io::stderr(),
+            "ragcite: error: {} (see `ragcite --help`)",
+            usage_message(e)
+        );
+    }
+    u8::try_from(e.exit_code()).unwrap_or(2)
+}
+
+/// What a usage error says, on one line, without clap's usage block and tips, the arguments
+/// it quotes escaped as in an error line.
+pub fn usage_message(e: &clap::Error) -> String {
+    let rendered = e.render().to_string();
+    let message: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+        .collect();
+    let message = ragcite::escape::printable_line(&message.join(" "));
+    message
+        .strip_prefix("error: ")
+        .unwrap_or(&message)
+        .to_string()
+}

@@ -1,13 +1,12 @@
 //! `ragcite._native`, the extension module of the Python package: the `ragcite` command line
-//! (compiled from the same files as the binary, so that the console script is that program) and
+//! (the `ragcite-cli` crate, the binary's own, so that the console script is that program) and
 //! the functions behind the Python API. Each function takes text and options as the command line
 //! would, runs the same code as `ragcite check`, `batch` or `quote --format json` with the Python
 //! interpreter released, and returns that JSON document as a string; `ragcite/__init__.py` turns
 //! Python objects into that text and the JSON into dicts.
 
-// The command line's modules (`cli`, `commands`, ...) are found beside `app.rs`.
-#[path = "../../src/bin/ragcite/app.rs"]
-mod app;
+// A program's entry points: the console script prints.
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::exit)]
 
 use std::cell::Cell;
 use std::ffi::OsString;
@@ -19,7 +18,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use app::cli::{BatchArgs, CheckArgs, Cli, Command};
+use ragcite_cli as app;
+use ragcite_cli::cli::{BatchArgs, CheckArgs, Cli, Command};
 
 /// The same allocator as the binary, for the same speed.
 #[global_allocator]

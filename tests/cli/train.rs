@@ -144,7 +144,7 @@ fn bad_input_is_one_line_exit_2_and_no_file() {
             "testdata/train/missing.jsonl: cannot read",
         ),
         (
-            "src/support/model.json",
+            "crates/ragcite/src/support/model/model.json",
             "line 1: the record has no `chunks`",
         ),
     ] {

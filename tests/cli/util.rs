@@ -34,7 +34,7 @@ use serde_json::Value;
 /// paths like `testdata/eiffel/answer.md` are relative to.
 pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The subcommands that read configuration files (`src/bin/ragcite/config.rs`), and so get
+/// The subcommands that read configuration files (`src/config.rs`), and so get
 /// `--isolated`.
 const CONFIGURED: [&str; 3] = ["check", "batch", "serve"];
 

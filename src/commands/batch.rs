@@ -1,0 +1,365 @@
+//! `ragcite batch`: every record of the transcript files, streamed and checked in parallel.
+
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{Result, bail};
+use ragcite::Checker;
+use ragcite::batch::{self, Aggregate, BatchError};
+use ragcite::emit::{BatchEnd, BatchFields, BatchInputs};
+
+use super::{warn, written};
+use crate::cli::BatchArgs;
+use crate::exit::ExitStatus;
+use crate::files::{check_is_file, open_transcript, stdin_at_most_once};
+
+/// The command line's `batch`: SIGINT and SIGTERM stop reading (the records read are still
+/// checked and written, then a summary that says the output is incomplete) while it runs.
+pub fn run(args: &BatchArgs) -> Result<ExitStatus> {
+    let interrupt = Interrupt::install()?;
+    report_until(
+        args,
+        &mut io::BufWriter::new(io::stdout().lock()),
+        &interrupt,
+    )
+}
+
+/// The files of `args`, each checked to be a file before anything is written, then read and
+/// reported to `out` (standard output for the command line, a buffer for the Python package).
+#[allow(
+    dead_code,
+    reason = "the Python package calls it; the binary runs `run`"
+)]
+pub fn report(args: &BatchArgs, out: &mut dyn Write) -> Result<ExitStatus> {
+    report_until(args, out, &Interrupt::never())
+}
+
+/// [`report`], reading until `interrupt` says a signal came.
+fn report_until(
+    args: &BatchArgs,
+    out: &mut dyn Write,
+    interrupt: &Interrupt,
+) -> Result<ExitStatus> {
+    stdin_at_most_once(&args.files)?;
+    // Every file is checked before anything is written, so that a typo fails cleanly.
+    for file in args.files.iter().filter(|f| *f != "-") {
+        if !batch::giskard::is_report_folder(std::path::Path::new(file)) {
+            check_is_file(file)?;
+        }
+    }
+    write_until(args, &open_transcript, out, interrupt)
+}
+
+/// Every record of the files (`open` opens one) checked, the report written to `out` in the
+/// chosen format, and the exit status. The Python package calls it with its own records.
+#[allow(
+    dead_code,
+    reason = "the Python package calls it; the binary runs `run`"
+)]
+pub fn write(
+    args: &BatchArgs,
+    open: &dyn Fn(&str) -> io::Result<Box<dyn io::BufRead + Send>>,
+    out: &mut dyn Write,
+) -> Result<ExitStatus> {
+    write_until(args, open, out, &Interrupt::never())
+}
+
+/// [`write`], reading until `interrupt` says a signal came.
+fn write_until(
+    args: &BatchArgs,
+    open: &dyn Fn(&str) -> io::Result<Box<dyn io::BufRead + Send>>,
+    out: &mut dyn Write,
+    interrupt: &Interrupt,
+) -> Result<ExitStatus> {
+    let fields = args.fields();
+    let limits = args.limits();
+    let options = args.checking.options()?;
+    let inputs = BatchInputs {
+        files: args.files.iter().map(|f| args.output.name_of(f)).collect(),
+        threshold: options.threshold,
+        model: args.checking.model.clone(),
+        lang: args.checking.lang.to_string(),
+        limits,
+        fields: BatchFields {
+            id: fields.id.clone(),
+            answer: fields.answer.clone(),
+            contexts: fields.contexts.clone(),
+            question: fields.question.clone(),
+        },
+    };
+    let mut emitter = args.format.emitter(&args.output, args.all);
+    let checker = Checker::new(options.clone());
+    let mut aggregate = Aggregate::default();
+    let mut stopped: Option<Stopped> = None;
+    let result = (|| -> io::Result<()> {
+        emitter.begin(&inputs, out)?;
+        let mut index = 0;
+        for (file, name) in args.files.iter().zip(&inputs.files) {
+            if let Some(signal) = interrupt.received() {
+                stopped = Some(Stopped::interrupted(name, index, signal));
+                break;
+            }
+            // A Giskard report folder: its testset and answers side by side.
+            let folder = (file != "-")
+                .then(|| std::path::Path::new(file))
+                .filter(|path| batch::giskard::is_report_folder(path));
+            let records = if let Some(folder) = folder {
+                let limit = super::record_limit(args.max_record_size);
+                match batch::giskard::ReportFolder::open(folder, limit) {
+                    Ok(folder) => batch::traces::Records::of(folder),
+                    Err(e) => {
+                        stopped = Some(Stopped::new(name, format!("cannot read: {e}")));
+                        break;
+                    }
+                }
+            } else {
+                let reader = match open(file) {
+                    // After a signal, the reader ends where it is: what was read is still checked.
+                    Ok(reader) => interrupt.reader(reader),
+                    Err(e) => {
+                        stopped = Some(Stopped::new(name, format!("cannot read: {e}")));
+                        break;
+                    }
+                };
+                // A `.jsonl` or `.csv` name, given or for standard input, says the layout.
+                let mut scanner = batch::scan::RecordScanner::named(reader, name)
+                    .with_max_record(super::record_limit(args.max_record_size));
+                if let Some(path) = &args.records {
+                    scanner = scanner.with_records_path(path);
+                }
+                batch::traces::Records::new(scanner)
+            };
+            emitter.file(name);
+            let name: Arc<str> = name.as_str().into();
+            let outcome = batch::run(
+                records,
+                &name,
+                &fields,
+                &checker,
+                &limits.per_record,
+                &mut index,
+                &mut aggregate,
+                |record| emitter.record(record, out),
+            );
+            // Whatever the reader made of its early end, the run was interrupted.
+            if let Some(signal) = interrupt.received() {
+                stopped = Some(Stopped::interrupted(&name, index, signal));
+                break;
+            }
+            match outcome {
+                Ok(()) => {}
+                Err(BatchError::Output(e)) => return Err(e),
+                Err(BatchError::Scan(e)) => {
+                    stopped = Some(Stopped::new(&name, e.to_string()));
+                    break;
+                }
+            }
+        }
+        let gate = aggregate.evaluate(&limits);
+        // The file is named only when there are several.
+        let reason = stopped.as_ref().map(|s| match inputs.files.len() {
+            1 => s.why.clone(),
+            _ => s.to_string(),
+        });
+        let end = BatchEnd {
+            aggregate: &aggregate,
+            gate: &gate,
+            stopped: reason.as_deref(),
+        };
+        emitter.finish(&end, out)?;
+        out.flush()
+    })();
+    if let Some(left_out) = emitter.left_out() {
+        warn(&left_out);
+    }
+    // After a reader that stopped early, the exit code says what the records read so far found.
+    let reader_left = matches!(&result, Err(e) if e.kind() == io::ErrorKind::BrokenPipe);
+    written(result, "report")?;
+    if let Some(stopped) = stopped
+        && !reader_left
+    {
+        if let Some(signal) = stopped.signal {
+            let line =
+                crate::error_message(&anyhow::anyhow!("{stopped}: the output is incomplete"));
+            let _ = writeln!(io::stderr(), "ragcite: error: {line}");
+            return Ok(signal.status());
+        }
+        bail!("{stopped}: the output is incomplete");
+    }
+    Ok(if aggregate.evaluate(&limits).passed {
+        ExitStatus::Success
+    } else {
+        ExitStatus::LimitsExceeded
+    })
+}
+
+/// The file being read when the batch stopped, and why.
+struct Stopped {
+    file: String,
+    why: String,
+    /// The signal that stopped it, if one did.
+    signal: Option<Signal>,
+}
+
+impl Stopped {
+    fn new(file: &str, why: String) -> Self {
+        Stopped {
+            file: file.to_string(),
+            why,
+            signal: None,
+        }
+    }
+
+    /// Interrupted after `records` records.
+    fn interrupted(file: &str, records: usize, signal: Signal) -> Self {
+        Stopped {
+            file: file.to_string(),
+            why: format!("record {}: interrupted by {}", records + 1, signal.name()),
+            signal: Some(signal),
+        }
+    }
+}
+
+/// A signal that stops a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    Interrupt,
+    Terminate,
+}
+
+impl Signal {
+    fn name(self) -> &'static str {
+        match self {
+            Signal::Interrupt => "SIGINT",
+            Signal::Terminate => "SIGTERM",
+        }
+    }
+
+    fn status(self) -> ExitStatus {
+        match self {
+            Signal::Interrupt => ExitStatus::Interrupted,
+            Signal::Terminate => ExitStatus::Terminated,
+        }
+    }
+}
+
+/// Whether SIGINT or SIGTERM came while a batch ran: set by the handlers `install` registers
+/// (signal-hook), which a second signal of the same kind bypasses to end the process at once;
+/// removed when dropped, so that the Python console script gets its own handlers back.
+pub struct Interrupt {
+    interrupt: Arc<AtomicBool>,
+    terminate: Arc<AtomicBool>,
+    #[cfg(unix)]
+    handlers: Vec<signal_hook::SigId>,
+}
+
+impl Interrupt {
+    /// Flags that no signal sets.
+    pub fn never() -> Self {
+        Interrupt {
+            interrupt: Arc::default(),
+            terminate: Arc::default(),
+            #[cfg(unix)]
+            handlers: Vec::new(),
+        }
+    }
+
+    /// Flags set by SIGINT and SIGTERM from now until dropped.
+    pub fn install() -> Result<Self> {
+        #[cfg_attr(not(unix), allow(unused_mut))]
+        let mut interrupt = Interrupt::never();
+        #[cfg(unix)]
+        {
+            use signal_hook::consts::{SIGINT, SIGTERM};
+            for (signal, flag) in [
+                (SIGINT, Arc::clone(&interrupt.interrupt)),
+                (SIGTERM, Arc::clone(&interrupt.terminate)),
+            ] {
+                // The first signal sets the flag; a second one, the flag already set, does what
+                // the signal does by default: it ends the process (a read that waits on a
+                // pipe cannot be interrupted otherwise).
+                let handlers = [
+                    signal_hook::flag::register_conditional_default(signal, Arc::clone(&flag)),
+                    signal_hook::flag::register(signal, flag),
+                ];
+                for handler in handlers {
+                    interrupt
+                        .handlers
+                        .push(handler.map_err(|e| anyhow::anyhow!("cannot handle signals: {e}"))?);
+                }
+            }
+        }
+        Ok(interrupt)
+    }
+
+    /// The signal received, if any (SIGINT first).
+    fn received(&self) -> Option<Signal> {
+        if self.interrupt.load(Ordering::Relaxed) {
+            Some(Signal::Interrupt)
+        } else if self.terminate.load(Ordering::Relaxed) {
+            Some(Signal::Terminate)
+        } else {
+            None
+        }
+    }
+
+    /// `reader`, ending (as at the end of the file) once a signal came.
+    fn reader(&self, reader: Box<dyn io::BufRead + Send>) -> Box<dyn io::BufRead + Send> {
+        Box::new(UntilSignal {
+            inner: reader,
+            interrupt: Arc::clone(&self.interrupt),
+            terminate: Arc::clone(&self.terminate),
+        })
+    }
+}
+
+impl Drop for Interrupt {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        for handler in self.handlers.drain(..) {
+            signal_hook::low_level::unregister(handler);
+        }
+    }
+}
+
+/// A reader that ends once a flag is set.
+struct UntilSignal {
+    inner: Box<dyn io::BufRead + Send>,
+    interrupt: Arc<AtomicBool>,
+    terminate: Arc<AtomicBool>,
+}
+
+impl UntilSignal {
+    fn stopped(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed) || self.terminate.load(Ordering::Relaxed)
+    }
+}
+
+impl io::Read for UntilSignal {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.stopped() {
+            return Ok(0);
+        }
+        self.inner.read(buf)
+    }
+}
+
+impl io::BufRead for UntilSignal {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.stopped() {
+            return Ok(&[]);
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.inner.consume(amount);
+    }
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.file, self.why)
+    }
+}
