@@ -15,6 +15,9 @@
 //! Tests marked `#[ignore = "bug: ..."]` show bugs that are not fixed yet; run them with
 //! `cargo test --test hostile -- --ignored --nocapture`.
 
+// Test programs: they may say what they skipped.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 use std::fmt::Write as _;
 use std::fs;
 use std::io::{BufRead as _, BufReader, Write as _};

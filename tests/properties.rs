@@ -7,6 +7,9 @@
 //! small enough that the whole file runs in a few seconds on a debug build; the properties that
 //! run the binary use a handful of cases.
 
+// Test programs: they may say what they skipped.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 use proptest::prelude::*;
 use proptest::sample::select;
 use proptest::test_runner::Config as ProptestConfig;

@@ -10,6 +10,9 @@
 //! (`tests/hostile.rs`) are binaries of their own: the one is mostly library tests, the other
 //! times its runs and must not share the machine with these.
 
+// Test programs: they may say what they skipped.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 mod abstentions;
 mod batch;
 mod batch_exports;

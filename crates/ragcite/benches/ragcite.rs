@@ -14,6 +14,9 @@
 //! content word with about a fifth of the chunks, as on real retrieved web text (the 500 kB
 //! samples of WiCE and AttributionBench pages: 18% and 20%).
 
+// A program: it says where it wrote the inputs.
+#![allow(clippy::print_stdout)]
+
 use std::hint::black_box;
 use std::io::Cursor;
 use std::sync::Arc;

@@ -451,6 +451,11 @@ fn json_chunk(item: Value, position: usize, line: Option<usize>) -> Result<Chunk
     }
 }
 
+/// `3`, `12`: what a file that numbers its sources itself names them by.
+fn is_whole_number(id: &str) -> bool {
+    !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -594,9 +599,4 @@ mod tests {
             Err(InputError::Json { .. })
         ));
     }
-}
-
-/// `3`, `12`: what a file that numbers its sources itself names them by.
-fn is_whole_number(id: &str) -> bool {
-    !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())
 }

@@ -399,17 +399,14 @@ fn large_document_closest_passage() {
     let search = QuoteSearch::new(&document);
     let mut quote = passage.clone();
     quote[5] = "replaced";
-    let started = std::time::Instant::now();
     let m = search.find(&quote.join(" "));
-    let elapsed = started.elapsed();
     assert!(!m.found);
     let closest = m.closest.expect("closest");
     assert_eq!(closest.text, passage.join(" "));
     assert_eq!(closest.differing_words, 1);
     let start = inserted_at.expect("inserted");
     assert_eq!(closest.offsets, [start, start + closest.text.len()]);
-    // Reported, not asserted: timing depends on the machine and the build profile.
-    eprintln!("closest passage in a 5 MB document: {elapsed:?}");
+    // Its time is the benches' (`cargo bench -p ragcite`), not a test's.
 
     let exact = search.find(&passage[2..9].join(" "));
     assert!(exact.found);
