@@ -13,7 +13,7 @@ mod config;
 pub mod exit;
 pub mod files;
 #[cfg(feature = "service")]
-mod service;
+pub mod service;
 mod terminal;
 
 use std::ffi::OsString;

@@ -5,10 +5,19 @@
 //! above the longest valid request, a budget for the bodies held at once (`budget.rs`), a body
 //! read timeout, a token bucket per client (429), load shedding when the checks queue up (503),
 //! and a graceful shutdown. Every error the server writes is an RFC 9457 problem document
-//! (MCP's too); one line per request goes to stderr, never a body.
+//! (MCP's too, `problem.rs`); one line per request goes to stderr, never a body.
+//!
+//! In axum's shape: [`router`] builds the whole application on an [`AppState`], handlers return
+//! `Result<_, Problem>`, and the bodies are read by the extractors of `extract.rs` (limits,
+//! budget, queue, strict parsing). [`serve`] owns what is below a request: the connections,
+//! their limits and timeouts, and shutdown. `tests.rs` calls the router in process.
 
 mod budget;
 mod connections;
+mod extract;
+mod problem;
+#[cfg(test)]
+mod tests;
 
 use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
@@ -17,19 +26,19 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use axum::Router;
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
+use axum::{Json, Router};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use http_body_util::BodyExt;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use ragcite::api::Problem;
 use ragcite::api::contract::{openapi, tool_definition};
 use ragcite::api::request::{CalculateRequest, DocumentRef, QuoteRequest, VerifyRequest};
+use ragcite::api::verify::Verification;
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
@@ -37,8 +46,10 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
-use self::budget::{Budget, Held};
+use self::budget::Budget;
 use self::connections::{Connections, Limits, WriteDeadline};
+pub use self::extract::{Admission, Admitted, FromBody, McpRequest};
+pub use self::problem::Problem;
 use super::Service;
 use super::mcp::Tools;
 
@@ -78,17 +89,44 @@ pub struct Settings {
     pub loopback: bool,
 }
 
-struct App {
+/// What every request of the router shares: the checks, and the limits that keep the server up.
+pub struct AppState {
     service: Arc<Service>,
     limiter: DefaultKeyedRateLimiter<IpAddr>,
     /// Requests admitted to wait for or run a check.
-    queue: Semaphore,
+    queue: Arc<Semaphore>,
     /// The bytes of request bodies held at once.
     bodies: Arc<Budget>,
     cors: Option<HeaderValue>,
     cors_mcp: bool,
     timeout: Duration,
     mcp: StreamableHttpService<Tools, NeverSessionManager>,
+}
+
+impl AppState {
+    /// The state of a server of `service` run with `settings`; MCP's requests in flight are
+    /// cancelled with `shutdown`.
+    pub fn new(
+        service: Arc<Service>,
+        settings: &Settings,
+        shutdown: &CancellationToken,
+    ) -> Arc<Self> {
+        Arc::new(AppState {
+            limiter: RateLimiter::keyed(Quota::per_second(settings.rate_limit)),
+            queue: Arc::new(Semaphore::new(
+                settings.max_concurrent.max(1) * QUEUE_PER_WORKER,
+            )),
+            bodies: Budget::new(budget::TOTAL_BYTES, budget::PER_CLIENT_BYTES),
+            cors: settings
+                .cors
+                .as_deref()
+                .and_then(|origin| HeaderValue::from_str(origin).ok()),
+            cors_mcp: settings.cors_mcp,
+            mcp: mcp_service(&service, settings, shutdown.child_token()),
+            service,
+            timeout: settings.timeout,
+        })
+    }
 }
 
 /// Serves until `shutdown` is cancelled, then lets in-flight requests finish.
@@ -98,19 +136,7 @@ pub async fn serve(
     settings: Settings,
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
-    let app = Arc::new(App {
-        limiter: RateLimiter::keyed(Quota::per_second(settings.rate_limit)),
-        queue: Semaphore::new(settings.max_concurrent.max(1) * QUEUE_PER_WORKER),
-        bodies: Budget::new(budget::TOTAL_BYTES, budget::PER_CLIENT_BYTES),
-        cors: settings
-            .cors
-            .as_deref()
-            .and_then(|origin| HeaderValue::from_str(origin).ok()),
-        cors_mcp: settings.cors_mcp,
-        mcp: mcp_service(&service, &settings, shutdown.child_token()),
-        service,
-        timeout: settings.timeout,
-    });
+    let app = AppState::new(service, &settings, &shutdown);
     let router = router(Arc::clone(&app));
     let connections = Connections::new(Limits {
         total: settings.max_connections,
@@ -240,7 +266,11 @@ fn mcp_service(
     )
 }
 
-fn router(app: Arc<App>) -> Router {
+/// The whole application: every route, the fallbacks for an unknown route or method, the
+/// per-client rate limit and the log line with CORS. `serve` runs it on each connection; the
+/// tests call it in process (`tower::ServiceExt::oneshot`). A request's client is the
+/// `ConnectInfo<SocketAddr>` extension `serve` inserts; a request without one is not limited.
+pub fn router(app: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(home))
         .route("/assets/style.css", get(style_css))
@@ -264,27 +294,12 @@ fn router(app: Arc<App>) -> Router {
         .with_state(app)
 }
 
-/// A problem document with its status.
-fn problem(problem: Problem) -> Response {
-    let status = StatusCode::from_u16(problem.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    let mut response = (status, axum::Json(&problem)).into_response();
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/problem+json"),
-    );
-    response
-}
-
-/// A problem that asks the client to come back in `seconds` (at least 1).
-fn retry_after(mut response: Response, seconds: u64) -> Response {
-    response
-        .headers_mut()
-        .insert(header::RETRY_AFTER, HeaderValue::from(seconds.max(1)));
-    response
-}
-
 /// The per-client token bucket, for every route but `/healthz`.
-async fn limit(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+async fn limit(
+    State(app): State<Arc<AppState>>,
+    request: Request,
+    next: Next,
+) -> Result<Response, Problem> {
     if request.uri().path() != "/healthz" {
         let client = request
             .extensions()
@@ -297,26 +312,15 @@ async fn limit(State(app): State<Arc<App>>, request: Request, next: Next) -> Res
                 &governor::clock::DefaultClock::default(),
             ));
             let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-            return retry_after(
-                problem(Problem::new(
-                    429,
-                    "Too many requests",
-                    "rate-limited",
-                    format!(
-                        "this client is over the rate limit; retry in {} s",
-                        seconds.max(1)
-                    ),
-                )),
-                seconds,
-            );
+            return Err(Problem::rate_limited(seconds));
         }
     }
-    next.run(request).await
+    Ok(next.run(request).await)
 }
 
 /// One line per request on stderr (method, path, status, duration, size), and the CORS header
 /// when one was asked for.
-async fn log_and_cors(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+async fn log_and_cors(State(app): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_string();
@@ -357,149 +361,15 @@ async fn log_and_cors(State(app): State<Arc<App>>, request: Request, next: Next)
     response
 }
 
-/// The body, read within the limits: 413 beyond [`MAX_BODY_BYTES`], 408 when too slow, 503
-/// when the bodies held at once would go over their budget. The bytes stay counted until the
-/// returned [`Held`] is dropped, at the end of the request.
-async fn read_body(app: &App, request: Request) -> Result<(Bytes, Held), Response> {
-    let client = client_of(request.extensions());
-    let (parts, body) = request.into_parts();
-    read_limited(app, client, &parts.headers, body).await
-}
-
-/// [`read_body`] of a body and its request's client and headers.
-async fn read_limited(
-    app: &App,
-    client: super::Client,
-    headers: &HeaderMap,
-    body: Body,
-) -> Result<(Bytes, Held), Response> {
-    // A body announced over the limit is refused before it is read; one announced within it
-    // is counted whole from the start, since that is what it will hold.
-    let announced = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if announced.is_some_and(|length| length > MAX_BODY_BYTES as u64) {
-        return Err(too_large());
-    }
-    let mut held = app.bodies.start(client);
-    let announced = announced.map(|length| length as usize);
-    if let Some(length) = announced
-        && !held.grow(length)
-    {
-        return Err(bodies_over_budget());
-    }
-    let read = async {
-        let mut body = body;
-        let mut bytes = Vec::with_capacity(announced.unwrap_or(0));
-        while let Some(frame) = body.frame().await {
-            let frame = frame.map_err(|e| {
-                problem(Problem::new(
-                    400,
-                    "Unreadable body",
-                    "unreadable-body",
-                    format!("the body could not be read: {e}"),
-                ))
-            })?;
-            let Ok(data) = frame.into_data() else {
-                continue;
-            };
-            if bytes.len() + data.len() > MAX_BODY_BYTES {
-                return Err(too_large());
-            }
-            // A body of no announced length is counted as it comes.
-            if announced.is_none() && !held.grow(data.len()) {
-                return Err(bodies_over_budget());
-            }
-            bytes.extend_from_slice(&data);
-        }
-        Ok(Bytes::from(bytes))
+/// `/mcp`: a POST is read, admitted and scanned by [`McpRequest`] (its refusals are problem
+/// documents), then handed to rmcp; rmcp's own refusals (406, 415, 403, 405, ...) come back
+/// as problem documents too.
+async fn mcp(State(app): State<Arc<AppState>>, request: McpRequest) -> Response {
+    // `_admission` holds a POST's body bytes and its place in the queue until the answer.
+    let (request, _admission) = match request {
+        McpRequest::Post { request, admission } => (request, Some(admission)),
+        McpRequest::Other(request) => (request, None),
     };
-    match tokio::time::timeout(app.timeout, read).await {
-        Err(_) => Err(problem(Problem::new(
-            408,
-            "Request timeout",
-            "timeout",
-            format!("the body did not arrive within {} s", app.timeout.as_secs()),
-        ))),
-        Ok(Err(response)) => Err(response),
-        Ok(Ok(bytes)) => Ok((bytes, held)),
-    }
-}
-
-/// 503 when the bodies held at once would go over their budget (see [`budget`]).
-fn bodies_over_budget() -> Response {
-    retry_after(
-        problem(Problem::new(
-            503,
-            "Overloaded",
-            "overloaded",
-            format!(
-                "the request bodies held at once would go over {} MiB in all or {} MiB for this \
-                 client; retry when earlier requests are answered",
-                budget::TOTAL_BYTES >> 20,
-                budget::PER_CLIENT_BYTES >> 20
-            ),
-        )),
-        1,
-    )
-}
-
-fn too_large() -> Response {
-    problem(Problem::new(
-        413,
-        "Request body too large",
-        "too-large",
-        format!("the body is over {MAX_BODY_BYTES} bytes"),
-    ))
-}
-
-/// The answer when the checks' queue is full: 503, retry in a second.
-fn overloaded() -> Response {
-    retry_after(
-        problem(Problem::new(
-            503,
-            "Overloaded",
-            "overloaded",
-            "too many checks are waiting; retry in a second",
-        )),
-        1,
-    )
-}
-
-/// `/mcp`: a POST's body is read here, within the limits of the API's (size, `--timeout`), and
-/// admitted to the checks' queue (503 when it is full); a body of more than
-/// [`MAX_MCP_VALUES`] JSON values is refused before rmcp parses it to a tree. rmcp's own
-/// refusals (406, 415, 403, 405, ...) come back as problem documents.
-async fn mcp(State(app): State<Arc<App>>, request: Request) -> Response {
-    if request.method() != Method::POST {
-        return mcp_problem(app.mcp.handle(request).await.map(Body::new)).await;
-    }
-    let client = client_of(request.extensions());
-    let (parts, body) = request.into_parts();
-    // `_held` counts the body's bytes until the request is answered.
-    let (body, _held) = match read_limited(&app, client, &parts.headers, body).await {
-        Ok(read) => read,
-        Err(response) => return response,
-    };
-    // Admitted to the checks' queue, or shed.
-    let Ok(_admitted) = app.queue.try_acquire() else {
-        return overloaded();
-    };
-    // Read strictly (a key given twice is refused; rmcp would keep the last one) and counted
-    // as it is built, so that no more than a small message's values are built.
-    let scanned = tokio::task::spawn_blocking(move || {
-        ragcite::api::json::parse_unique_within(&body, MAX_MCP_VALUES)
-            .map_err(|e| Box::new(Problem::from_json_error(e)))?;
-        Ok::<_, Box<Problem>>(body)
-    })
-    .await;
-    let body = match scanned {
-        Ok(Ok(body)) => body,
-        Ok(Err(refusal)) => return problem(*refusal),
-        Err(_) => return internal_error(),
-    };
-    let request = Request::from_parts(parts, Body::from(body));
     mcp_problem(app.mcp.handle(request).await.map(Body::new)).await
 }
 
@@ -565,11 +435,11 @@ async fn mcp_problem(response: Response) -> Response {
     } else {
         detail
     };
-    let mut refused = problem(Problem::new(status, title, code, detail));
-    if let Some(allow) = parts.headers.get(header::ALLOW) {
-        refused.headers_mut().insert(header::ALLOW, allow.clone());
+    let refused = Problem::new(status, title, code, detail);
+    match parts.headers.get(header::ALLOW) {
+        Some(allow) => refused.allow(allow.clone()).into_response(),
+        None => refused.into_response(),
     }
-    refused
 }
 
 /// The client address a request came from, which the check slots are shared by.
@@ -579,80 +449,52 @@ pub fn client_of(extensions: &axum::http::Extensions) -> super::Client {
         .map(|ConnectInfo(peer)| peer.ip())
 }
 
-async fn calculate(State(app): State<Arc<App>>, request: Request) -> Response {
-    let client = client_of(request.extensions());
-    // `_held` counts the body's bytes until the request is answered.
-    let (body, _held) = match read_body(&app, request).await {
-        Ok(read) => read,
-        Err(response) => return response,
-    };
-    // Admitted to the checks' queue, or shed.
-    let Ok(_admitted) = app.queue.try_acquire() else {
-        return overloaded();
-    };
-    let parsed = tokio::task::spawn_blocking(move || CalculateRequest::from_body(&body)).await;
-    match parsed {
-        Ok(Ok(request)) => match app.service.calculate(client, request).await {
-            Ok(envelope) => axum::Json(envelope).into_response(),
-            Err(timed_out) => problem(timed_out.problem()),
-        },
-        Ok(Err(e)) => problem(Problem::from_request(e)),
-        Err(_) => internal_error(),
+/// `POST /api/v1/calculate`: the envelope, or 503 when the check ran past `--check-timeout`.
+async fn calculate(
+    State(app): State<Arc<AppState>>,
+    checked: Admitted<CalculateRequest>,
+) -> Result<Json<serde_json::Value>, Problem> {
+    // `checked.admission` holds the body's bytes and the queue's place until the answer.
+    match app.service.calculate(checked.client, checked.request).await {
+        Ok(envelope) => Ok(Json(envelope)),
+        Err(timed_out) => Err(timed_out.problem().into()),
     }
 }
 
-async fn quote(State(app): State<Arc<App>>, request: Request) -> Response {
-    let client = client_of(request.extensions());
-    // `_held` counts the body's bytes until the request is answered.
-    let (body, _held) = match read_body(&app, request).await {
-        Ok(read) => read,
-        Err(response) => return response,
-    };
-    // Admitted to the checks' queue, or shed.
-    let Ok(_admitted) = app.queue.try_acquire() else {
-        return overloaded();
-    };
-    let request = match QuoteRequest::from_body(&body) {
-        Ok(request) => request,
-        Err(e) => return problem(Problem::from_request(e)),
-    };
+/// `POST /api/v1/quote`: where the quote is in the document, or where it drifted.
+async fn quote(
+    State(app): State<Arc<AppState>>,
+    checked: Admitted<QuoteRequest>,
+) -> Result<Json<Verification>, Problem> {
+    // `checked.admission` holds the body's bytes and the queue's place until the answer.
+    let request = checked.request;
     let verify = VerifyRequest {
         quote: request.quote,
         document: DocumentRef::Text(request.document),
         chunk_id: None,
     };
-    match app.service.verify(client, verify).await {
-        Ok(verification) => axum::Json(verification).into_response(),
-        Err(_) => internal_error(),
+    match app.service.verify(checked.client, verify).await {
+        Ok(verification) => Ok(Json(verification)),
+        Err(_) => Err(Problem::internal()),
     }
 }
 
-fn internal_error() -> Response {
-    problem(Problem::new(
-        500,
-        "Internal error",
-        "internal",
-        "the check failed; this is a bug in ragcite",
-    ))
+async fn tool(State(app): State<Arc<AppState>>) -> Json<serde_json::Value> {
+    Json(tool_definition(&app.service.base_url))
 }
 
-async fn tool(State(app): State<Arc<App>>) -> Response {
-    axum::Json(tool_definition(&app.service.base_url)).into_response()
-}
-
-async fn openapi_document(State(app): State<Arc<App>>) -> Response {
-    axum::Json(openapi(&app.service.base_url)).into_response()
+async fn openapi_document(State(app): State<Arc<AppState>>) -> Json<serde_json::Value> {
+    Json(openapi(&app.service.base_url))
 }
 
 /// Alive, with the version and which support model the checks use (`shipped`, `formula` or
 /// `file`: the path of a model file stays on the server).
-async fn health(State(app): State<Arc<App>>) -> Response {
-    axum::Json(serde_json::json!({
+async fn health(State(app): State<Arc<AppState>>) -> Json<serde_json::Value> {
+    Json(serde_json::json!({
         "status": "ok",
         "version": env!("CARGO_PKG_VERSION"),
         "model": app.service.model_name,
     }))
-    .into_response()
 }
 
 async fn methodology() -> Response {
@@ -720,24 +562,10 @@ async fn page_js() -> Response {
     )
 }
 
-async fn not_found(request: Request) -> Response {
-    problem(Problem::new(
-        404,
-        "Not found",
-        "not-found",
-        format!("no resource at {}", request.uri().path()),
-    ))
+async fn not_found(uri: Uri) -> Problem {
+    Problem::not_found(uri.path())
 }
 
-async fn method_not_allowed(request: Request) -> Response {
-    problem(Problem::new(
-        405,
-        "Method not allowed",
-        "method-not-allowed",
-        format!(
-            "{} is not allowed on {}",
-            request.method(),
-            request.uri().path()
-        ),
-    ))
+async fn method_not_allowed(method: Method, uri: Uri) -> Problem {
+    Problem::method_not_allowed(&method, uri.path())
 }

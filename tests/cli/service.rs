@@ -1,8 +1,10 @@
 //! `ragcite serve` and `ragcite mcp` through real sockets and pipes: a real HTTP client (ureq)
-//! against the server on a free loopback port, every status the contract promises, responses
-//! validated against the original contract's own schema (committed in `tests/schemas/`), MCP
-//! over both transports and both handshake styles as raw JSON-RPC, and graceful shutdown. The
-//! official Python MCP client and schemathesis run from `.ci/run`.
+//! against the server on a free loopback port, responses validated against the original
+//! contract's own schema (committed in `tests/schemas/`), MCP over both transports and both
+//! handshake styles as raw JSON-RPC, the configuration and the model the server starts with,
+//! and graceful shutdown. Every status the API answers with, and each problem document, is
+//! tested in process on the router (`src/service/http/tests.rs`); here, what needs the binary.
+//! The official Python MCP client and schemathesis run from `.ci/run`.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -171,8 +173,6 @@ pub(crate) fn agent() -> ureq::Agent {
 pub(crate) struct Reply {
     pub(crate) status: u16,
     pub(crate) content_type: String,
-    pub(crate) retry_after: Option<String>,
-    pub(crate) allow: Option<String>,
     pub(crate) body: String,
 }
 
@@ -187,14 +187,10 @@ impl Reply {
                 .map(str::to_string)
         };
         let content_type = header("content-type").unwrap_or_default();
-        let retry_after = header("retry-after");
-        let allow = header("allow");
         let body = response.body_mut().read_to_string().expect("a text body");
         Reply {
             status: response.status().as_u16(),
             content_type,
-            retry_after,
-            allow,
             body,
         }
     }
@@ -249,45 +245,11 @@ fn the_worked_example_gives_the_contract_envelope() {
 }
 
 #[test]
-fn every_invalid_field_is_listed_in_a_422() {
+fn a_body_announced_over_16_mib_is_refused_before_it_is_sent() {
     let server = Server::start(&[]);
-    let body = json!({"answer": "é".repeat(100_001), "supportThreshold": 3, "extra": 1});
-    let problem = server.post_json("/api/v1/calculate", &body).problem(422);
-    let fields: Vec<&str> = problem["errors"]
-        .as_array()
-        .expect("errors")
-        .iter()
-        .map(|e| e["field"].as_str().expect("field"))
-        .collect();
-    assert_eq!(fields, ["extra", "answer", "chunks", "supportThreshold"]);
-    assert!(
-        problem["errors"][1]["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("100,001 characters"))
-    );
-    // 100,000 characters of three bytes each are within the limit.
-    let mut answer = "é".repeat(99_990);
-    answer.push_str(" tall [1].");
-    let body = json!({"answer": answer, "chunks": example()["chunks"]});
-    assert_eq!(server.post_json("/api/v1/calculate", &body).status, 200);
-    // Chunks that cannot be read are a field problem too.
-    let body = json!({"answer": "The tower is tall [1].", "chunks": "{\"x\": 1}"});
-    let problem = server.post_json("/api/v1/calculate", &body).problem(422);
-    assert_eq!(problem["errors"][0]["field"], "chunks");
-}
-
-#[test]
-fn malformed_huge_and_unknown_requests_are_problems() {
-    let server = Server::start(&[]);
-    for body in [&b"{"[..], b"", b"\xff\xfe{}", b"{\"answer\": \"\xc3\x28\"}"] {
-        server.post("/api/v1/calculate", body).problem(400);
-    }
-    let nested = "[".repeat(100_000);
-    server
-        .post("/api/v1/calculate", nested.as_bytes())
-        .problem(400);
-    // A body announced over 16 MiB is refused before it is read (a client still sending it
-    // would see the connection reset, so only the headers are sent here).
+    // Refused before it is read (a client still sending it would see the connection reset, so
+    // only the headers are sent here); the statuses of every other refusal are tested in
+    // process (src/service/http/tests.rs).
     let address = server.url.trim_start_matches("http://").to_string();
     let mut stream = TcpStream::connect(&address).expect("connect");
     write!(
@@ -304,10 +266,6 @@ fn malformed_huge_and_unknown_requests_are_problems() {
     let reply = String::from_utf8_lossy(&reply);
     assert!(reply.starts_with("HTTP/1.1 413"), "{reply}");
     assert!(reply.contains("application/problem+json"), "{reply}");
-    server.get("/nowhere").problem(404);
-    let reply = server.get("/api/v1/calculate");
-    reply.problem(405);
-    assert_eq!(reply.allow.as_deref(), Some("POST"));
     // And the server is still there.
     assert_eq!(server.get("/healthz").status, 200);
 }
@@ -361,69 +319,6 @@ fn a_quote_gives_where_it_is_or_where_it_drifted() {
     server
         .post_json("/api/v1/quote", &json!({"quote": "x"}))
         .problem(422);
-}
-
-#[test]
-fn a_client_over_the_rate_limit_is_told_when_to_come_back() {
-    let server = Server::start(&["--rate-limit", "2/s"]);
-    let replies: Vec<Reply> = (0..6).map(|_| server.get("/api/v1/tool")).collect();
-    let limited = replies
-        .iter()
-        .find(|r| r.status == 429)
-        .expect("a 429 after the burst");
-    limited.problem(429);
-    let seconds: u64 = limited
-        .retry_after
-        .as_deref()
-        .and_then(|s| s.parse().ok())
-        .expect("Retry-After in whole seconds");
-    assert!(seconds >= 1);
-    // The health check is never limited.
-    assert_eq!(server.get("/healthz").status, 200);
-}
-
-#[test]
-fn checks_that_queue_up_are_shed_with_503() {
-    // The formula scores: checks at the limits are quicker in a debug build, and what is tested
-    // is the queue, not the score.
-    let server = Server::start(&[
-        "--max-concurrent",
-        "1",
-        "--rate-limit",
-        "1000/s",
-        "--model",
-        "formula",
-    ]);
-    let (answer, chunks) = at_the_size_limits();
-    let body = json!({"answer": answer, "chunks": chunks}).to_string();
-    let url = server.at("/api/v1/calculate");
-    let statuses: Vec<u16> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..24)
-            .map(|_| {
-                scope.spawn(|| {
-                    agent()
-                        .post(&url)
-                        .send(body.as_bytes())
-                        .map(|r| {
-                            (
-                                r.status().as_u16(),
-                                r.headers().get("retry-after").is_some(),
-                            )
-                        })
-                        .expect("an answer")
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| {
-                let (status, retry) = w.join().expect("worker");
-                assert!(status != 503 || retry, "503 without Retry-After");
-                status
-            })
-            .collect()
-    });
-    assert_some_shed(&statuses);
 }
 
 /// An answer of 100,000 characters and chunks of 500,000: the contract's limits.
@@ -957,15 +852,4 @@ fn the_serve_table_names_the_model() {
     let envelope = server.post_json("/api/v1/calculate", &example()).json();
     assert_eq!(supports(&envelope)[1], 0.9526);
     assert_eq!(server.stop(), Some(0));
-}
-
-/// Requests sent at once beyond the queue: each answered 200 or shed with 503, some of both.
-#[track_caller]
-pub(crate) fn assert_some_shed(statuses: &[u16]) {
-    assert!(
-        statuses.iter().all(|s| *s == 200 || *s == 503),
-        "{statuses:?}"
-    );
-    assert!(statuses.contains(&503), "{statuses:?}");
-    assert!(statuses.contains(&200), "{statuses:?}");
 }

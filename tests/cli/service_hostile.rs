@@ -1,6 +1,7 @@
-//! Hostile requests to `ragcite serve` and `ragcite mcp`: errors no larger than a bound whatever
-//! the request holds, duplicate keys refused, documents of the folder swapped for symbolic links,
-//! FIFOs or devices after start, and stdio lines that are oversized, malformed or not UTF-8.
+//! Hostile requests to `ragcite serve` and `ragcite mcp`: tool errors no larger than a bound
+//! whatever the request holds, documents of the folder swapped for symbolic links, FIFOs or
+//! devices after start, and stdio lines that are oversized, malformed or not UTF-8. The HTTP
+//! API's bounded 422s and duplicate keys are tested in process (`src/service/http/tests.rs`).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin};
@@ -18,53 +19,6 @@ fn unknown_keys(count: usize) -> Vec<u8> {
         object.insert(format!("unknown{k:05}"), json!(1));
     }
     Value::Object(object).to_string().into_bytes()
-}
-
-#[test]
-fn a_422_lists_the_first_hundred_problems_then_a_count() {
-    let server = Server::start(&[]);
-    // 5,000 unknown keys, and the missing answer and chunks: 5,002 problems.
-    let body = unknown_keys(5_000);
-    let reply = server.post("/api/v1/calculate", &body);
-    assert!(reply.body.len() < 32 * 1024, "{} bytes", reply.body.len());
-    let problem = reply.problem(422);
-    let errors = problem["errors"].as_array().expect("errors");
-    assert_eq!(errors.len(), 100);
-    assert_eq!(errors[0]["field"], "unknown00000");
-    assert_eq!(problem["moreErrors"], 4_902);
-    let detail = problem["detail"].as_str().expect("detail");
-    assert!(detail.starts_with("5,002 invalid fields: "), "{detail}");
-    assert!(detail.ends_with(", and 4,902 more"), "{detail}");
-    // /api/v1/quote the same.
-    let problem = server.post("/api/v1/quote", &body).problem(422);
-    assert_eq!(problem["errors"].as_array().expect("errors").len(), 100);
-    assert_eq!(problem["moreErrors"], 4_902);
-    // A key of 100,000 characters is named by its beginning.
-    let long = "k".repeat(100_000);
-    let reply = server.post_json("/api/v1/calculate", &json!({ long: 1 }));
-    assert!(reply.body.len() < 4 * 1024, "{} bytes", reply.body.len());
-    let problem = reply.problem(422);
-    let field = problem["errors"][0]["field"].as_str().expect("field");
-    assert!(field.starts_with("kkk") && field.ends_with('…'), "{field}");
-    assert_eq!(server.stop(), Some(0));
-}
-
-#[test]
-fn duplicate_keys_are_refused_by_name() {
-    let server = Server::start(&[]);
-    let body = br#"{"answer": "The tower is tall [1].", "chunks": "[1] The tower is tall.", "answer": "x"}"#;
-    let problem = server.post("/api/v1/calculate", body).problem(422);
-    assert_eq!(problem["errors"][0]["field"], "answer", "{problem}");
-    assert!(
-        problem["errors"][0]["message"]
-            .as_str()
-            .is_some_and(|m| m.contains("more than once")),
-        "{problem}"
-    );
-    let body = br#"{"quote": "a b", "document": "a b c", "quote": "c"}"#;
-    let problem = server.post("/api/v1/quote", body).problem(422);
-    assert_eq!(problem["errors"][0]["field"], "quote", "{problem}");
-    assert_eq!(server.stop(), Some(0));
 }
 
 /// `ragcite mcp` with raw lines in and the replies out.

@@ -1,15 +1,15 @@
 //! The transport of `ragcite serve` under hostile clients, over real sockets on loopback:
 //! connections that send nothing or never read, a flood from one address, HTTP/2 cleartext,
-//! MCP's bodies (size, time, the checks' queue) and its errors as problem documents, CORS, and
-//! hyper's own refusals. Counts and times are bounded; a time limit only bounds a hang.
+//! MCP's bodies too large or too slow, CORS, the bodies held at once, and hyper's own
+//! refusals. Counts and times are bounded; a time limit only bounds a hang. The statuses and
+//! problem documents of the router (MCP's refusals, the checks' queue) are tested in process
+//! (`src/service/http/tests.rs`).
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
-
-use crate::service::{Reply, Server, agent, assert_some_shed, example};
+use crate::service::{Server, example};
 use crate::util::ragcite;
 
 fn address(server: &Server) -> String {
@@ -226,75 +226,12 @@ fn hyper_refuses_a_broken_request_with_an_empty_body() {
     assert!(reply.contains("content-length: 0\r\n"), "{reply}");
 }
 
-/// A POST to `/mcp` as an MCP client sends it, with `extra` headers; the reply.
-fn mcp_post(server: &Server, body: &[u8], extra: &[(&str, &str)]) -> Reply {
-    post_to(&server.at("/mcp"), body, extra)
-}
-
-fn post_to(url: &str, body: &[u8], extra: &[(&str, &str)]) -> Reply {
-    let mut request = agent()
-        .post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream");
-    for (name, value) in extra {
-        request = request.header(*name, *value);
-    }
-    Reply::from(request.send(body))
-}
-
-fn tool_call(arguments: Value) -> Value {
-    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-           "params": {"name": "rag_citation_debugger", "arguments": arguments}})
-}
-
 #[test]
-fn mcp_refusals_are_problem_documents() {
+fn mcp_bodies_too_large_or_too_slow_are_refused_on_the_socket() {
+    // rmcp's refusals, the scan of the body and the queue are tested in process
+    // (src/service/http/tests.rs); here, what a connection sees.
     let server = Server::start(&["--timeout", "1"]);
     let address = address(&server);
-    // What rmcp refuses in plain text comes back as a problem document, with its status.
-    let reply = Reply::from(
-        agent()
-            .post(&server.at("/mcp"))
-            .header("content-type", "application/json")
-            .send(tool_call(example()).to_string().as_bytes()),
-    );
-    reply.problem(406);
-    let reply = Reply::from(
-        agent()
-            .post(&server.at("/mcp"))
-            .header("content-type", "text/plain")
-            .header("accept", "application/json, text/event-stream")
-            .send(b"{}".as_slice()),
-    );
-    reply.problem(415);
-    let reply = Reply::from(agent().get(&server.at("/mcp")).call());
-    reply.problem(405);
-    assert_eq!(reply.allow.as_deref(), Some("POST"));
-    let body = tool_call(example()).to_string();
-    let reply = exchange(
-        &address,
-        format!(
-            "POST /mcp HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .as_bytes(),
-    );
-    assert!(reply.starts_with("HTTP/1.1 403"), "{reply}");
-    assert!(reply.contains("application/problem+json"), "{reply}");
-    // JSON that is no JSON-RPC message, and JSON nested too deep: 400, not 415.
-    let problem = mcp_post(&server, b"{}", &[]).problem(400);
-    assert_eq!(problem["code"], "invalid-message");
-    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
-    let problem = mcp_post(&server, deep.as_bytes(), &[]).problem(400);
-    assert_eq!(problem["code"], "malformed-json");
-    let problem = mcp_post(&server, b"{\"jsonrpc\": ", &[]).problem(400);
-    assert_eq!(problem["code"], "malformed-json");
-    // A key given twice, at any depth, is refused by name before rmcp keeps the last one.
-    let twice = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"verify_citation","arguments":{"quote":"a","quote":"b","document":"a"}}}"#;
-    let problem = mcp_post(&server, twice, &[]).problem(400);
-    assert_eq!(problem["code"], "duplicate-key");
-    let detail = problem["detail"].as_str().unwrap_or_default();
-    assert!(detail.contains("`quote`"), "{detail}");
     // A body announced over 16 MiB is refused before it is read.
     let reply = exchange(
         &address,
@@ -317,65 +254,6 @@ fn mcp_refusals_are_problem_documents() {
     let reply = String::from_utf8_lossy(&received);
     assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
     assert!(reply.contains("application/problem+json"), "{reply}");
-    // JSON-RPC's own errors stay JSON-RPC.
-    let unknown = json!({"jsonrpc": "2.0", "id": 7, "method": "no/such/method"});
-    let reply = mcp_post(&server, unknown.to_string().as_bytes(), &[]);
-    assert!(
-        reply.content_type.starts_with("application/json"),
-        "{} {}",
-        reply.status,
-        reply.body
-    );
-    assert_eq!(reply.json()["id"], 7);
-}
-
-#[test]
-fn an_mcp_body_of_too_many_values_is_refused_before_it_is_parsed() {
-    let server = Server::start(&[]);
-    // Two megabytes of zeros in an argument the tool does not take.
-    let mut arguments = example();
-    arguments["extra"] = Value::Array(vec![json!(0); 1_000_000]);
-    let body = tool_call(arguments).to_string();
-    let problem = mcp_post(&server, body.as_bytes(), &[]).problem(413);
-    assert_eq!(problem["code"], "too-many-values");
-    // A call at the size limits of the contract is far below the count.
-    let answer = "The tower was built in 1889 [1]. ".repeat(3_000);
-    let chunks = json!([{"id": "1", "text": "The tower was built in 1889."}]).to_string();
-    let body = tool_call(json!({"answer": answer, "chunks": chunks})).to_string();
-    let reply = mcp_post(&server, body.as_bytes(), &[]);
-    assert_eq!(reply.status, 200, "{}", reply.body);
-}
-
-#[test]
-fn mcp_calls_that_queue_up_are_shed_with_503() {
-    let server = Server::start(&[
-        "--max-concurrent",
-        "1",
-        "--rate-limit",
-        "1000/s",
-        "--model",
-        "formula",
-    ]);
-    let (answer, chunks) = crate::service::at_the_size_limits();
-    let body = tool_call(json!({"answer": answer, "chunks": chunks})).to_string();
-    let url = server.at("/mcp");
-    let statuses: Vec<u16> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..24)
-            .map(|_| scope.spawn(|| post_to(&url, body.as_bytes(), &[])))
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| {
-                let reply = w.join().expect("worker");
-                if reply.status == 503 {
-                    reply.problem(503);
-                    assert_eq!(reply.retry_after.as_deref(), Some("1"));
-                }
-                reply.status
-            })
-            .collect()
-    });
-    assert_some_shed(&statuses);
 }
 
 #[test]
