@@ -1,5 +1,9 @@
 //! The command line, defined once with clap; completions and the man page are generated from it.
 
+// The doc comments of the arguments are their `--help` text, written for a terminal
+// (`[default: <stdin>]`, `[serve]`), not rustdoc links or HTML.
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
+
 mod formats;
 mod values;
 

@@ -327,7 +327,7 @@ impl Analyzer {
     /// The English (Porter2) stemmer only rewrites the ends of words and leaves words of two
     /// letters alone, so a word's first two letters, lower-cased, are those of its stem, and a
     /// stem of three letters or more keeps the word's first three (up to `e`, `i` and `y`, see
-    /// [`key3`]): a token whose first letters match no wanted word cannot share a stem with
+    /// `key3`): a token whose first letters match no wanted word cannot share a stem with
     /// any, and need not be stemmed or looked up. Other languages' stemmers may rewrite the
     /// start (German umlauts), so for them only the stems themselves are compared.
     pub fn word_filter<'w>(&self, words: impl Iterator<Item = &'w Word>) -> WordFilter {

@@ -12,7 +12,7 @@
 //!   run's `outputs` (`answer` and `context`, as `create_retrieval_chain` gives them); failing
 //!   those, the documents of its `retriever` runs and the text of its last `llm` run.
 //!
-//! - The exports of other trace stores and of OTLP, read in [`otlp`] and [`platforms`]: OTLP
+//! - The exports of other trace stores and of OTLP, read in `otlp` and `platforms`: OTLP
 //!   JSON (the collector's file exporter, an OTLP/HTTP request body) with OpenInference or OTel
 //!   GenAI attributes, Opik spans, Braintrust rows, Langfuse observations and trace bodies,
 //!   MLflow traces.

@@ -2,13 +2,13 @@
 //! summary. Colour only underlines what the words already say.
 //!
 //! Every cell's text is cut to a bounded length and made printable before layout (see
-//! [`Entry`] and [`crate::escape::printable`]), so that a table costs the same whatever the
+//! `Entry` and `crate::escape::printable`), so that a table costs the same whatever the
 //! input; colour is a property of the cell that comfy-table applies to each line after layout,
 //! so it is never measured as text, never cut by wrapping and never escaped.
 //!
-//! Layout. Each column says how it may give up width (see [`Fit`]): our own words and numbers
+//! Layout. Each column says how it may give up width (see `Fit`): our own words and numbers
 //! never wrap, ids and lists wrap between items, the sentence and the preview are cut with `…`,
-//! free text wraps at spaces. [`layout`] leaves out columns, free text first, until the rest fits
+//! free text wraps at spaces. `layout` leaves out columns, free text first, until the rest fits
 //! the width at their narrowest, then shares what is left. The widths are decided here, not by
 //! comfy-table's dynamic arrangement, because cutting a sentence with `…` and packing whole
 //! items into lines need the column's width before the cell is made.

@@ -2,7 +2,7 @@
 //! writes them, recognised from the content (and the file's name): JSON (an array, an object
 //! holding one, JSON Lines, a provider's own list of sources, a response that carries its
 //! sources), CSV with a header, Markdown with a heading per source, and the text block formats
-//! ([`text`]). A file that cannot be split as what it looks like is an error that says what was
+//! (`text`). A file that cannot be split as what it looks like is an error that says what was
 //! seen, never one silent chunk.
 
 mod csv_file;

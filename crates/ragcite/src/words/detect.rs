@@ -89,7 +89,7 @@ fn reliable(text: &str) -> Option<(Language, f64, bool)> {
 }
 
 /// The language `answer` is written in, when the detector is confident. An answer of at least
-/// [`SHORT_ANSWER_LETTERS`] letters is read alone. A shorter one is read together with its
+/// `SHORT_ANSWER_LETTERS` letters is read alone. A shorter one is read together with its
 /// `chunks` too, and counts only when both readings name the same language; except that a short
 /// answer reliably read as `fallback` (the language it is read in when nothing is detected) is
 /// taken so without reading its chunks, as that changes nothing but the time. `None` when the

@@ -52,7 +52,7 @@ impl WordFilter {
     /// Whether `token` (as written) may have a wanted stem.
     ///
     /// A token of three letters or more whose stem has three or more keeps its first three
-    /// letters up to [`key3`]'s classes; one whose stem has two letters starts with them.
+    /// letters up to `key3`'s classes; one whose stem has two letters starts with them.
     pub fn may_keep(&self, token: &str) -> bool {
         if !self.by_prefix {
             return true;

@@ -48,7 +48,7 @@ pub fn zipf10(word: &str) -> Option<u8> {
 }
 
 /// How rare a lower-case word is: 9 − its Zipf frequency (1.3 for `the`, 4.2 for `paris`, 6
-/// for `photosynthesis`), [`UNLISTED_RARITY`] for a word the table lacks.
+/// for `photosynthesis`), `UNLISTED_RARITY` for a word the table lacks.
 pub fn rarity(word: &str) -> f64 {
     thread_local! {
         /// Each thread's words looked up so far: the same words recur in every sentence.

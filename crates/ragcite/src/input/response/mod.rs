@@ -1,5 +1,5 @@
 //! Provider responses as the answer: the input stage's reader for what model APIs and RAG
-//! frameworks return, one file per provider, each exposing the same [`Provider`] entry.
+//! frameworks return, one file per provider, each exposing the same `Provider` entry.
 //!
 //! [`detect`] recognises the format from the content; [`read`] joins the answer's text (also from
 //! NDJSON, SSE and JSON-array streams), turns the citations the provider attached to spans of it
@@ -13,7 +13,7 @@
 //! naming its path, and an offset that falls outside the text or inside a character is clamped
 //! onto character boundaries or dropped, never a panic. Every reader is one pass over the input.
 //!
-//! Adding a provider: a file here with its `PROVIDER`, one line in [`PROVIDERS`], and its
+//! Adding a provider: a file here with its `PROVIDER`, one line in `PROVIDERS`, and its
 //! [`AnswerFormat`] variant.
 //!
 //! Warnings (`Answer::warnings`, in this wording; the README documents them):

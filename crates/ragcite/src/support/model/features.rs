@@ -4,7 +4,7 @@
 //! them, so that a model can be fitted elsewhere. No feature describes the sentence's style
 //! alone.
 //!
-//! The features that need no word positions are computed first ([`Features::cheap`]); the
+//! The features that need no word positions are computed first (`Features::cheap`); the
 //! others get an upper bound from them, so that a chunk that cannot reach the threshold is ruled
 //! out before its positions are read.
 

@@ -90,7 +90,7 @@ pub struct Sample {
 /// A fitted model and what it was fitted on.
 #[derive(Debug, Clone)]
 pub struct Trained {
-    /// The model file (see [`super::model::Model::from_file`]).
+    /// The model file (see [`super::Model::from_file`]).
     pub file: ModelFile,
     pub units: usize,
     pub positives: usize,
