@@ -5,7 +5,7 @@ use std::process::ExitCode;
 /// How a run of ragcite ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExitStatus {
-    /// 0: every limit held (or nothing was checked: help, version, generate, explain).
+    /// 0: every limit held (or nothing was checked: help, version, explain).
     Success,
     /// 1: a limit was exceeded; the output says which and by how much.
     LimitsExceeded,

@@ -1,6 +1,6 @@
 """Shared fixtures of the Python package's tests: the repository's testdata, and the console
 script of the installed wheel. Run from a fresh virtual environment with the wheel installed:
-`pytest python/tests` (see docs/python.md)."""
+`pytest python/tests` (see CONTRIBUTING.md)."""
 
 import json
 import os

@@ -1,4 +1,4 @@
-//! Stacks read through the built-in format profiles (`src/input/response/profiles.toml`): each
+//! Stacks read through the built-in format profiles (`crates/ragcite/src/input/response/profiles.toml`): each
 //! sample of `testdata/stacks/` as the most natural command reads it, with the verdict of every
 //! sentence, what each cites, the suggestion for the third, and the status of every chunk, as
 //! `testdata/stacks/EXPECTED.md` gives them; then the user's own profiles, `--answer-path`, and

@@ -1,6 +1,6 @@
 //! Report stage: the result types every emitter reads. Field names are camelCase (`index`,
 //! `sentence`, `markers`, `cited`, `verdict`, ...); chunk ids and numbers are strings. The JSON
-//! output's contract is `docs/schema/report.schema.json`, generated from these types.
+//! output's contract is `docs/schema/check.schema.json`, generated from these types.
 
 pub mod features;
 

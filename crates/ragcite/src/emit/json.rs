@@ -226,7 +226,7 @@ pub fn schemas() -> [(&'static str, serde_json::Value); 3] {
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {
             let comment = format!(
-                "ragcite JSON output, schemaVersion {SCHEMA_VERSION}; written by `ragcite generate`"
+                "ragcite JSON output, schemaVersion {SCHEMA_VERSION}; written by `cargo xtask generate`"
             );
             object.insert("$comment".to_string(), comment.into());
         }

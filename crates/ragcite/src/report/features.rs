@@ -4,6 +4,17 @@
 
 use serde::Serialize;
 
+/// How support is scored, in one paragraph: `ragcite explain supported`, the methodology, the
+/// API's `units.support` and the MCP tools' descriptions all say it in these words (a test
+/// keeps them equal). A macro, so that other constant texts can include it.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! how_support_is_scored {
+    () => {
+        "Support (0 to 1) is scored by a model fitted to human labels: 100 shallow decision trees over 17 lexical features of the sentence and a cited chunk: how many of the sentence's content words the chunk holds (plain, and weighted by rarity), how close together and in what order (the best window, the longest common subsequence, word pairs and triples found together, copied runs), which of its names, numbers and rare words it lacks, whether it states what the sentence negates or uses an opposite word, and the two lengths. The sentence's support is the best of its cited chunks alone and of all of them together (a word any of them holds counts as found). Lexical overlap is not entailment: a reworded claim can score low, and a subtly changed one high."
+    };
+}
+
 /// How many features there are.
 pub const COUNT: usize = 17;
 
