@@ -46,19 +46,19 @@ pub(crate) fn reaches(score: f64, limit: f64) -> bool {
     score >= limit - EPSILON
 }
 
-/// The verdict, first rule that applies:
+/// The verdict, first rule that applies (numbered as the methodology's "Verdicts"):
 /// 0. a line of the answer's source list: `no-claim` (it names a source, it claims nothing);
 ///    one of the named non-claims ([`crate::claim`]), unless it misquotes: `no-claim`;
 /// 1. no marker: `uncited-claim` when the sentence has [`MIN_CLAIM_WORDS`] content words or a
 ///    number and is no heading, else `no-claim`;
 /// 2. markers, no content word, no number and no misquotation: `no-claim`;
-/// 3. no marker resolves, or the words' support is below half the threshold:
-///    `unsupported-citation`;
-/// 4. a quotation not in its chunk: `misquote`;
-/// 5. a number in no cited chunk: `number-mismatch`;
-/// 6. the matching passage says the opposite: `contradicted`;
-/// 7. support below the threshold: `weak-support`;
-/// 8. otherwise `supported`.
+/// 3. no marker resolves: `unsupported-citation`;
+/// 4. the words' support is below half the threshold: `unsupported-citation`;
+/// 5. a quotation not in its chunk: `misquote`;
+/// 6. a number in no cited chunk: `number-mismatch`;
+/// 7. the matching passage says the opposite: `contradicted`;
+/// 8. support below the threshold: `weak-support`;
+/// 9. otherwise `supported`.
 pub(crate) fn decide(f: &Findings, threshold: f64) -> Verdict {
     if f.reference || (f.nonclaim && !f.misquoted) {
         return Verdict::NoClaim;
