@@ -113,7 +113,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`')
             [CompletionResult]::new('--group-by', '--group-by', [CompletionResultType]::ParameterName, 'The record field whose value groups the results')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--features', '--features', [CompletionResultType]::ParameterName, 'Also write each labelled unit''s support features, label and source ids to this JSON Lines file, for fitting a model (scripts/fit-support.py)')
+            [CompletionResult]::new('--features', '--features', [CompletionResultType]::ParameterName, 'Also write each labelled unit''s support features, label and source ids to this JSON Lines file, for fitting a model (scripts/data/fit-support.py)')
             [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'Largest record (a labelled JSON line), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'Largest standard input kept in memory when two models read it, in bytes or with a unit')
             [CompletionResult]::new('--lenient', '--lenient', [CompletionResultType]::ParameterName, 'Use `label_lenient` where a sentence has one')

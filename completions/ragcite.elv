@@ -107,7 +107,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --model 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'
             cand --group-by 'The record field whose value groups the results'
             cand --format 'Output format'
-            cand --features 'Also write each labelled unit''s support features, label and source ids to this JSON Lines file, for fitting a model (scripts/fit-support.py)'
+            cand --features 'Also write each labelled unit''s support features, label and source ids to this JSON Lines file, for fitting a model (scripts/data/fit-support.py)'
             cand --max-record-size 'Largest record (a labelled JSON line), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run'
             cand --max-input-size 'Largest standard input kept in memory when two models read it, in bytes or with a unit'
             cand --lenient 'Use `label_lenient` where a sentence has one'

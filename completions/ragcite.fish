@@ -231,7 +231,7 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l model -d 'What 
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l group-by -d 'The record field whose value groups the results' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l format -d 'Output format' -r -f -a "table\t'A table per group and score histograms, for people'
 json\t'One JSON document, for machines'"
-complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l features -d 'Also write each labelled unit\'s support features, label and source ids to this JSON Lines file, for fitting a model (scripts/fit-support.py)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l features -d 'Also write each labelled unit\'s support features, label and source ids to this JSON Lines file, for fitting a model (scripts/data/fit-support.py)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l max-record-size -d 'Largest record (a labelled JSON line), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l max-input-size -d 'Largest standard input kept in memory when two models read it, in bytes or with a unit' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l lenient -d 'Use `label_lenient` where a sentence has one'

@@ -527,7 +527,7 @@ pub struct EvalArgs {
     pub format: EvalFormat,
 
     /// Also write each labelled unit's support features, label and source ids to this JSON
-    /// Lines file, for fitting a model (scripts/fit-support.py)
+    /// Lines file, for fitting a model (scripts/data/fit-support.py)
     #[arg(long, value_name = "PATH")]
     pub features: Option<String>,
 
@@ -658,13 +658,8 @@ pub enum Format {
     Html,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    /// Colour on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE or FORCE_COLOR force it
-    Auto,
-    Always,
-    Never,
-}
+/// `--color`, defined beside the terminal's own logic.
+pub use crate::terminal::ColorChoice;
 
 /// `--citation-scope`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

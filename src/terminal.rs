@@ -2,7 +2,6 @@
 
 use std::io::{self, IsTerminal};
 
-use crate::cli::ColorChoice;
 
 /// Output width when neither the terminal nor `COLUMNS` gives one: what a pipe, a file or a CI
 /// log gets, so that it does not depend on the terminal the command was started from.
@@ -14,6 +13,15 @@ const MIN_WIDTH: u16 = 60;
 
 /// Files smaller than this finish before a progress bar would help.
 const PROGRESS_MIN_BYTES: u64 = 16 * 1024 * 1024;
+
+/// `--color`: when the output is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE or FORCE_COLOR force it
+    Auto,
+    Always,
+    Never,
+}
 
 /// `--color always|never` win; in `auto`, NO_COLOR with any non-empty value turns colour off,
 /// CLICOLOR_FORCE or FORCE_COLOR (non-empty, not `0`) turn it on, else colour on a terminal.

@@ -11,7 +11,7 @@ from deepeval.metrics import BaseMetric
 from deepeval.test_case import LLMTestCase
 
 from . import __version__
-from .metrics import (
+from ._score import (
     CitationScore,
     _chunks_of,
     _validate_options,

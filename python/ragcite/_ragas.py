@@ -13,7 +13,7 @@ from ragas.metrics.collections.base import BaseMetric
 from ragas.metrics.result import MetricResult
 from ragas.run_config import RunConfig
 
-from .metrics import METRIC_NAME, CitationScore, _chunks_of, _validate_options, score_answer
+from ._score import METRIC_NAME, CitationScore, _chunks_of, _validate_options, score_answer
 
 __all__ = ["RagasMetric", "RagasSingleTurnMetric"]
 

@@ -51,6 +51,7 @@ use self::connections::{Connections, Limits, WriteDeadline};
 pub use self::extract::{Admission, Admitted, FromBody, McpRequest};
 pub use self::problem::Problem;
 use super::Service;
+use super::client_of;
 use super::mcp::Tools;
 
 /// The largest body read: above the longest request whose fields are only too long (a
@@ -442,12 +443,6 @@ async fn mcp_problem(response: Response) -> Response {
     }
 }
 
-/// The client address a request came from, which the check slots are shared by.
-pub fn client_of(extensions: &axum::http::Extensions) -> super::Client {
-    extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(peer)| peer.ip())
-}
 
 /// `POST /api/v1/calculate`: the envelope, or 503 when the check ran past `--check-timeout`.
 async fn calculate(

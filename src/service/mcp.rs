@@ -26,7 +26,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 
-use super::http::client_of;
+use super::client_of;
 use super::{Client, Service};
 
 /// The most document ids `verify_citation`'s description lists.

@@ -142,3 +142,10 @@ impl Service {
         .await
     }
 }
+
+/// The client address a request came from, which the check slots are shared by.
+pub fn client_of(extensions: &axum::http::Extensions) -> Client {
+    extensions
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|axum::extract::ConnectInfo(peer)| peer.ip())
+}

@@ -2,7 +2,7 @@
 //! package of the root `setup.py`, whose one dependency is `ragcite==RAGCITE_VERSION`: the wheel
 //! that holds the `ragcite` command. That version must be the one this commit builds, the
 //! `[workspace.package] version` of `Cargo.toml` (which the wheel takes too), or a tag's hooks
-//! would run another release of ragcite. `scripts/pre-commit-hooks.sh` runs the hooks themselves.
+//! would run another release of ragcite. `scripts/ci/pre-commit-hooks.sh` runs the hooks themselves.
 
 /// The `version` of `[workspace.package]` in the root `Cargo.toml`.
 fn workspace_version() -> &'static str {

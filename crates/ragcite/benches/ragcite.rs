@@ -4,7 +4,7 @@
 //!
 //! Run: `cargo bench --bench ragcite`. With `RAGCITE_BENCH_WRITE=DIR` it writes the inputs to
 //! DIR instead (answer-N.md and chunks-N.json for N = 4, 2, 1, document.txt with quote-found.txt
-//! and quote-missing.txt, batch.jsonl) and runs nothing, for `scripts/bench-process.sh`, which
+//! and quote-missing.txt, batch.jsonl) and runs nothing, for `scripts/bench/bench-process.sh`, which
 //! times whole processes on them.
 //!
 //! What "looks like real prose" means here: word frequencies follow Zipf's law over a

@@ -1,7 +1,7 @@
 //! The support model: how well a chunk backs a sentence, from the pair's [`Features`]. Its code
 //! is grouped here: the features of a pair ([`features`]), the models that score them (this
 //! file) and the fitting of a team's own ([`train`]). The
-//! shipped model (`model/model.json`, fitted by `scripts/fit-support.py`) is compiled in; a team's own
+//! shipped model (`model/model.json`, fitted by `scripts/data/fit-support.py`) is compiled in; a team's own
 //! (`ragcite train`) is read from a file; `formula` is the hand-weighted score of
 //! [`super::score`], kept for comparison.
 //!
@@ -171,7 +171,7 @@ struct Node {
     value: f64,
 }
 
-/// The model file, as written by `scripts/fit-support.py` and `ragcite train`.
+/// The model file, as written by `scripts/data/fit-support.py` and `ragcite train`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ModelFile {

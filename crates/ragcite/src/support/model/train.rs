@@ -1,5 +1,5 @@
 //! `ragcite train`: fits a support model of gradient-boosted regression trees on labelled pairs,
-//! as `scripts/fit-support.py` fits the shipped one with scikit-learn's
+//! as `scripts/data/fit-support.py` fits the shipped one with scikit-learn's
 //! `GradientBoostingClassifier` (binary log-loss, exact greedy splits, no subsampling), in plain
 //! Rust and in a fixed order, so that the same units give the same model file, byte for byte,
 //! on every machine.
@@ -68,7 +68,7 @@ impl TrainOptions {
         Ok(())
     }
 
-    /// What was fitted, in the words of `scripts/fit-support.py`.
+    /// What was fitted, in the words of `scripts/data/fit-support.py`.
     fn describe(&self) -> String {
         format!(
             "trees depth={} n={} rate={} leaf={}",

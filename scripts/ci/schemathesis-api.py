@@ -2,9 +2,9 @@
 """Runs Schemathesis (property-based API testing, `schemathesis` on PyPI) against the OpenAPI
 document that `ragcite serve` serves (GET /api/v1/openapi.json), bounded in examples and time.
 
-Usage: python scripts/schemathesis-api.py BIN [--max-examples 100] [--max-time 60] [--seed 1]
+Usage: python scripts/ci/schemathesis-api.py BIN [--max-examples 100] [--max-time 60] [--seed 1]
                                           [--strict] [-- EXTRA SCHEMATHESIS OPTIONS]
-  e.g. python scripts/schemathesis-api.py target/debug/ragcite
+  e.g. python scripts/ci/schemathesis-api.py target/debug/ragcite
 (Not named schemathesis.py: Python puts the script's folder first on sys.path, and the script
 would then import itself instead of the package.)
 

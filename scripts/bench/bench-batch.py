@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Times `ragcite batch` on a RAGAS-style JSON Lines file built from labelled eval data.
 
-Usage: scripts/bench-batch.py EVAL_DIR [--bin target/release/ragcite] [--scale 10] [--runs 3]
-       scripts/bench-batch.py EVAL_DIR --sizes 10,50 [--formats jsonl,json,table,...]
+Usage: scripts/bench/bench-batch.py EVAL_DIR [--bin target/release/ragcite] [--scale 10] [--runs 3]
+       scripts/bench/bench-batch.py EVAL_DIR --sizes 10,50 [--formats jsonl,json,table,...]
 
 EVAL_DIR holds *.jsonl files whose records have `answer` and `chunks[].text` (the labelled
 data of docs/evaluation.md). The script writes, in a temporary directory, `ragas.jsonl` (one record per

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times the Python package against `ragcite batch` on the same records.
 
-Usage: PYTHON scripts/bench-python.py EVAL_DIR [--records 10000] [--runs 3]
+Usage: PYTHON scripts/bench/bench-python.py EVAL_DIR [--records 10000] [--runs 3]
 
 Run it with the Python of a virtual environment where the wheel is installed (its `ragcite`
 console script is the batch it compares with). EVAL_DIR holds *.jsonl files whose records have

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check the local links of the repository's Markdown files.
 
-Usage: scripts/check-links.py [FILE.md ...]
+Usage: scripts/ci/check-links.py [FILE.md ...]
 
 Without arguments, checks README.md, CONTRIBUTING.md, CHANGELOG.md and every *.md file under
 docs/, fuzz/ and testdata/ (paths relative to the repository's root). For every link
@@ -23,7 +23,7 @@ import re
 import sys
 import unicodedata
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 INLINE_CODE = re.compile(r"(`+)(?:.+?)\1")

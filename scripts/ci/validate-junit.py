@@ -4,7 +4,7 @@ report consumers rely on: every suite's `tests`, `failures`, `errors` and `skipp
 its cases' results, `time` on suites and cases, and no two cases with the same suite,
 classname and name (GitLab keeps one of such duplicates).
 
-Usage: python3 scripts/validate-junit.py FILE.xml...
+Usage: python3 scripts/ci/validate-junit.py FILE.xml...
 
 Exit codes: 0 every file is right; 1 some file is not (each problem listed with its file);
 2 a file cannot be read, or junitparser is not installed (`pip install junitparser`).

@@ -2,7 +2,7 @@
 """Measure `ragcite quote` on human-written quotations (QuoteSum; docs/evaluation.md says where
 the data comes from and how the file is laid out).
 
-    scripts/measure-quotes.py dev/quotesum_quotes.jsonl [--bin target/release/ragcite]
+    scripts/dev/measure-quotes.py dev/quotesum_quotes.jsonl [--bin target/release/ragcite]
 
 For every quotation flagged `verbatim_in_text` it runs
 

@@ -2,7 +2,7 @@
 # Runs the pre-commit hooks of .pre-commit-hooks.yaml the way a user's repository does, with no
 # Rust toolchain, and fails unless each gives what it must:
 #
-#   scripts/pre-commit-hooks.sh WHEEL_DIR
+#   scripts/ci/pre-commit-hooks.sh WHEEL_DIR
 #
 # WHEEL_DIR holds the ragcite wheel of this checkout's version (Cargo.toml's [workspace.package]
 # version), built for this machine. In a temporary directory the script
@@ -35,7 +35,7 @@ if [ $# -ne 1 ] || [ ! -d "$1" ]; then
   exit 2
 fi
 wheel_dir=$(cd "$1" && pwd)
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 
 fail() {
   echo "pre-commit-hooks: FAIL: $*" >&2

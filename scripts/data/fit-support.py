@@ -4,7 +4,7 @@ model and its size by cross-validation grouped by source, and writes the chosen 
 
     ragcite eval --model formula LABELLED.jsonl... --features features.jsonl
     python3 -m venv /tmp/fit && /tmp/fit/bin/pip install numpy==2.* scikit-learn==1.*
-    /tmp/fit/bin/python scripts/fit-support.py features.jsonl -o src/support/model.json
+    /tmp/fit/bin/python scripts/data/fit-support.py features.jsonl -o crates/ragcite/src/support/model/model.json
 
 Folds (cross-validation grouped by source): each AttributionBench sub-source (`subset`) is one
 fold, held out whole; every other record goes to a fold by its question and its sources (a
@@ -297,7 +297,7 @@ def main():
     model = {
         "format": "ragcite-support-model",
         "version": 1,
-        "description": f"{chosen.describe()}, fitted by scripts/fit-support.py "
+        "description": f"{chosen.describe()}, fitted by scripts/data/fit-support.py "
         f"(threshold {threshold} folded in)",
         **exported,
     }

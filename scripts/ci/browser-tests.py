@@ -3,7 +3,7 @@
 `batch --format html`) in a real browser: Playwright for Python driving Debian's Chromium
 (/usr/bin/chromium, never a browser that Playwright downloads), axe-core for accessibility.
 
-Usage: python3 scripts/browser-tests.py BIN --axe PATH/axe.min.js --screenshots DIR
+Usage: python3 scripts/ci/browser-tests.py BIN --axe PATH/axe.min.js --screenshots DIR
                                         [--chromium /usr/bin/chromium] [--records 20000]
 
   BIN           the ragcite binary (target/debug/ragcite)
@@ -69,8 +69,8 @@ from pathlib import Path
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect, sync_playwright
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "scripts"))
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts" / "ci"))
 from serve_process import Server  # noqa: E402
 
 CHROMIUM_ARGS = [

@@ -2,7 +2,7 @@
 """Validates ragcite's JSON outputs against the committed JSON Schemas (docs/schema/): a `.json`
 file as one document, a `.jsonl` file line by line.
 
-Usage: python3 scripts/validate-json.py --schema docs/schema/check.schema.json FILE...
+Usage: python3 scripts/ci/validate-json.py --schema docs/schema/check.schema.json FILE...
 
 Exit codes: 0 every file is valid; 1 some file is not (each problem is listed with its file,
 line and JSON path); 2 the schema or a file cannot be read, or jsonschema is not installed.

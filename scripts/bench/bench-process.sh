@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# Times whole `ragcite` processes on the benchmark suite's generated inputs (benches/ragcite.rs):
+# Times whole `ragcite` processes on the benchmark suite's generated inputs (crates/ragcite/benches/ragcite.rs):
 # `check` at 1/4, 1/2 and all of the benchmark's full size (a 100,000-character answer and
 # 500,000 characters of chunks) with the growth from 1/4 to all, `wc -w` over the same files as
 # the floor for reading the text once, `quote` in a 5 MB document, and `batch` on a generated
 # JSON Lines transcript.
 #
-# Usage: scripts/bench-process.sh [RUNS]   (default 20; prints the best and the median of each)
+# Usage: scripts/bench/bench-process.sh [RUNS]   (default 20; prints the best and the median of each)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 runs=${1:-20}
-. scripts/bench-inputs.sh
+. scripts/bench/bench-inputs.sh
 
 # Prints "best median" in milliseconds of RUNS runs of the command (its output discarded; exit
 # codes 0 and 1 are both normal for a linter).

@@ -7,7 +7,7 @@ the premise is the one chunk, the hypothesis the claim citing it (`... [1]`); `e
 supported (label true), `neutral` and `contradiction` are not. Pairs without a gold label
 (OCNLI's `-`) are skipped.
 
-    python3 scripts/cjk-eval-set.py PATH/train.10k.json /tmp/ocnli.jsonl
+    python3 scripts/dev/cjk-eval-set.py PATH/train.10k.json /tmp/ocnli.jsonl
     ragcite eval /tmp/ocnli.jsonl --lang zh
 
 Write the output outside the repository: the data is not ours to commit.

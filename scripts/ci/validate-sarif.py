@@ -2,7 +2,7 @@
 """Validates SARIF files against the SARIF 2.1.0 JSON schema, and against what GitHub code
 scanning adds to it (no empty strings, a rule id and a location on every result).
 
-Usage: python3 scripts/validate-sarif.py --schema PATH/sarif-schema-2.1.0.json FILE.sarif...
+Usage: python3 scripts/ci/validate-sarif.py --schema PATH/sarif-schema-2.1.0.json FILE.sarif...
 
 Exit codes: 0 every file is valid; 1 some file is not (each problem is listed with its file
 and JSON path); 2 the schema or a file cannot be read, or jsonschema is not installed.

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Builds src/words/rarity.txt, the word-rarity table the support model reads, from the English
+"""Builds crates/ragcite/src/words/rarity.txt, the word-rarity table the support model reads, from the English
 word frequencies of wordfreq (https://github.com/rspeer/wordfreq, data CC BY-SA 4.0).
 
     python3 -m venv /tmp/wf && /tmp/wf/bin/pip install wordfreq==3.1.1
-    /tmp/wf/bin/python scripts/build-rarity.py > src/words/rarity.txt
+    /tmp/wf/bin/python scripts/data/build-rarity.py > crates/ragcite/src/words/rarity.txt
 
 The table holds the 100,000 most frequent English words, one per line, sorted by their UTF-8
 bytes so that ragcite finds a word by binary search without building anything, each with its
@@ -21,7 +21,7 @@ HEADER = """\
 # (log10 of occurrences per billion words; 77 = "the", 20 = rare).
 # Derived from wordfreq {version} by Robyn Speer (https://github.com/rspeer/wordfreq), whose data
 # is licensed under CC BY-SA 4.0 (https://creativecommons.org/licenses/by-sa/4.0/); this table
-# is shared under the same licence. Regenerate with scripts/build-rarity.py.
+# is shared under the same licence. Regenerate with scripts/data/build-rarity.py.
 """
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures `--citation-scope sentence` against `paragraph` on whole labelled answers.
 
-Usage: python3 scripts/measure-citation-scope.py FILE [--bin target/release/ragcite]
+Usage: python3 scripts/dev/measure-citation-scope.py FILE [--bin target/release/ragcite]
 
 FILE is JSON Lines whose records carry a whole `answer` (with its markers), its `chunks`
 (`id`, `title`, `text`) and its labelled `sentences` (`text` as in the answer, `citations`,

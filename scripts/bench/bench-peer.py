@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times whole `ragcite check` processes on two workloads, beside the closest peer and the floor.
 
-    python3 scripts/bench-peer.py DEV_DIR [--runs 21] [--bin target/release/ragcite]
+    python3 scripts/bench/bench-peer.py DEV_DIR [--runs 21] [--bin target/release/ragcite]
 
 - real text, at the service's size limits (an answer of up to 100,000 characters, chunks of up to
   500,000): one sentence per AttributionBench claim that cites one passage, citing it, and
@@ -16,7 +16,7 @@ sentence with the chunk it cites), timed as a whole `python3 -c` process on the 
 it can be imported (`pip install citation-integrity-check==0.1.0`), skipped otherwise. The floor
 is `wc -w` over the two files and `cat` of the two files. Prints medians and bests in ms.
 
-    python3 scripts/bench-peer.py DEV_DIR --instructions BIN [BIN ...]
+    python3 scripts/bench/bench-peer.py DEV_DIR --instructions BIN [BIN ...]
 
 counts instead the instructions of one whole `check` process of each binary on each workload
 with valgrind's callgrind (they do not move with the machine's load), to compare two builds.

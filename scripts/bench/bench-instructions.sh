@@ -4,11 +4,11 @@
 # `wc -w` on the same files. Unlike times, the counts do not depend on what else the machine
 # is doing, so they show growth and the effect of a change exactly. Needs valgrind.
 #
-# Usage: scripts/bench-instructions.sh (needs valgrind, with callgrind_annotate)
+# Usage: scripts/bench/bench-instructions.sh (needs valgrind, with callgrind_annotate)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2; }
-. scripts/bench-inputs.sh
+. scripts/bench/bench-inputs.sh
 
 # Prints the instruction count of one run of the command (output discarded; exit status 1,
 # a failed gate, is normal for a linter).

@@ -6,7 +6,7 @@ From labelled-supported sentences that ragcite calls `supported` (by the baselin
 are built, each a reversed fact:
 
   negate     the sentence negated: `not` after its auxiliary, or `did not` + the verb
-  antonym    a word of the sentence swapped for its antonym (src/words/antonyms.txt, less the
+  antonym    a word of the sentence swapped for its antonym (crates/ragcite/src/words/antonyms.txt, less the
              direction words)
   direction  a direction word reversed (increased/decreased, rose/fell, higher/lower, ...)
   chunk      the sentence kept, the chunk's sentence that it matches negated
@@ -17,7 +17,7 @@ lose `supported` are listed. Records are split by a hash of their id into a tune
 held-out half; report the held-out half for figures tuned on the other.
 
 Usage:
-  scripts/probe-contradictions.py --data dev --bin target/release/ragcite \
+  scripts/dev/probe-contradictions.py --data dev --bin target/release/ragcite \
       --base BASELINE_BINARY [--half held-out|tune|all] [--show 10]
 """
 
@@ -56,7 +56,7 @@ def half(record_id):
 
 def antonym_table(repo):
     table = {}
-    path = os.path.join(repo, "src", "words", "antonyms.txt")
+    path = os.path.join(repo, "crates", "ragcite", "src", "words", "antonyms.txt")
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.strip()
@@ -179,7 +179,7 @@ def main():
     parser.add_argument("--show", type=int, default=0, help="misses and lost originals shown")
     parser.add_argument("--kinds", default=",".join(KINDS))
     args = parser.parse_args()
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     table = antonym_table(repo)
     directions = {}
     for a, b in DIRECTIONS:

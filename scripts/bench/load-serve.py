@@ -2,7 +2,7 @@
 """Measures `ragcite serve` under load on this machine: throughput, latency, errors by status
 and the server's memory. Standard library only (threads, http.client with keep-alive).
 
-Usage: python3 scripts/load-serve.py [BIN] [--requests 3000] [--levels 1,4,16]
+Usage: python3 scripts/bench/load-serve.py [BIN] [--requests 3000] [--levels 1,4,16]
                                      [--memory 1000,20000] [--large-requests 20]
                                      [--idle 2000] [--phase-time 60] [--short]
   BIN defaults to target/release/ragcite (build it with `cargo build --release`; a debug build
@@ -61,7 +61,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = {
     "answer": (REPO / "testdata/eiffel/answer.md").read_text(encoding="utf-8").strip(),
     "chunks": (REPO / "testdata/eiffel/chunks.json").read_text(encoding="utf-8"),

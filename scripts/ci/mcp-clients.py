@@ -9,7 +9,7 @@ the SDK offers:
   ClientSession.initialize()       the low-level session, legacy handshake
   ClientSession.discover()         the low-level session, modern handshake
 
-Usage: python scripts/mcp-clients.py BIN        (e.g. target/debug/ragcite)
+Usage: python scripts/ci/mcp-clients.py BIN        (e.g. target/debug/ragcite)
 
 In each of the ten sessions it checks:
   - the negotiated protocol version;
@@ -59,7 +59,7 @@ except ImportError as e:
     print(f"mcp-clients: {e.name} is missing: pip install mcp jsonschema", file=sys.stderr)
     sys.exit(2)
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLE_ANSWER = (REPO / "testdata/eiffel/answer.md").read_text(encoding="utf-8").strip()
 EXAMPLE_CHUNKS_PATH = REPO / "testdata/eiffel/chunks.json"
 EXAMPLE_CHUNKS = EXAMPLE_CHUNKS_PATH.read_text(encoding="utf-8")

@@ -25,9 +25,9 @@ as English, or the detector was unsure). For English text, "right" counts the an
 English.
 
 Usage:
-  scripts/probe-language.py --bin target/release/ragcite dev dev/*.jsonl
-  scripts/probe-language.py --bin target/release/ragcite conllu ud/*.conllu [--per-language 300]
-  scripts/probe-language.py --bin target/release/ragcite --base OLD_BINARY split ud/*.conllu
+  scripts/dev/probe-language.py --bin target/release/ragcite dev dev/*.jsonl
+  scripts/dev/probe-language.py --bin target/release/ragcite conllu ud/*.conllu [--per-language 300]
+  scripts/dev/probe-language.py --bin target/release/ragcite --base OLD_BINARY split ud/*.conllu
 """
 
 import argparse
