@@ -2,7 +2,6 @@
 
 use std::io::{self, IsTerminal};
 
-
 /// Output width when neither the terminal nor `COLUMNS` gives one: what a pipe, a file or a CI
 /// log gets, so that it does not depend on the terminal the command was started from.
 const DEFAULT_WIDTH: u16 = 100;

@@ -443,7 +443,6 @@ async fn mcp_problem(response: Response) -> Response {
     }
 }
 
-
 /// `POST /api/v1/calculate`: the envelope, or 503 when the check ran past `--check-timeout`.
 async fn calculate(
     State(app): State<Arc<AppState>>,
