@@ -74,7 +74,7 @@ def check(
     ``"paragraph"`` (the markers ending a paragraph also cover its earlier uncited sentences).
 
     ``marker`` is your own marker form besides the built-in ones, as ``--marker``: a regular
-    expression whose one capture group is the label (``r"\{\{cite:(\w+)\}\}"``). A pattern
+    expression whose one capture group is the label (``r"\\{\\{cite:(\\w+)\\}\\}"``). A pattern
     that cannot name a label raises :class:`InputError`.
 
     Returns the report: ``result.sentences`` (each with its ``verdict``), ``result.chunks``,
@@ -335,7 +335,7 @@ def _chunk(item: Any) -> Any:
     if hasattr(item, "page_content"):  # LangChain Document
         chunk = {"text": item.page_content}
         identifier = getattr(item, "id", None)
-    elif hasattr(item, "text") and isinstance(getattr(item, "text"), str):  # LlamaIndex node
+    elif hasattr(item, "text") and isinstance(item.text, str):  # LlamaIndex node
         chunk = {"text": item.text}
         identifier = getattr(item, "node_id", None) or getattr(item, "id_", None)
     else:

@@ -2,6 +2,17 @@
 
 from typing import List, Optional, Sequence, Tuple
 
+__all__ = [
+    "__version__",
+    "InputError",
+    "main",
+    "check",
+    "check_many",
+    "batch",
+    "summarize",
+    "verify_quote",
+]
+
 __version__: str
 
 class InputError(ValueError):

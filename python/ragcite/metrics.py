@@ -55,7 +55,7 @@ from ._score import (
     METRIC_NAME,
     CitationScore,
     FailingSentence,
-    _chunks_of,
+    _chunks_of as _chunks_of,
     score,
     score_answer,
 )

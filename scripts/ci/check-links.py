@@ -3,7 +3,7 @@
 
 Usage: scripts/ci/check-links.py [FILE.md ...]
 
-Without arguments, checks README.md, CONTRIBUTING.md, CHANGELOG.md and every *.md file under
+Without arguments, checks README.md, ARCHITECTURE.md, CONTRIBUTING.md, CHANGELOG.md and every *.md file under
 docs/, fuzz/ and testdata/ (paths relative to the repository's root). For every link
 `[text](target)`, image `![alt](target)` and reference definition `[label]: target` outside code
 (fenced blocks and inline code spans), it checks that:
@@ -36,7 +36,7 @@ SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
 def default_files():
-    files = [f for f in ("README.md", "CONTRIBUTING.md", "CHANGELOG.md")
+    files = [f for f in ("README.md", "ARCHITECTURE.md", "CONTRIBUTING.md", "CHANGELOG.md")
              if os.path.exists(os.path.join(ROOT, f))]
     for top in ("docs", "fuzz", "testdata"):
         for folder, dirs, names in os.walk(os.path.join(ROOT, top)):

@@ -23,7 +23,6 @@ import argparse
 import hashlib
 import json
 import sys
-from collections import defaultdict
 
 import numpy as np
 from sklearn.ensemble import GradientBoostingClassifier

@@ -211,7 +211,7 @@ def main():
                 (q, a, r) for q, a, r in cases
                 if r and not r["found"] and (r.get("closest") or {}).get("differingWords") != 1
             ]
-            for q, a, r in others[: args.show]:
+            for _q, a, r in others[: args.show]:
                 closest = r.get("closest") or {}
                 print(f"  {closest.get('differingWords')} differing: {a!r}")
                 print(f"    closest: {closest.get('text')!r}")

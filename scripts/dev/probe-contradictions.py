@@ -205,7 +205,9 @@ def main():
                         "contexts": chunks,
                         "cited": sentence["citations"],
                     })
-    strip = lambda r: {k: v for k, v in r.items() if k != "cited"}
+    def strip(r):
+        return {k: v for k, v in r.items() if k != "cited"}
+
     base = batch(args.base, [strip(r) for r in originals])
     chosen = [r for r in originals if base.get(r["id"]) == "supported"]
     now = batch(args.bin, [strip(r) for r in chosen])
@@ -214,9 +216,9 @@ def main():
     probes = {kind: [] for kind in kinds}
     for r in chosen:
         made = {
-            "negate": lambda: negate(r["answer"]),
-            "antonym": lambda: swap(r["answer"], table),
-            "direction": lambda: swap(r["answer"], directions),
+            "negate": lambda r=r: negate(r["answer"]),
+            "antonym": lambda r=r: swap(r["answer"], table),
+            "direction": lambda r=r: swap(r["answer"], directions),
         }
         for kind in kinds:
             if kind == "chunk":
