@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2154  # check_1 ... check_4 are assigned by eval
 # Counts the instructions of whole `ragcite check` processes with valgrind's callgrind, on the
 # benchmark suite's generated inputs at 1/4, 1/2 and all of the benchmark's full size, and of
 # `wc -w` on the same files. Unlike times, the counts do not depend on what else the machine
@@ -8,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2; }
+# shellcheck source=scripts/bench/bench-inputs.sh
 . scripts/bench/bench-inputs.sh
 
 # Prints the instruction count of one run of the command (output discarded; exit status 1,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2154  # check_1 ... check_4 (and last_median) are assigned by eval
 # Times whole `ragcite` processes on the benchmark suite's generated inputs (crates/ragcite/benches/ragcite.rs):
 # `check` at 1/4, 1/2 and all of the benchmark's full size (a 100,000-character answer and
 # 500,000 characters of chunks) with the growth from 1/4 to all, `wc -w` over the same files as
@@ -9,6 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 runs=${1:-20}
+# shellcheck source=scripts/bench/bench-inputs.sh
 . scripts/bench/bench-inputs.sh
 
 # Prints "best median" in milliseconds of RUNS runs of the command (its output discarded; exit

@@ -4,7 +4,7 @@
 Usage: scripts/ci/check-links.py [FILE.md ...]
 
 Without arguments, checks README.md, ARCHITECTURE.md, CONTRIBUTING.md, CHANGELOG.md and every *.md file under
-docs/, fuzz/ and testdata/ (paths relative to the repository's root). For every link
+docs/, fuzz/, python/ and testdata/ (paths relative to the repository's root). For every link
 `[text](target)`, image `![alt](target)` and reference definition `[label]: target` outside code
 (fenced blocks and inline code spans), it checks that:
 
@@ -38,9 +38,10 @@ SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 def default_files():
     files = [f for f in ("README.md", "ARCHITECTURE.md", "CONTRIBUTING.md", "CHANGELOG.md")
              if os.path.exists(os.path.join(ROOT, f))]
-    for top in ("docs", "fuzz", "testdata"):
+    for top in ("docs", "fuzz", "python", "testdata"):
         for folder, dirs, names in os.walk(os.path.join(ROOT, top)):
-            dirs[:] = sorted(d for d in dirs if d not in ("target", "corpus"))
+            dirs[:] = sorted(d for d in dirs
+                         if d not in ("target", "corpus") and not d.startswith("."))
             files += sorted(os.path.relpath(os.path.join(folder, n), ROOT)
                             for n in names if n.endswith(".md"))
     return files
