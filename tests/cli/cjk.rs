@@ -127,3 +127,21 @@ fn chinese_and_japanese_tables() {
         insta::assert_snapshot!(format!("{lang}_table"), stdout);
     }
 }
+
+#[test]
+fn explain_marks_the_shared_character_pairs_of_a_chinese_or_japanese_passage() {
+    // The index reads overlapping character pairs (富士, 士山): the passage marks them as one
+    // run (it sliced the text backwards and panicked).
+    for lang in ["zh", "ja"] {
+        let answer = format!("testdata/cjk/{lang}-answer.md");
+        let chunks = format!("testdata/cjk/{lang}-chunks.json");
+        let out = ragcite(["explain", &answer, &chunks, "--lang", lang]).stdout(0);
+        assert!(out.contains("supported"), "{lang}: {out}");
+        let marked: Vec<&str> = out.split('*').skip(1).step_by(2).collect();
+        assert!(!marked.is_empty(), "{lang}: no marked words in {out}");
+        assert!(
+            marked.iter().all(|m| !m.is_empty()),
+            "{lang}: an empty mark (two runs side by side) in {out}"
+        );
+    }
+}

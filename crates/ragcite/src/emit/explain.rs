@@ -187,8 +187,17 @@ fn marked(text: &str, passage: &crate::support::passage::Passage) -> String {
     if passage.span.start > 0 {
         out.push('…');
     }
-    let mut at = passage.span.start;
+    // Overlapping words (the character pairs of Chinese and Japanese: 富士, 士山) are marked as
+    // one run (*富士山*).
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
     for word in &passage.matched {
+        match runs.last_mut() {
+            Some(run) if word.start < run.end => run.end = run.end.max(word.end),
+            _ => runs.push(word.clone()),
+        }
+    }
+    let mut at = passage.span.start;
+    for word in &runs {
         out.push_str(&printable(&collapsed_keep_edges(&text[at..word.start])));
         out.push('*');
         out.push_str(&printable(&text[word.clone()]));
