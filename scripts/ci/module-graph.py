@@ -3,9 +3,10 @@
 
     python3 scripts/ci/module-graph.py [--print]
 
-- Rust, for the library (crates/ragcite/src) and the command line (src/): at every depth, the
-  modules that share a parent (`input/chunks/markdown.rs` and `input/chunks/text.rs`, or
-  `quote` and `words` at the top) must not use each other in a cycle. A module uses another when
+- Rust, for the library (crates/ragcite/src), the command line (src/) and xtask
+  (crates/xtask/src): at every depth, the modules that share a parent
+  (`input/chunks/markdown.rs` and `input/chunks/text.rs`, or `quote` and `words` at the top)
+  must not use each other in a cycle. A module uses another when
   one of its files names it by path (`use crate::a::b`, `super::b::f`, `crate::a::b::C`); test
   code (tests.rs, testing.rs, `#[cfg(test)] mod tests`) is left out.
 - The library's pipeline: each stage that crates/ragcite/src/lib.rs declares under "The
@@ -25,6 +26,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 RUST_CRATES = {
     "ragcite": os.path.join(REPO, "crates", "ragcite", "src"),
     "ragcite-cli": os.path.join(REPO, "src"),
+    "xtask": os.path.join(REPO, "crates", "xtask", "src"),
 }
 PYTHON_PACKAGE = os.path.join(REPO, "python", "ragcite")
 RUNNERS = {"check", "batch", "eval", "api", "emit"}
