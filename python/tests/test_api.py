@@ -365,7 +365,7 @@ def test_batch_of_records_and_options():
 # The support model
 
 #: A model file that gives every cited sentence the support sigmoid(3) = 0.9526: one tree of one
-#: leaf (the format of src/support/model.rs).
+#: leaf (the format of crates/ragcite/src/support/model.rs).
 CONSTANT_MODEL = {
     "format": "ragcite-support-model",
     "version": 1,
@@ -385,10 +385,11 @@ def supports(report):
 
 @pytest.fixture
 def shipped_model_file(tmp_path):
-    """The shipped model's own file (src/support/model.json), copied: a model file that gives
-    the shipped model's reports."""
+    """The shipped model's own file (crates/ragcite/src/support/model/model.json), copied: a
+    model file that gives the shipped model's reports."""
+    shipped = REPO / "crates" / "ragcite" / "src" / "support" / "model" / "model.json"
     path = tmp_path / "support.json"
-    path.write_text((REPO / "src" / "support" / "model.json").read_text(encoding="utf-8"), "utf-8")
+    path.write_text(shipped.read_text(encoding="utf-8"), "utf-8")
     return path
 
 
