@@ -16,7 +16,7 @@ use crate::sentence::LineColumn;
 
 /// Version of the JSON document's schema. A change that removes or renames a field, or changes
 /// its meaning, raises the major number; a new field raises the minor one.
-pub const SCHEMA_VERSION: &str = "3.1";
+pub const SCHEMA_VERSION: &str = "3.2";
 
 /// The tool that wrote a document.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -76,9 +76,19 @@ pub struct Problem<'a> {
     /// Where the sentence starts in the answer text.
     pub start: LineColumn,
     pub text: &'a str,
+    /// How well its cited chunks support it (see the check document's `sentences[].support`).
+    /// Added in schema 3.2.
+    #[serde(serialize_with = "crate::rounding::rounded")]
+    #[schemars(with = "f64")]
+    pub support: f64,
     pub missing_numbers: &'a [String],
+    /// Content words that none of its cited chunks holds. Added in schema 3.2.
+    pub missing_words: &'a [String],
     pub unknown_markers: &'a [String],
     pub suggested_citation: Option<&'a str>,
+    /// The cited chunk that decided the verdict; `null` when it cites none or has no content
+    /// words. Added in schema 3.2.
+    pub deciding_chunk: Option<&'a str>,
 }
 
 /// One record of a batch, as `--format json` lists it and `--format jsonl` writes it per line.
@@ -155,9 +165,12 @@ impl<'a> RecordSummary<'a> {
                         verdict: s.verdict,
                         start: s.start,
                         text: &s.sentence,
+                        support: s.support,
                         missing_numbers: &s.missing_numbers,
+                        missing_words: &s.missing_words,
                         unknown_markers: &s.unknown_markers,
                         suggested_citation: s.suggested_citation.as_deref(),
+                        deciding_chunk: s.deciding_chunk.as_deref(),
                     })
                     .collect(),
                 warnings: &checked.report.warnings,
