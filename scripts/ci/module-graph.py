@@ -71,23 +71,52 @@ def code(path):
     return re.sub(r"//[^\n]*", "", text)
 
 
-PATH = re.compile(r"\b(crate|super|self)((?:\s*::\s*(?:\w+|\{[^{}]*\}))+)")
+USE = re.compile(r"\buse\s+((?:crate|super|self)\b[^;]*);")
+INLINE = re.compile(r"\b(crate|super|self)((?:\s*::\s*\w+)+)")
 
 
-def expand(head, tail):
-    """The paths a use names: `crate::a::{b, c::d}` gives crate::a::b and crate::a::c::d."""
-    tail = re.sub(r"\s+", "", tail)
-    group = re.search(r"::\{([^{}]*)\}$", tail)
-    if group:
-        prefix = tail[: group.start()]
-        for item in group.group(1).split(","):
-            item = item.strip()
-            if item and item not in ("self", "*"):
-                yield [head] + [p for p in (prefix + "::" + item).split("::") if p]
-            elif item == "self":
-                yield [head] + [p for p in prefix.split("::") if p]
-    else:
-        yield [head] + [p for p in tail.split("::") if p]
+def split_top_level(items):
+    """`a, b::{c, d}, e` split at its top-level commas."""
+    parts, depth, start = [], 0, 0
+    for k, c in enumerate(items):
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(items[start:k])
+            start = k + 1
+    parts.append(items[start:])
+    return [p for p in parts if p]
+
+
+def use_paths(tree):
+    """The paths a use tree names, groups nested at any depth: `crate::a::{b, c::{d, self}}`
+    gives crate::a::b, crate::a::c::d and crate::a::c (a glob, the module it is in)."""
+    tree = re.sub(r"\s+as\s+\w+", "", tree)
+    tree = re.sub(r"\s+", "", tree)
+
+    def walk(node, prefix):
+        brace = node.find("{")
+        if brace < 0:
+            parts = [p for p in node.split("::") if p and p != "*"]
+            if parts[-1:] == ["self"]:
+                parts = parts[:-1]
+            yield prefix + parts
+            return
+        head = [p for p in node[:brace].split("::") if p]
+        for item in split_top_level(node[brace + 1 : node.rindex("}")]):
+            yield from walk(item, prefix + head)
+
+    yield from walk(tree, [])
+
+
+def paths_in(text):
+    """Every module path a file's code names: its use trees and its inline paths."""
+    for found in USE.finditer(text):
+        yield from use_paths(found.group(1))
+    for found in INLINE.finditer(text):
+        yield [found.group(1)] + re.findall(r"\w+", found.group(2))
 
 
 def resolve(segments, here, modules):
@@ -118,11 +147,10 @@ def rust_uses(src):
     for module, files in modules.items():
         for path in files:
             text = code(path)
-            for found in PATH.finditer(text):
-                for segments in expand(found.group(1), found.group(2)):
-                    target = resolve(segments, module, modules)
-                    if target is not None and target != module:
-                        uses[module].add(target)
+            for segments in paths_in(text):
+                target = resolve(segments, module, modules)
+                if target is not None and target != module:
+                    uses[module].add(target)
     return modules, uses
 
 
