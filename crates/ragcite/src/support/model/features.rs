@@ -26,27 +26,26 @@ const POSITIONAL: [Feature; 7] = [
     F::NegationFlip,
 ];
 
-/// Which features of a pair are bounds still to compute, by [`Feature`].
+/// Which features of a pair are bounds still to compute: one bit per [`Feature`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Bounded([bool; COUNT]);
+pub(crate) struct Bounded(u32);
 
-impl std::ops::Index<Feature> for Bounded {
-    type Output = bool;
-    fn index(&self, feature: Feature) -> &bool {
-        &self.0[feature.index()]
-    }
-}
-
-impl std::ops::IndexMut<Feature> for Bounded {
-    fn index_mut(&mut self, feature: Feature) -> &mut bool {
-        &mut self.0[feature.index()]
-    }
-}
+const _: () = assert!(COUNT <= u32::BITS as usize);
 
 impl Bounded {
+    /// Marks `feature` a bound when `bound`.
+    fn set(&mut self, feature: Feature, bound: bool) {
+        self.0 |= u32::from(bound) << feature.index();
+    }
+
+    /// Whether `feature` is a bound.
+    fn has(self, feature: Feature) -> bool {
+        self.at(feature.index())
+    }
+
     /// Whether feature `k` (by index) is a bound.
-    pub(crate) fn at(&self, k: usize) -> bool {
-        self.0[k]
+    pub(crate) fn at(self, k: usize) -> bool {
+        self.0 >> k & 1 == 1
     }
 }
 
@@ -217,13 +216,13 @@ impl Features {
         values[F::SentenceWords] = n as f64;
         values[F::ChunkWords] = f64::from(pair.chunk_words);
         let mut bounded = Bounded::default();
-        bounded[F::BestWindowRecall] = true;
-        bounded[F::LcsRatio] = true;
-        bounded[F::BigramOverlap] = n >= 2;
-        bounded[F::TrigramOverlap] = n >= 2;
-        bounded[F::CopiedPairs] = true;
-        bounded[F::LongestCopy] = true;
-        bounded[F::NegationFlip] = may_flip;
+        bounded.set(F::BestWindowRecall, true);
+        bounded.set(F::LcsRatio, true);
+        bounded.set(F::BigramOverlap, n >= 2);
+        bounded.set(F::TrigramOverlap, n >= 2);
+        bounded.set(F::CopiedPairs, true);
+        bounded.set(F::LongestCopy, true);
+        bounded.set(F::NegationFlip, may_flip);
         (values, bounded)
     }
 
@@ -238,12 +237,12 @@ impl Features {
         let words = sentence.words;
         let n = words.len();
         let (chunk, held) = (pair.chunk, &pair.held);
-        if bounded[F::BestWindowRecall] || bounded[F::LcsRatio] {
+        if bounded.has(F::BestWindowRecall) || bounded.has(F::LcsRatio) {
             let (window, lcs) = best_window(sentence, chunk, held, positions);
             self[F::BestWindowRecall] = window;
             self[F::LcsRatio] = share(lcs, n);
         }
-        if bounded[F::BigramOverlap] {
+        if bounded.has(F::BigramOverlap) {
             let near: Vec<bool> = (0..n - 1)
                 .map(|k| {
                     held(k)
@@ -258,7 +257,7 @@ impl Features {
                 share(near.windows(2).filter(|w| w[0] && w[1]).count(), n - 2)
             };
         }
-        if bounded[F::CopiedPairs] || bounded[F::LongestCopy] {
+        if bounded.has(F::CopiedPairs) || bounded.has(F::LongestCopy) {
             let (pairs, run) = copies(words, chunk, held, positions);
             self[F::CopiedPairs] = if n < 2 {
                 self[F::Recall]
@@ -267,7 +266,7 @@ impl Features {
             };
             self[F::LongestCopy] = share(run, n);
         }
-        if bounded[F::NegationFlip] {
+        if bounded.has(F::NegationFlip) {
             let flipped = negation_factor(words, chunk, held, positions) < 1.0;
             self[F::NegationFlip] = if flipped { 1.0 } else { 0.0 };
         }
