@@ -241,7 +241,7 @@ _ragcite() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table json sarif github gitlab junit api html" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table full concise json sarif github gitlab junit api html" -- "${cur}"))
                     return 0
                     ;;
                 --answer-format)

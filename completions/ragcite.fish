@@ -37,6 +37,8 @@ complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "serve" -d 'Serve th
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "mcp" -d 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l format -d 'Output format' -r -f -a "table\t'Coloured tables and a one-line summary, for people'
+full\t'Each finding as linters print theirs: its sentence with what decided underlined, the passage of the cited chunk, a note per cited chunk'
+concise\t'One line per finding: `path:line:column: rule message`'
 json\t'One JSON document (schemaVersion, inputs, result, warnings, gate), for machines'
 sarif\t'SARIF 2.1.0 for GitHub code scanning, one result per problem sentence'
 github\t'GitHub Actions workflow annotations'

@@ -18,6 +18,7 @@ use self::values::{parse_learning_rate, parse_marker, parse_rate, parse_size, pa
 use self::values::{parse_origin, parse_per_second};
 use ragcite::batch::{self, BatchLimits};
 use ragcite::emit::api::{ApiEmitter, ReadInputs};
+use ragcite::emit::diagnostics::{ConciseEmitter, FullEmitter};
 use ragcite::emit::github::GithubEmitter;
 use ragcite::emit::gitlab::GitlabEmitter;
 use ragcite::emit::html::HtmlEmitter;
@@ -642,6 +643,11 @@ pub struct ExplainArgs {
 pub enum Format {
     /// Coloured tables and a one-line summary, for people
     Table,
+    /// Each finding as linters print theirs: its sentence with what decided underlined, the
+    /// passage of the cited chunk, a note per cited chunk
+    Full,
+    /// One line per finding: `path:line:column: rule message`
+    Concise,
     /// One JSON document (schemaVersion, inputs, result, warnings, gate), for machines
     Json,
     /// SARIF 2.1.0 for GitHub code scanning, one result per problem sentence
@@ -866,6 +872,18 @@ impl Format {
             }),
             Format::Html => Box::new(HtmlEmitter { read: owned() }),
             Format::Table => Box::new(output.table()),
+            Format::Full => {
+                let table = output.table();
+                Box::new(FullEmitter {
+                    color: table.color,
+                    width: table.width,
+                    read: owned(),
+                    response: read.0.format != ragcite::AnswerFormat::Text,
+                })
+            }
+            Format::Concise => Box::new(ConciseEmitter {
+                color: output.table().color,
+            }),
             Format::Json => Box::new(JsonEmitter),
             Format::Sarif => Box::new(SarifEmitter::default()),
             Format::Github => Box::new(GithubEmitter::default()),

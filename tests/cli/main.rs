@@ -22,6 +22,7 @@ mod check_timeout;
 mod ci_consumers;
 mod ci_formats;
 mod cjk;
+mod diagnostics;
 mod config;
 mod consumers;
 mod contradictions;

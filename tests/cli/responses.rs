@@ -783,7 +783,7 @@ fn an_anthropic_cited_text_not_in_its_chunk_is_a_misquote() {
         json!([{"limit": "max-misquotes", "counts": "misquotes", "found": 1, "allowed": 0, "over": 1}])
     );
 
-    let shown = table(&file, CHUNKS, &[]).exits_quietly(1);
+    let shown = table(&file, CHUNKS, &[]).columns(200).exits_quietly(1);
     assert!(
         shown.stdout.contains("misquote: “It is 330 metres"),
         "{}",
@@ -873,7 +873,7 @@ fn a_citation_list_source_that_does_not_exist_warns_and_is_an_unknown_marker() {
         [cite(1, "1", Some("1"), &[]), cite(2, "9", None, &[]),]
     );
     assert_eq!(document["result"]["citations"][1]["quote"], Value::Null);
-    let shown = table(&file, CHUNKS, &[]).exits_quietly(1);
+    let shown = table(&file, CHUNKS, &[]).columns(200).exits_quietly(1);
     assert_table_warns(&shown.stdout, warning);
 }
 
@@ -894,7 +894,7 @@ fn a_citation_list_quote_not_in_its_source_fails_max_misquotes() {
         document["gate"]["failures"],
         json!([{"limit": "max-misquotes", "counts": "misquotes", "found": 1, "allowed": 0, "over": 1}])
     );
-    let shown = table(&file, CHUNKS, &[]).exits_quietly(1);
+    let shown = table(&file, CHUNKS, &[]).columns(200).exits_quietly(1);
     assert!(
         shown
             .stdout

@@ -122,11 +122,13 @@ fn control_characters_from_the_inputs_are_neutralised_with_colour_on() {
 // ---------------------------------------------------------------------------------------------
 // Layout at the widths people use
 
-/// The lines of the tables: every line but the warnings and the summary.
+/// The lines of the tables and of the sentence blocks: every line but the warnings and the
+/// summary.
 fn table_lines(output: &str) -> Vec<&str> {
     output
         .lines()
-        .filter(|line| line.starts_with(['┌', '│', '╞', '└']))
+        .filter(|line| !line.starts_with("PASS") && !line.starts_with("FAIL"))
+        .filter(|line| !line.starts_with("warning:"))
         .collect()
 }
 
@@ -183,10 +185,43 @@ const BATCH_WORDS: [&str; 5] = [
     "1 uncited-claim",
 ];
 
+/// The worked example's sentences, each of which every width must show in full.
+const EIFFEL_SENTENCES: [&str; 4] = [
+    "The Eiffel Tower is 330 metres tall [1].",
+    "It was completed in 1888 for the World's Fair [2].",
+    "It was designed by the engineering company of Gustave Eiffel [3].",
+    "Around 7 million people visit it every year.",
+];
+
+/// The text of the sentence cells or blocks, read in order: each table row's sentence cell (the
+/// seventh column), or each block's indented lines, joined by spaces.
+fn sentences_shown(output: &str) -> String {
+    let mut words = Vec::new();
+    for line in output.lines() {
+        if line.starts_with('│') {
+            let cells: Vec<&str> = line.split(['│', '┆']).collect();
+            if cells.len() == 10 {
+                words.push(cells[7].trim());
+            }
+        } else if line.starts_with("   ") && !line.trim_start().starts_with("- ") {
+            words.push(line.trim());
+        }
+    }
+    words.join(" ")
+}
+
 #[test]
 fn every_width_from_60_to_200_fits_and_wraps_no_fixed_word() {
     for columns in 60..=200 {
-        assert_laid_out(&check(columns, "never"), usize::from(columns), &CHECK_WORDS);
+        let output = check(columns, "never");
+        let shown = sentences_shown(&output);
+        for sentence in EIFFEL_SENTENCES {
+            assert!(
+                shown.contains(sentence),
+                "at {columns} columns, the sentence {sentence:?} is not shown whole:\n{output}"
+            );
+        }
+        assert_laid_out(&output, usize::from(columns), &CHECK_WORDS);
         assert_laid_out(&batch(columns, "never"), usize::from(columns), &BATCH_WORDS);
     }
 }

@@ -310,6 +310,19 @@ fn decided_by(s: &SentenceResult) -> Option<&str> {
 
 /// The rule and message of a sentence, when it has a finding.
 fn sentence_problem(s: &SentenceResult) -> Option<(Rule, String)> {
+    let (rule, details) = sentence_details(s)?;
+    let message = format!(
+        "{}: {}: \"{}\"",
+        rule.id(),
+        details.join("; "),
+        preview(&s.sentence, SENTENCE_CHARS)
+    );
+    Some((rule, one_line(&message)))
+}
+
+/// The rule of a sentence and what is wrong with it, one item per part (not yet made fit for
+/// one line), when it has a finding.
+pub(crate) fn sentence_details(s: &SentenceResult) -> Option<(Rule, Vec<String>)> {
     let rule = match Rule::of(s.verdict) {
         Some(rule) => rule,
         None if !s.unknown_markers.is_empty() => Rule::UnknownMarker,
@@ -387,19 +400,13 @@ fn sentence_problem(s: &SentenceResult) -> Option<(Rule, String)> {
         // wrong.
         details.push(rule.summary().to_string());
     }
-    let message = format!(
-        "{}: {}: \"{}\"",
-        rule.id(),
-        details.join("; "),
-        preview(&s.sentence, SENTENCE_CHARS)
-    );
-    Some((rule, one_line(&message)))
+    Some((rule, details))
 }
 
 /// Citations the provider attached to no sentence (a citation list's entries) whose quotation
 /// is not in the chunk they name: the gate counts them as misquotes, so they are findings too.
 /// Yields the citation's index, its quotation and the message.
-fn loose_misquotes(result: &CheckResult) -> impl Iterator<Item = (usize, &str, String)> {
+pub(crate) fn loose_misquotes(result: &CheckResult) -> impl Iterator<Item = (usize, &str, String)> {
     result.citations.iter().filter_map(|c| {
         let quote = c.quote.as_ref().filter(|q| !q.found())?;
         if !c.sentences.is_empty() {

@@ -2,6 +2,7 @@
 //! decide the exit code; the gate does.
 
 pub mod api;
+pub mod diagnostics;
 pub mod eval;
 pub mod explain;
 pub mod findings;

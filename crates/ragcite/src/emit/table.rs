@@ -108,14 +108,8 @@ const SENTENCE_COLUMNS: [Column; 8] = [
     column("cov", Fit::Word),
     column("sup", Fit::Word),
     column("cited", Fit::Ids),
-    column(
-        "sentence",
-        Fit::Cut {
-            least: 20,
-            most: 120,
-        },
-    ),
-    column("what is wrong", Fit::Wrap { least: 16 }),
+    column("sentence", Fit::Wrap { least: 30 }),
+    column("what is wrong", Fit::Wrap { least: 20 }),
 ];
 const SENTENCE_DROPS: [usize; 5] = [6, 7, 1, 3, 4];
 
@@ -442,6 +436,20 @@ impl TableEmitter {
         })
     }
 
+    /// Whether a table of these columns and rows shows every column at the width, each at
+    /// least as wide as it needs to be shown.
+    fn fits<R: AsRef<[Entry]>>(&self, columns: &[Column], rows: &[R]) -> bool {
+        let least: usize = columns
+            .iter()
+            .enumerate()
+            .map(|(i, column)| {
+                let entries: Vec<&Entry> = rows.iter().map(|row| &row.as_ref()[i]).collect();
+                Need::of(column, &entries).least
+            })
+            .sum();
+        frame(columns.len()) + least <= usize::from(self.width)
+    }
+
     /// A table of these columns and rows, laid out for the width (see [`layout`]).
     fn table<R: AsRef<[Entry]>>(&self, columns: &[Column], drops: &[usize], rows: &[R]) -> Table {
         let needs: Vec<Need> = columns
@@ -730,8 +738,13 @@ impl Emitter for TableEmitter {
                 ]
             })
             .collect();
-        let table = self.table(&SENTENCE_COLUMNS, &SENTENCE_DROPS, &sentences);
-        writeln!(out, "{table}")?;
+        if self.fits(&SENTENCE_COLUMNS, &sentences) {
+            let table = self.table(&SENTENCE_COLUMNS, &SENTENCE_DROPS, &sentences);
+            writeln!(out, "{table}")?;
+        } else {
+            blocks::write_blocks(out, &result.sentences, usize::from(self.width), self.color)?;
+            writeln!(out)?;
+        }
 
         if !result.chunks.is_empty() {
             let chunks: Vec<Vec<Entry>> = result
@@ -778,29 +791,35 @@ impl Emitter for TableEmitter {
             writeln!(out, "{table}")?;
         }
 
-        if let Some(line) = abstains_line(&result.sentences) {
-            writeln!(out, "{line}")?;
-        }
-        for warning in &run.report.warnings {
-            let label = if self.color {
-                "warning".yellow().bold().to_string()
-            } else {
-                "warning".to_string()
-            };
-            writeln!(out, "{label}: {}", printable(warning))?;
-        }
-        let summary = summary_line(run.report, run.gate);
-        if self.color {
-            let (verdict, rest) = summary.split_at(4);
-            let verdict = if run.gate.passed {
-                verdict.green().bold().to_string()
-            } else {
-                verdict.red().bold().to_string()
-            };
-            writeln!(out, "{verdict}{rest}")
+        write_footer(out, run, self.color)
+    }
+}
+
+/// What every human output of a check ends with: the sentences the answer abstains on, the
+/// warnings, and the one-line summary, `PASS`/`FAIL` coloured when `color`.
+pub(crate) fn write_footer(out: &mut dyn Write, run: &Run<'_>, color: bool) -> io::Result<()> {
+    if let Some(line) = abstains_line(&run.report.result.sentences) {
+        writeln!(out, "{line}")?;
+    }
+    for warning in &run.report.warnings {
+        let label = if color {
+            "warning".yellow().bold().to_string()
         } else {
-            writeln!(out, "{summary}")
-        }
+            "warning".to_string()
+        };
+        writeln!(out, "{label}: {}", printable(warning))?;
+    }
+    let summary = summary_line(run.report, run.gate);
+    if color {
+        let (verdict, rest) = summary.split_at(4);
+        let verdict = if run.gate.passed {
+            verdict.green().bold().to_string()
+        } else {
+            verdict.red().bold().to_string()
+        };
+        writeln!(out, "{verdict}{rest}")
+    } else {
+        writeln!(out, "{summary}")
     }
 }
 
@@ -965,5 +984,6 @@ impl BatchEmitter for BatchTableEmitter {
     }
 }
 
+mod blocks;
 #[cfg(test)]
 mod tests;

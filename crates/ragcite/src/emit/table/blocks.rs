@@ -1,0 +1,195 @@
+//! The sentence table's narrow form: one block per sentence, as `kubectl describe` and
+//! `cargo tree` stay readable in a narrow terminal. A block is a head line (number, verdict,
+//! where, what it cites and its scores), the sentence in full, wrapped, and what is wrong, one
+//! item a line; nothing is dropped for lack of width.
+
+use std::io::{self, Write};
+
+use owo_colors::OwoColorize;
+use unicode_width::UnicodeWidthChar;
+
+use super::{CELL_CHARS, ITEM_CHARS, problems, shown};
+use crate::escape::{cut, printable};
+use crate::input::collapse_white_space;
+use crate::report::{SentenceResult, Verdict};
+
+/// How far the sentence and what is wrong are indented under the head line.
+const INDENT: &str = "   ";
+
+/// Writes one block per sentence for a terminal `width` columns wide.
+pub(super) fn write_blocks(
+    out: &mut dyn Write,
+    sentences: &[SentenceResult],
+    width: usize,
+    color: bool,
+) -> io::Result<()> {
+    for (k, s) in sentences.iter().enumerate() {
+        if k > 0 {
+            writeln!(out)?;
+        }
+        let verdict = s.verdict.name();
+        let verdict = if color {
+            paint(s.verdict, verdict)
+        } else {
+            verdict.to_string()
+        };
+        let mut head = vec![
+            format!("{}. {verdict}", s.index),
+            format!("{}:{}", s.start.line, s.start.column),
+        ];
+        if !s.cited.is_empty() {
+            let (ids, more) = shown(&s.cited, ITEM_CHARS);
+            let mut cited = format!("cites {}", ids.join(", "));
+            if more > 0 {
+                cited.push_str(&format!(" (+{more} more)"));
+            }
+            head.push(printable(&cited).into_owned());
+            if s.verdict.is_claim() {
+                head.push(format!("cov {:.2}", s.coverage));
+                head.push(format!("sup {:.2}", s.support));
+            }
+        }
+        // The items stay whole: their spaces do not break (the verdict's colour codes take no
+        // room).
+        let head: Vec<String> = head
+            .iter()
+            .map(|item| item.replace(' ', "\u{a0}"))
+            .collect();
+        for line in wrap(&head.join(" · "), width, "")
+            .into_iter()
+            .map(|line| line.replace('\u{a0}', " "))
+        {
+            writeln!(out, "{line}")?;
+        }
+        let sentence = collapse_white_space(&cut(&s.sentence, CELL_CHARS));
+        for line in wrap(&printable(&sentence), width, INDENT) {
+            writeln!(out, "{line}")?;
+        }
+        for problem in problems(s).lines() {
+            for line in wrap(problem, width, &format!("{INDENT}- ")) {
+                writeln!(out, "{line}")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A verdict in the colour the table gives it.
+fn paint(verdict: Verdict, name: &str) -> String {
+    match verdict {
+        Verdict::Supported => name.green().to_string(),
+        Verdict::NumberMismatch
+        | Verdict::UnsupportedCitation
+        | Verdict::Misquote
+        | Verdict::Contradicted => name.red().to_string(),
+        Verdict::WeakSupport => name.yellow().to_string(),
+        Verdict::UncitedClaim => name.magenta().to_string(),
+        Verdict::NoClaim => name.dimmed().to_string(),
+    }
+}
+
+/// Columns a character takes on a terminal; an escape sequence's characters take none (the
+/// head's colour), which only [`wrap`]'s input from this module holds.
+fn columns(c: char) -> usize {
+    c.width().unwrap_or(0)
+}
+
+/// `text` in lines at most `width` columns wide, the first starting with `first` and the rest
+/// indented as wide (as [`INDENT`] when `first` is empty): broken at spaces, and inside a word only when the word alone is wider
+/// than a line.
+fn wrap(text: &str, width: usize, first: &str) -> Vec<String> {
+    // A head line (no `first`) goes on under the sentence's indent.
+    let indent = if first.is_empty() {
+        INDENT.to_string()
+    } else {
+        " ".repeat(first.chars().count())
+    };
+    let room = width.saturating_sub(indent.len()).max(8);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    let mut used = 0;
+    let mut escape = false;
+    let visible = |word: &str, escape: &mut bool| {
+        word.chars()
+            .map(|c| {
+                // ANSI colour codes: ESC ... m take no columns.
+                if c == '\u{1b}' {
+                    *escape = true;
+                }
+                let n = if *escape { 0 } else { columns(c) };
+                if *escape && c == 'm' {
+                    *escape = false;
+                }
+                n
+            })
+            .sum::<usize>()
+    };
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let n = visible(word, &mut escape);
+        if used > 0 && used + 1 + n > room {
+            lines.push(std::mem::take(&mut line));
+            used = 0;
+        }
+        if used > 0 {
+            line.push(' ');
+            used += 1;
+        }
+        if n <= room {
+            line.push_str(word);
+            used += n;
+            continue;
+        }
+        // A word wider than a line: split it where it fills the line.
+        for c in word.chars() {
+            let w = columns(c);
+            if used + w > room && used > 0 {
+                lines.push(std::mem::take(&mut line));
+                used = 0;
+            }
+            line.push(c);
+            used += w;
+        }
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(k, line)| {
+            if k == 0 {
+                format!("{first}{line}")
+            } else {
+                format!("{indent}{line}")
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn text_wraps_at_spaces_within_the_width_and_long_words_are_split() {
+        assert_eq!(
+            wrap("the reset link stays valid for one hour", 20, "   "),
+            vec!["   the reset link", "   stays valid for", "   one hour"]
+        );
+        assert_eq!(
+            wrap("aaaaaaaaaaaaaaaaaaaa b", 12, "- "),
+            vec!["- aaaaaaaaaa", "  aaaaaaaaaa", "  b"]
+        );
+        // Wide characters take two columns.
+        assert_eq!(wrap("富士山富士山", 10, "x "), vec!["x 富士山富", "  士山"]);
+        // A head line goes on under the sentence's indent.
+        assert_eq!(wrap("a b", 9, ""), vec!["a b"]);
+        assert_eq!(wrap("aaaa bbbb", 8, ""), vec!["aaaa", "   bbbb"]);
+        // Colour codes take none.
+        assert_eq!(
+            wrap("\u{1b}[31mred\u{1b}[0m word", 8, ""),
+            vec!["\u{1b}[31mred\u{1b}[0m word"]
+        );
+        assert_eq!(wrap("", 10, "x"), vec!["x"]);
+    }
+}
