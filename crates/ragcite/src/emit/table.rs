@@ -150,7 +150,7 @@ const BATCH_COLUMNS: [Column; 5] = [
     column("line", Fit::Ids),
     column("verdicts", Fit::Items),
     column("limits exceeded", Fit::Items),
-    column("first problem", Fit::Wrap { least: 16 }),
+    column("first problem", Fit::Wrap { least: 30 }),
 ];
 const BATCH_DROPS: [usize; 2] = [4, 3];
 
@@ -823,6 +823,9 @@ pub(crate) fn write_footer(out: &mut dyn Write, run: &Run<'_>, color: bool) -> i
     }
 }
 
+/// Longest first problem's sentence shown by the batch table, in characters.
+const FIRST_CHARS: usize = 200;
+
 /// Records listed by the batch table unless `--all` is given.
 pub const BATCH_ROWS: usize = 20;
 
@@ -891,7 +894,7 @@ impl BatchTableEmitter {
                     .sentences
                     .iter()
                     .find(|s| s.verdict.is_claim() && s.verdict != Verdict::Supported)
-                    .map(|s| format!("{}: {}", s.verdict, preview(&s.sentence, 60)))
+                    .map(|s| format!("{}: {}", s.verdict, preview(&s.sentence, FIRST_CHARS)))
                     .unwrap_or_default();
                 let limits: Vec<String> = checked
                     .gate
@@ -956,8 +959,18 @@ impl BatchEmitter for BatchTableEmitter {
         };
         if shown > 0 {
             let rows: Vec<&Vec<Entry>> = self.rows[..shown].iter().map(|r| &r.cells).collect();
-            let table = self.style.table(&BATCH_COLUMNS, &BATCH_DROPS, &rows);
-            writeln!(out, "{table}")?;
+            if self.style.fits(&BATCH_COLUMNS, &rows) {
+                let table = self.style.table(&BATCH_COLUMNS, &BATCH_DROPS, &rows);
+                writeln!(out, "{table}")?;
+            } else {
+                blocks::write_record_blocks(
+                    out,
+                    &rows,
+                    usize::from(self.style.width),
+                    self.style.color,
+                )?;
+                writeln!(out)?;
+            }
             let hidden = end.aggregate.failing_records + end.aggregate.bad_records;
             if !self.all && hidden > shown {
                 writeln!(

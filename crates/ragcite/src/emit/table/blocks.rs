@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use owo_colors::OwoColorize;
 use unicode_width::UnicodeWidthChar;
 
-use super::{CELL_CHARS, ITEM_CHARS, problems, shown};
+use super::{CELL_CHARS, Entry, ITEM_CHARS, Paint, problems, shown};
 use crate::escape::{cut, printable};
 use crate::input::collapse_white_space;
 use crate::report::{SentenceResult, Verdict};
@@ -68,6 +68,58 @@ pub(super) fn write_blocks(
         for problem in problems(s).lines() {
             for line in wrap(problem, width, &format!("{INDENT}- ")) {
                 writeln!(out, "{line}")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes the batch table's rows as blocks: the record, its line and its verdicts on a head
+/// line, then the limits it exceeded and its first problem, each wrapped under it. `rows` are the
+/// table's cells: record, line, verdicts, limits exceeded, first problem.
+pub(super) fn write_record_blocks(
+    out: &mut dyn Write,
+    rows: &[&Vec<Entry>],
+    width: usize,
+    color: bool,
+) -> io::Result<()> {
+    for (k, row) in rows.iter().enumerate() {
+        if k > 0 {
+            writeln!(out)?;
+        }
+        let [record, line, verdicts, limits, first] = row.as_slice() else {
+            continue;
+        };
+        // The table paints only `bad record` (red) and `passed` (green).
+        let names = verdicts.items.join(", ");
+        let verdicts = match verdicts.paint {
+            Paint::Fg(_) if color && names == "bad record" => names.red().to_string(),
+            Paint::Fg(_) if color => names.green().to_string(),
+            _ => names,
+        };
+        // A record without an id (`-`) is named by its line alone.
+        let record = record.items.join(", ");
+        let head: Vec<String> = [record, format!("line {}", line.items.join(", ")), verdicts]
+            .into_iter()
+            .filter(|item| item != "-")
+            .map(|item| item.replace(' ', "\u{a0}"))
+            .collect();
+        for text in wrap(&head.join(" · "), width, "")
+            .into_iter()
+            .map(|line| line.replace('\u{a0}', " "))
+        {
+            writeln!(out, "{text}")?;
+        }
+        if !limits.items.concat().is_empty() {
+            let text = format!("limits exceeded: {}", limits.items.join(", "));
+            for text in wrap(&text, width, INDENT) {
+                writeln!(out, "{text}")?;
+            }
+        }
+        let first = first.items.join(" ");
+        if !first.is_empty() {
+            for text in wrap(&first, width, &format!("{INDENT}- ")) {
+                writeln!(out, "{text}")?;
             }
         }
     }
