@@ -35,6 +35,7 @@ mod locale;
 mod msrv;
 #[cfg(feature = "service")]
 mod page;
+mod positions;
 mod pre_commit;
 mod profiles;
 mod quote;
