@@ -13,9 +13,11 @@
 //! it matches, give or take white space at its ends (which some readers trim), or when the
 //! text ends inside it. Characters of the text that no literal holds (a separator a reader put
 //! between two parts, a marker it wrote in) are skipped: a literal may start up to [`WINDOW`]
+//! bytes further on, and, once [`RESYNC`] bytes of it have matched, go on up to [`WINDOW`]
 //! bytes further on. A literal that matched only by chance (a retrieved passage that equals a
 //! sentence of the answer, before the answer in the file) is replaced when a later literal
-//! matches from where one of the last [`RECENT`] matches started and reaches further.
+//! matches from where one of the last [`RECENT`] matches started and reaches further, or as far
+//! while skipping fewer characters of the text.
 //!
 //! The cost is linear in the file and the text: each literal is tried at the current place,
 //! at the few places of the window that start with its first character, and at the starts of
@@ -34,6 +36,10 @@ use std::ops::Range;
 /// How far past the end of the previous match (in bytes of the text) a literal may start: the
 /// room for what a reader inserts between two parts (`\n\n`, a marker).
 pub const WINDOW: usize = 16;
+
+/// Bytes a literal must have matched before text it does not hold (a marker a reader wrote into
+/// it) may be skipped inside it.
+pub const RESYNC: usize = 8;
 
 /// How many of the last matches a literal that matches nowhere else is tried in place of.
 pub const RECENT: usize = 4;
@@ -318,6 +324,8 @@ struct Accepted {
     origin: usize,
     /// How many segments there were before it.
     segments: usize,
+    /// Bytes of the text from `origin` to its end that its literal does not hold.
+    skipped: usize,
 }
 
 /// Walks forward through the file turning byte offsets into line:column, in one pass.
@@ -385,7 +393,9 @@ impl<'a> Aligner<'a> {
     fn run(&mut self) {
         let file = self.file;
         literals(file, |range| {
-            if self.t >= self.text.len() || self.spent() {
+            // Once the text is placed, a literal can only replace matches that skipped text.
+            let placed = self.t >= self.text.len() && self.recent.iter().all(|a| a.skipped == 0);
+            if placed || self.spent() {
                 return ControlFlow::Break(());
             }
             self.literal(range.start, &file[range]);
@@ -402,11 +412,15 @@ impl<'a> Aligner<'a> {
             self.accept(origin, end);
             return;
         }
+        // In place of the last matches, if it reaches further, or as far while skipping less
+        // of the text (the answer's string rather than passages equal to its sentences).
         for k in 0..self.recent.len() {
             let earlier = self.recent[k];
-            if let Some(end) = self.try_near(base, raw, earlier.origin)
-                && end > self.t
-            {
+            let Some(end) = self.try_near(base, raw, earlier.origin) else {
+                continue;
+            };
+            let replaced: usize = self.recent[k..].iter().map(|a| a.skipped).sum();
+            if end > self.t || (end == self.t && self.skipped(earlier.origin, end) < replaced) {
                 self.segments.truncate(earlier.segments);
                 self.recent.truncate(k);
                 self.accept(earlier.origin, end);
@@ -415,10 +429,17 @@ impl<'a> Aligner<'a> {
         }
     }
 
+    /// Bytes of the text between `origin` and `end` that the literal just tried does not hold.
+    fn skipped(&self, origin: usize, end: usize) -> usize {
+        let held: usize = self.tried.iter().map(|s| s.text_len).sum();
+        (end - origin).saturating_sub(held)
+    }
+
     fn accept(&mut self, origin: usize, end: usize) {
         self.recent.push(Accepted {
             origin,
             segments: self.segments.len(),
+            skipped: self.skipped(origin, end),
         });
         if self.recent.len() > RECENT {
             self.recent.remove(0);
@@ -461,6 +482,8 @@ impl<'a> Aligner<'a> {
         let text = self.text.as_bytes();
         let bytes = raw.as_bytes();
         let (mut i, mut t, mut matched) = (0, at, false);
+        // Bytes matched since the start, or since text the literal does not hold was skipped.
+        let mut run = 0;
         while i < bytes.len() {
             if t == text.len() {
                 // The text ends inside the literal.
@@ -483,6 +506,7 @@ impl<'a> Aligner<'a> {
                     });
                     t += encoded.len();
                     i += len;
+                    run += encoded.len();
                     matched = true;
                     continue;
                 }
@@ -514,6 +538,7 @@ impl<'a> Aligner<'a> {
                     });
                     t += n;
                     i += n;
+                    run += n;
                     matched = true;
                 }
                 if i == stretch {
@@ -526,18 +551,39 @@ impl<'a> Aligner<'a> {
                 (c, c.len_utf8())
             };
             let (c, len) = mismatch;
-            if !c.is_whitespace() {
-                return None;
-            }
-            if !matched {
+            if c.is_whitespace() && !matched {
                 // White space the reader trimmed off the start.
                 i += len;
                 continue;
             }
-            // White space trimmed off the end, if nothing but white space is left.
-            return self.blank(&raw[i..]).then_some(t);
+            if c.is_whitespace() && self.blank(&raw[i..]) {
+                // White space trimmed off the end: nothing but white space is left.
+                return Some(t);
+            }
+            // Text a reader wrote into the literal's (a marker) is skipped, after a run long
+            // enough that the literal is not matching by chance.
+            if run < RESYNC {
+                return None;
+            }
+            t = self.resync(t, c)?;
+            run = 0;
         }
         matched.then_some(t)
+    }
+
+    /// Where, within the window after `t`, the text goes on with `c`.
+    fn resync(&mut self, t: usize, c: char) -> Option<usize> {
+        let limit = (t + WINDOW).min(self.text.len());
+        for (k, found) in self.text[t..].char_indices().skip(1) {
+            self.work += 1;
+            if t + k > limit {
+                break;
+            }
+            if found == c {
+                return Some(t + k);
+            }
+        }
+        None
     }
 
     /// Whether the rest of a literal is white space only, escapes decoded.

@@ -268,3 +268,21 @@ fn unterminated_strings_and_bad_escapes_place_what_they_can() {
     let map = SourceMap::new(br#"["\ud83d x", "\udc00", "\u12"]"#, "x");
     assert!(map.placed() <= 1);
 }
+
+#[test]
+fn markers_written_into_a_literal_are_skipped_after_a_long_enough_match() {
+    let file = r#"{"answer": "Paris is the capital of France. It is large.", "other": "Lyon"}"#;
+    let text = "Paris is the capital of France [1]. It is large [2].";
+    let map = map(file, text);
+    assert_eq!(map.placed(), text.len() - " [1]".len() - " [2]".len());
+    let it = text.find("It is").unwrap();
+    assert_eq!(map.start(it).offset, file.find("It is").unwrap());
+    // The marker is placed where the text before it ends.
+    let marker = text.find(" [1]").unwrap();
+    assert_eq!(map.start(marker + 1), map.end(marker));
+    let end = map.end(text.len());
+    assert!(file[..end.offset].ends_with("large."), "{end:?}");
+    // A short literal is not matched with gaps: "Lyon" is not "L...y...o...n".
+    let map = SourceMap::new(br#"["Lyon"]"#, "L1y2o3n");
+    assert_eq!(map.placed(), 0);
+}
