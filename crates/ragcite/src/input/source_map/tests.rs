@@ -286,3 +286,47 @@ fn markers_written_into_a_literal_are_skipped_after_a_long_enough_match() {
     let map = SourceMap::new(br#"["Lyon"]"#, "L1y2o3n");
     assert_eq!(map.placed(), 0);
 }
+
+proptest::proptest! {
+    /// Whatever the file and the text, no panic; positions never go backwards; and a span
+    /// ends at or after where it starts.
+    #[test]
+    fn any_input_places_monotonically(
+        file in "[\\[\\]{}:,\" \\\\nu0-9a-zé\\n\\r]{0,80}",
+        text in "[ a-zé\\n\"\\\\]{0,40}",
+    ) {
+        let map = SourceMap::new(file.as_bytes(), &text);
+        let bounds: Vec<usize> = text.char_indices().map(|(k, _)| k).chain([text.len()]).collect();
+        let key = |p: FilePosition| (p.offset, p.line, p.column);
+        for pair in bounds.windows(2) {
+            proptest::prop_assert!(key(map.start(pair[0])) <= key(map.start(pair[1])));
+        }
+        for (k, &from) in bounds.iter().enumerate() {
+            for &to in &bounds[k + 1..] {
+                proptest::prop_assert!(key(map.start(from)) <= key(map.end(to)));
+            }
+        }
+    }
+
+    /// Parts of a JSON array joined with a separator (as streams and readers join them), so
+    /// that much of the text is placed: the same.
+    #[test]
+    fn joined_parts_are_placed(
+        parts in proptest::collection::vec("[a-zé \"\\\\\n😀]{1,12}", 1..8),
+        separator in "[\n \\[1\\]]{0,3}",
+    ) {
+        let file = serde_json::to_string(&parts).expect("JSON");
+        let text = parts.join(&separator);
+        let map = SourceMap::new(file.as_bytes(), &text);
+        let bounds: Vec<usize> = text.char_indices().map(|(k, _)| k).chain([text.len()]).collect();
+        let key = |p: FilePosition| (p.offset, p.line, p.column);
+        for pair in bounds.windows(2) {
+            proptest::prop_assert!(key(map.start(pair[0])) <= key(map.start(pair[1])));
+        }
+        for (k, &from) in bounds.iter().enumerate().filter(|(k, _)| k % 3 == 0) {
+            for &to in &bounds[k + 1..] {
+                proptest::prop_assert!(key(map.start(from)) <= key(map.end(to)));
+            }
+        }
+    }
+}
