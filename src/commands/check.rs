@@ -1,10 +1,12 @@
 //! `ragcite check`: one answer against its chunks.
 
 use std::io::{self, Write};
+use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use ragcite::emit::{AnswerInput, InputFile, Inputs, Run};
-use ragcite::{Checker, input};
+use ragcite::input::SourceMap;
+use ragcite::{AnswerFormat, Checker, input};
 
 use super::{warn, written};
 use crate::cli::{CheckArgs, Format};
@@ -79,7 +81,6 @@ pub fn write(
         _ => String::new(),
     };
     let answer_text = echo(&answer_bytes);
-    drop(answer_bytes);
     // A chunks file wins over the sources the response carries.
     let (chunks, chunks_name, chunks_text) = match &args.chunks {
         Some(path) => {
@@ -100,7 +101,15 @@ pub fn write(
 
     let options = args.checking.options()?;
     let limits = args.limits.limits();
-    let report = Checker::new(options.clone()).check(&answer, &chunks);
+    let emitter = args
+        .format
+        .emitter(&args.output, &answer_text, &chunks_text, (&answer, &chunks));
+    // A response's text placed in its file, for the outputs that point into the file.
+    let source = (emitter.file_positions() && answer.format != AnswerFormat::Text)
+        .then(|| Arc::new(SourceMap::new(&answer_bytes, &answer.text)));
+    drop(answer_bytes);
+    let mut report = Checker::new(options.clone()).check(&answer, &chunks);
+    report.source = source;
     let gate = limits.evaluate(&report.result.counts);
     let inputs = Inputs {
         answer: AnswerInput {
@@ -119,9 +128,6 @@ pub fn write(
         lang_detected: report.language.auto,
         limits,
     };
-    let emitter = args
-        .format
-        .emitter(&args.output, &answer_text, &chunks_text, (&answer, &chunks));
     let run = Run {
         report: &report,
         gate: &gate,

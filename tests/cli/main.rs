@@ -36,6 +36,7 @@ mod locale;
 mod msrv;
 #[cfg(feature = "service")]
 mod page;
+mod positions;
 mod pre_commit;
 mod profiles;
 mod quote;

@@ -364,6 +364,7 @@ impl Checker {
             result,
             warnings,
             language,
+            source: None,
         })
     }
 

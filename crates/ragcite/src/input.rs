@@ -8,7 +8,9 @@ pub mod chunks;
 mod error;
 pub mod path;
 pub mod response;
+pub mod source_map;
 pub use path::lookup;
+pub use source_map::{FilePosition, SourceMap};
 
 #[cfg(test)]
 pub(crate) mod testing;

@@ -5,9 +5,11 @@
 pub mod features;
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::input::{FilePosition, SourceMap};
 pub use crate::quote::{Closest, QuoteMatch};
 pub use crate::rounding::round4;
 use crate::rounding::rounded;
@@ -600,6 +602,10 @@ pub struct Report {
     pub warnings: Vec<String>,
     /// The language the answer was read in, and what detection found.
     pub language: LanguageUse,
+    /// Where the answer's text stands in the response file it was read from: set for a
+    /// provider response when an output points into the file (the CI formats), `None`
+    /// otherwise (and always for a plain-text answer, whose spans are already the file's).
+    pub source: Option<Arc<SourceMap>>,
 }
 
 /// The language a check read the answer in (`--lang`, or detected with `--lang auto`).
@@ -615,6 +621,30 @@ pub struct LanguageUse {
 }
 
 impl Report {
+    /// Where byte `text_offset` of the answer's text stands in the answer file, when the report
+    /// has a [`SourceMap`]; `None` otherwise (the text is the file: a span's offsets are the
+    /// file's, and a sentence's `start` and `end` its line and column).
+    pub fn file_position(&self, text_offset: usize) -> Option<FilePosition> {
+        self.source.as_ref().map(|map| map.start(text_offset))
+    }
+
+    /// Where a sentence stands in the answer file: the line and column of its first character
+    /// and those just past its last. Its own `start` and `end` without a [`SourceMap`] (a plain
+    /// text answer); for a response, the place of its text inside the response file.
+    pub fn sentence_position(&self, sentence: &SentenceResult) -> (LineColumn, LineColumn) {
+        let Some(map) = &self.source else {
+            return (sentence.start, sentence.end);
+        };
+        let line_column = |at: FilePosition| LineColumn {
+            line: at.line,
+            column: at.column,
+        };
+        (
+            line_column(map.start(sentence.span.start)),
+            line_column(map.end(sentence.span.end)),
+        )
+    }
+
     /// What a check found, in one line without the gate: `4 sentences: 1 supported, ... · 5
     /// chunks: 2 used, ... · 1 unknown marker`.
     pub fn counts_line(&self) -> String {

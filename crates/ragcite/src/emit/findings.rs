@@ -423,8 +423,10 @@ pub(crate) fn loose_misquotes(result: &CheckResult) -> impl Iterator<Item = (usi
     })
 }
 
-/// The findings of one `check`: its problem sentences where they stand in the answer, then its
-/// loose misquoted citations at the answer's first line.
+/// The findings of one `check`: its problem sentences where they stand in the answer file (for a
+/// response with the report's [`SourceMap`](crate::input::SourceMap), where their text stands
+/// inside the response file: see [`Report::sentence_position`]), then its loose misquoted
+/// citations at the answer's first line.
 pub fn check_findings(report: &Report, answer_path: &str) -> Vec<Finding> {
     let path = display_path(answer_path);
     let result = &report.result;
@@ -433,6 +435,7 @@ pub fn check_findings(report: &Report, answer_path: &str) -> Vec<Finding> {
         .iter()
         .filter_map(|s| {
             let (rule, message) = sentence_problem(s)?;
+            let (start, end) = report.sentence_position(s);
             Some(Finding {
                 rule,
                 message,
@@ -440,8 +443,8 @@ pub fn check_findings(report: &Report, answer_path: &str) -> Vec<Finding> {
                 record: None,
                 subject: format!("sentence {}", s.index),
                 text: s.sentence.clone(),
-                start: s.start,
-                end: s.end,
+                start,
+                end,
             })
         })
         .collect();

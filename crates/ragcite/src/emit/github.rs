@@ -174,6 +174,10 @@ impl Emitter for GithubEmitter {
     fn left_out(&self, run: &Run<'_>) -> Option<String> {
         Self::annotations_of(&check_findings(run.report, &run.inputs.answer.path)).left_out()
     }
+
+    fn file_positions(&self) -> bool {
+        true
+    }
 }
 
 impl BatchEmitter for GithubEmitter {

@@ -97,6 +97,10 @@ impl Emitter for GitlabEmitter {
             .collect();
         write_document(out, &entries)
     }
+
+    fn file_positions(&self) -> bool {
+        true
+    }
 }
 
 impl BatchEmitter for GitlabEmitter {

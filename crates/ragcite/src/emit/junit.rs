@@ -289,6 +289,10 @@ impl Emitter for JunitEmitter {
         suite.totals = totals;
         write_document(out, &[suite], &summary_line(run.report, run.gate))
     }
+
+    fn file_positions(&self) -> bool {
+        true
+    }
 }
 
 impl JunitEmitter {

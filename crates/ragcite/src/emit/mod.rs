@@ -82,6 +82,13 @@ pub trait Emitter {
     fn left_out(&self, _run: &Run<'_>) -> Option<String> {
         None
     }
+
+    /// Whether the output points into the answer file by line and column, so that a response's
+    /// report needs its [`SourceMap`](crate::input::SourceMap) (`Report::source`): the CI
+    /// formats do; the others write offsets into the answer's text, and spare its cost.
+    fn file_positions(&self) -> bool {
+        false
+    }
 }
 
 /// What a batch was run on and how, for `inputs` in machine output.

@@ -359,6 +359,10 @@ impl Emitter for SarifEmitter {
         let found = check_findings(run.report, &run.inputs.answer.path).len();
         (found > MAX_RESULTS).then(|| left_out_message(found - MAX_RESULTS, found))
     }
+
+    fn file_positions(&self) -> bool {
+        true
+    }
 }
 
 impl BatchEmitter for SarifEmitter {

@@ -13,7 +13,7 @@ use crate::input::json_kind;
 pub(super) const DONE: &str = "[DONE]";
 
 /// Whether the input opens like a server-sent event stream.
-pub(super) fn is_sse(start: &str) -> bool {
+pub(crate) fn is_sse(start: &str) -> bool {
     start.starts_with("data:") || start.starts_with("event:") || start.starts_with(':')
 }
 

@@ -63,6 +63,7 @@ use crate::input::InputError;
 
 use super::{Answer, AnswerFormat, ChunkFormat, Chunks};
 pub use detect::{Candidate, candidates, detect, detect_with_tie};
+pub(crate) use json::is_sse;
 use reading::Reading;
 pub(crate) use reading::Sources;
 
