@@ -140,3 +140,31 @@ fn text_from_the_inputs_is_escaped_in_the_snippets() {
         assert!(output.contains("99"), "{output}");
     }
 }
+
+#[test]
+fn a_responses_positions_are_those_of_its_text_inside_the_file() {
+    for (_, answer, chunks) in &ANSWERS[1..] {
+        let file = std::fs::read_to_string(answer).unwrap();
+        let lines: Vec<&str> = file.lines().collect();
+        for format in ["concise", "full"] {
+            let output = run(answer, chunks, format, "never", 100);
+            let mut seen = 0;
+            for line in output.lines() {
+                let Some(at) = line.find(&format!("{answer}:")) else {
+                    continue;
+                };
+                let rest = &line[at + answer.len() + 1..];
+                let mut parts = rest.split(|c: char| !c.is_ascii_digit());
+                let row: usize = parts.next().unwrap().parse().unwrap();
+                let column: usize = parts.next().unwrap().parse().unwrap();
+                let there: String = lines[row - 1].chars().skip(column - 1).take(2).collect();
+                assert!(
+                    ["It", "Ar"].contains(&there.as_str()),
+                    "{format} of {answer}: {row}:{column} holds {there:?}"
+                );
+                seen += 1;
+            }
+            assert_eq!(seen, 3, "{format} of {answer}:\n{output}");
+        }
+    }
+}

@@ -23,7 +23,6 @@ use super::findings::{
 use super::table::write_footer;
 use super::{Emitter, Run};
 use crate::report::{CitationFinding, SentenceResult, Verdict, preview};
-use crate::sentence::LineColumn;
 use crate::support::passage::best_passage;
 use crate::words::Analyzer;
 
@@ -75,6 +74,11 @@ impl Emitter for ConciseEmitter {
         }
         write_footer(out, run, self.color)
     }
+
+    /// The positions are those of the text inside a response file.
+    fn file_positions(&self) -> bool {
+        true
+    }
 }
 
 /// A rule id in its level's colour, as ruff colours codes.
@@ -120,7 +124,15 @@ impl Emitter for FullEmitter {
             details.retain(|d| !d.starts_with("suggested citation"));
             let view = SentenceView::new(&self.read, s);
             let chunk_view = deciding_passage(&self.read, &analyzer, s);
-            let groups = self.sentence_groups(&path, s, rule, &details, &view, chunk_view.as_ref());
+            let groups = self.sentence_groups(
+                run.report,
+                &path,
+                s,
+                rule,
+                &details,
+                &view,
+                chunk_view.as_ref(),
+            );
             writeln!(out, "{}\n", renderer.render(&groups))?;
             any = true;
         }
@@ -145,11 +157,18 @@ impl Emitter for FullEmitter {
         }
         write_footer(out, run, self.color)
     }
+
+    /// The `-->` line of a response's finding is the text's place inside the file.
+    fn file_positions(&self) -> bool {
+        true
+    }
 }
 
 impl FullEmitter {
+    #[allow(clippy::too_many_arguments)]
     fn sentence_groups<'a>(
         &self,
+        report: &crate::Report,
         path: &'a str,
         s: &'a SentenceResult,
         rule: Rule,
@@ -177,7 +196,7 @@ impl FullEmitter {
         if self.response || view.cut {
             // The renderer would count the position from the text shown: it is said first, and
             // the text shown is named for what it is.
-            let start = self.position(s);
+            let (start, _) = report.sentence_position(s);
             group = group
                 .element(
                     Origin::path(path)
@@ -214,11 +233,6 @@ impl FullEmitter {
             );
         }
         groups
-    }
-
-    /// Where the sentence starts, as the finding's other outputs say it.
-    fn position(&self, s: &SentenceResult) -> LineColumn {
-        s.start
     }
 }
 
