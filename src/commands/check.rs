@@ -118,6 +118,7 @@ pub fn write(
         lang: report.language.used.code().to_string(),
         lang_detected: report.language.auto,
         limits,
+        config: args.output.config_used.clone(),
     };
     let emitter = args
         .format
