@@ -253,3 +253,22 @@ pub(crate) fn write_document(out: &mut dyn Write, value: &impl Serialize) -> io:
     document.push(b'\n');
     out.write_all(&document)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{ConfigSource, ConfigUsed};
+
+    #[test]
+    fn the_config_is_described_for_a_footer_and_its_path_escaped() {
+        let used = |source, path: Option<&str>| ConfigUsed {
+            source,
+            path: path.map(str::to_string),
+        };
+        let found = used(ConfigSource::Found, Some("../.ragcite.toml"));
+        assert_eq!(found.describe(), "config ../.ragcite.toml");
+        let given = used(ConfigSource::Given, Some("team\u{1b}[2J.toml"));
+        assert_eq!(given.describe(), "config team\\u{1b}[2J.toml (--config)");
+        assert_eq!(ConfigUsed::isolated().describe(), "no config (--isolated)");
+        assert_eq!(used(ConfigSource::None, None).describe(), "no config found");
+    }
+}
