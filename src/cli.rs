@@ -389,6 +389,12 @@ pub struct OutputArgs {
     /// Ignore every configuration file
     #[arg(long)]
     pub isolated: bool,
+
+    /// The configuration file that was applied, or why none was: set by `ragcite_cli::main`
+    /// from what `config::apply` did, never from the command line (a caller that parses
+    /// without reading configuration, such as the Python package, keeps `isolated`).
+    #[arg(skip)]
+    pub config_used: ragcite::emit::ConfigUsed,
 }
 
 #[derive(Debug, Args)]

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::CommandFactory;
+use ragcite::emit::{ConfigSource, ConfigUsed};
 
 use crate::cli::Cli;
 
@@ -34,26 +35,27 @@ struct Config {
 }
 
 /// The command line with the configuration's options placed before the user's, so that the
-/// user's win. Returns the arguments unchanged for subcommands without configuration.
-pub fn apply(args: Vec<OsString>) -> Result<Vec<OsString>> {
+/// user's win, and which file that was (or why none was), for the reports' `inputs`. Returns the
+/// arguments unchanged for subcommands without configuration.
+pub fn apply(args: Vec<OsString>) -> Result<(Vec<OsString>, ConfigUsed)> {
     let Some(position) = args
         .iter()
         .skip(1)
         .position(|a| a.to_str().is_some_and(|a| !a.starts_with('-')))
         .map(|p| p + 1)
     else {
-        return Ok(args);
+        return Ok((args, ConfigUsed::isolated()));
     };
     let subcommand = args[position].to_string_lossy().into_owned();
     if !CONFIGURED.contains(&subcommand.as_str()) && subcommand != SERVE && subcommand != FORMATS {
-        return Ok(args);
+        return Ok((args, ConfigUsed::isolated()));
     }
     let user: Vec<String> = args[position + 1..]
         .iter()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
     if user.iter().any(|a| a == "--isolated") {
-        return Ok(args);
+        return Ok((args, ConfigUsed::isolated()));
     }
     let explicit = user.iter().enumerate().find_map(|(k, a)| {
         if a == "--config" {
@@ -62,25 +64,42 @@ pub fn apply(args: Vec<OsString>) -> Result<Vec<OsString>> {
             a.strip_prefix("--config=").map(str::to_string)
         }
     });
-    let config = match explicit {
-        Some(path) => Some(
-            read(Path::new(&path), true)?
-                .with_context(|| format!("{path}: has no [tool.ragcite] table"))?,
-        ),
-        None => discover()?,
-    };
-    let Some(config) = config else {
-        return Ok(args);
+    let (config, used) = match explicit {
+        Some(path) => {
+            let config = read(Path::new(&path), true)?
+                .with_context(|| format!("{path}: has no [tool.ragcite] table"))?;
+            let used = ConfigUsed {
+                source: ConfigSource::Given,
+                path: Some(path),
+            };
+            (config, used)
+        }
+        None => match discover()? {
+            Some((config, shown)) => {
+                let used = ConfigUsed {
+                    source: ConfigSource::Found,
+                    path: Some(shown),
+                };
+                (config, used)
+            }
+            None => {
+                let none = ConfigUsed {
+                    source: ConfigSource::None,
+                    path: None,
+                };
+                return Ok((args, none));
+            }
+        },
     };
     add_formats(&config)?;
     if subcommand == FORMATS {
-        return Ok(args);
+        return Ok((args, used));
     }
     let inserted = options_for(&config, &subcommand, &user)?;
     let mut result: Vec<OsString> = args[..=position].to_vec();
     result.extend(inserted.into_iter().map(OsString::from));
     result.extend(args[position + 1..].iter().cloned());
-    Ok(result)
+    Ok((result, used))
 }
 
 /// `[[format]]` tables: the user's format profiles, in the built-in profiles' schema, added to
@@ -102,18 +121,24 @@ fn add_formats(config: &Config) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("{shown}: [[format]]: {e}"))
 }
 
-/// The nearest configuration above the working directory.
-fn discover() -> Result<Option<Config>> {
+/// The nearest configuration above the working directory, and its path relative to the working
+/// directory (`.ragcite.toml`, `../../pyproject.toml`), which is how the reports name it.
+fn discover() -> Result<Option<(Config, String)>> {
     let Ok(start) = std::env::current_dir() else {
         return Ok(None);
     };
-    for dir in start.ancestors() {
+    for (up, dir) in start.ancestors().enumerate() {
         for name in NAMES {
             let path = dir.join(name);
             if path.is_file()
                 && let Some(config) = read(&path, false)?
             {
-                return Ok(Some(config));
+                let mut shown = PathBuf::new();
+                for _ in 0..up {
+                    shown.push("..");
+                }
+                shown.push(name);
+                return Ok(Some((config, shown.to_string_lossy().into_owned())));
             }
         }
     }

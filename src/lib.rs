@@ -27,12 +27,19 @@ use exit::ExitStatus;
 
 /// Runs the command line `args` (the program name first) and returns the exit code.
 pub fn main(args: Vec<OsString>) -> u8 {
-    let args = match config::apply(args) {
-        Ok(args) => args,
+    let (args, used) = match config::apply(args) {
+        Ok(applied) => applied,
         Err(err) => return finish(Err(err)),
     };
     match Cli::try_parse_from(args) {
-        Ok(cli) => finish(run(cli)),
+        Ok(mut cli) => {
+            if let Command::Check(args) = &mut cli.command {
+                args.output.config_used = used;
+            } else if let Command::Batch(args) = &mut cli.command {
+                args.output.config_used = used;
+            }
+            finish(run(cli))
+        }
         Err(e) => usage_error(&e),
     }
 }

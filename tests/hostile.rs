@@ -1378,8 +1378,15 @@ fn a_quote_of_100000_words_against_a_5mb_document() {
     assert_clean(&out, &[1]);
     let doc = out.json();
     assert_eq!(doc["found"], false);
-    let similarity = doc["closest"]["similarity"].as_f64().unwrap();
-    assert!((0.0..=1.0).contains(&similarity), "{similarity}");
+    // A closest passage is shown only when at least half its words agree (docs/commands.md);
+    // the words shuffled, none is close.
+    match &doc["closest"] {
+        Value::Null => {}
+        closest => {
+            let similarity = closest["similarity"].as_f64().unwrap();
+            assert!((0.5..=1.0).contains(&similarity), "{similarity}");
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

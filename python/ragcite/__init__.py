@@ -132,8 +132,9 @@ def verify_quote(document: Union[str, bytes], quote: str) -> dict:
     """Whether ``quote`` is in ``document``, as ``ragcite quote --format json`` says.
 
     The match is exact after normalisation (Unicode NFKC, dashes, quotation marks, white
-    space, case). Returns ``found``, ``offsets`` and ``byteOffsets`` of the match, and when it
-    is not found the ``closest`` passage with its ``similarity`` and ``differingWords``. A
+    space, case). Returns ``found``, ``offsets``, ``byteOffsets`` and ``start``, ``end`` (line
+    and column) of the match, and when it is not found the ``closest`` passage with its
+    ``similarity``, ``differingWords`` and place, or ``None`` when no passage is close. A
     ``False`` proves the exact words are not there, not that the document does not say the same
     thing in other words.
     """

@@ -201,7 +201,8 @@ fn verify_quote(py: Python<'_>, document: Vec<u8>, quote: String) -> PyResult<(S
         .detach(|| ragcite::quote::find_in_document(&document, &quote))
         .map_err(|e| input_error(format!("<document>: {e}")))?;
     let mut out = Vec::new();
-    ragcite::emit::quote::write_json(&mut out, &found).map_err(|e| input_error(e.to_string()))?;
+    let report = ragcite::emit::quote::QuoteReport::new(&found, &document);
+    ragcite::emit::quote::write_json(&mut out, &report).map_err(|e| input_error(e.to_string()))?;
     let json = String::from_utf8(out).map_err(|e| input_error(e.to_string()))?;
     Ok((json, found.found))
 }

@@ -5,11 +5,14 @@
 
 Usage: python3 scripts/ci/browser-tests.py BIN --axe PATH/axe.min.js --screenshots DIR
                                         [--chromium /usr/bin/chromium] [--records 20000]
+       python3 scripts/ci/browser-tests.py BIN --readme-image docs/images/report.png
 
   BIN           the ragcite binary (target/debug/ragcite)
   --axe         axe.min.js from the npm package axe-core (`npm install axe-core@4.14.1`)
   --screenshots where the screenshots go (1280 and 360 px wide; CI keeps them as artifacts)
   --records     the size of the generated transcript for the large report (0 skips it)
+  --readme-image  only write the README's image: the worked example's `check --format html`
+                report at 1100 px wide, with sentence 2's chunk panel open, no checks run
 
 What it checks: the page (the worked example's verdicts, gate and missing number, the chunk panel
 by mouse and by keyboard, an answer of one's own with Ctrl+Enter, an unknown marker, a misquote,
@@ -781,15 +784,60 @@ def ragcite(binary, *args, out):
     return done.returncode
 
 
+# The README's image: wide enough for the answer beside the chunk panel, narrow enough to read
+# at a README's width; as tall as the report's first screen.
+README_VIEWPORT = {"width": 1100, "height": 776}
+
+
+def readme_image(binary, chromium, path, work):
+    """The worked example's HTML report as a reader first sees it, with the chunk that sentence 2
+    cites open beside it (its shared words marked, the missing 1888 listed), written to `path`."""
+    report = work / "report.html"
+    code = ragcite(binary, "check", "testdata/eiffel/answer.md", "testdata/eiffel/chunks.json",
+                   "--format", "html", out=report)
+    if code != 1:
+        print(f"FAIL check --format html: exit {code}")
+        return 1
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        ctx = browser.new_context(viewport=README_VIEWPORT, device_scale_factor=1, locale="en-US",
+                                  timezone_id="UTC", service_workers="block", color_scheme="light")
+        ctx.set_default_timeout(TIMEOUT_MS)
+        # Nothing but the report itself is loaded.
+        ctx.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://")
+                  else route.abort())
+        page = ctx.new_page()
+        page.goto(report.as_uri())
+        page.locator('#answer-view .sentence[data-index="2"] a.marker').first.click()
+        expect(page.locator("#chunk-panel")).to_be_visible()
+        page.screenshot(path=str(path))
+        browser.close()
+    print(f"wrote {path} ({README_VIEWPORT['width']}x{README_VIEWPORT['height']})")
+    return 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("binary")
-    parser.add_argument("--axe", required=True, help="axe.min.js from the npm package axe-core")
-    parser.add_argument("--screenshots", required=True, type=Path)
+    parser.add_argument("--axe", help="axe.min.js from the npm package axe-core")
+    parser.add_argument("--screenshots", type=Path)
     parser.add_argument("--chromium", default="/usr/bin/chromium")
     parser.add_argument("--records", type=int, default=20_000)
+    parser.add_argument("--readme-image", type=Path, help="only write the README's image to this path")
     options = parser.parse_args()
     binary = str(Path(options.binary).resolve())
+    if options.readme_image:
+        for path in (binary, options.chromium):
+            if not os.path.exists(path):
+                parser.error(f"{path} does not exist")
+        options.readme_image.parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix="ragcite-readme-"))
+        try:
+            return readme_image(binary, options.chromium, options.readme_image.resolve(), work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    if options.axe is None or options.screenshots is None:
+        parser.error("--axe and --screenshots are required (or --readme-image PATH)")
     for path in (binary, options.axe, options.chromium):
         if not os.path.exists(path):
             parser.error(f"{path} does not exist")

@@ -173,11 +173,25 @@ async def exercise(tag, api, expect_version):
     check(f"{tag}: {DEBUGGER} schemaVersion 1.0", content.get("schemaVersion") == "1.0", content.get("schemaVersion"))
     errors = schema_errors(content, schemas[DEBUGGER])
     check(f"{tag}: {DEBUGGER} structuredContent valid against its outputSchema", not errors, errors)
+    texts = [getattr(block, "text", "") for block in result.content]
+    first_line = texts[0].split("\n")[0] if texts else ""
+    gate = next((b for b in content.get("presentation", []) if b.get("kind") == "gate"), {})
+    check(
+        f"{tag}: {DEBUGGER} text content leads with the summary line",
+        first_line == gate.get("summary") and first_line.startswith("FAIL · 4 sentences: 1 supported, "),
+        first_line,
+    )
+    findings = texts[0].split("\n")[1:] if texts else []
+    check(
+        f"{tag}: {DEBUGGER} then one line per finding",
+        [f.split(": ")[1] if ": " in f else f for f in findings] == EXPECTED_VERDICTS[1:],
+        findings,
+    )
     try:
-        text_json = json.loads(tool_text(result))
+        text_json = json.loads(texts[-1]) if len(texts) == 2 else None
     except ValueError:
         text_json = None
-    check(f"{tag}: {DEBUGGER} text content is the same JSON", text_json == content, tool_text(result)[:300])
+    check(f"{tag}: {DEBUGGER} then the same JSON in a text block", text_json == content, tool_text(result)[:300])
 
     # verify_citation with the document's text
     result = await api.call_tool(VERIFY, {"quote": QUOTE, "document": DOCUMENT})

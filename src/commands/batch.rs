@@ -87,6 +87,7 @@ fn write_until(
             contexts: fields.contexts.clone(),
             question: fields.question.clone(),
         },
+        config: args.output.config_used.clone(),
     };
     let mut emitter = args.format.emitter(&args.output, args.all);
     let checker = Checker::new(options.clone());

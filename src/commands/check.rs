@@ -127,6 +127,7 @@ pub fn write(
         lang: report.language.used.code().to_string(),
         lang_detected: report.language.auto,
         limits,
+        config: args.output.config_used.clone(),
     };
     let run = Run {
         report: &report,

@@ -102,7 +102,7 @@ pub fn run(args: &EvalArgs) -> Result<ExitStatus> {
     let mut out = io::stdout().lock();
     let result = match args.format {
         EvalFormat::Json => write_json(&mut out, &run),
-        EvalFormat::Table => write_table(&mut out, &run),
+        EvalFormat::Table => write_table(&mut out, &run, crate::terminal::output_width()),
     };
     written(result, "report")?;
     Ok(ExitStatus::Success)

@@ -3,7 +3,7 @@
 use std::io;
 
 use anyhow::{Context, Result, bail};
-use ragcite::emit::quote::{write_json, write_text};
+use ragcite::emit::quote::{QuoteReport, write_json, write_text};
 use ragcite::input;
 use ragcite::quote::find_in_document;
 
@@ -35,10 +35,11 @@ pub fn run(args: &QuoteArgs) -> Result<ExitStatus> {
         bail!("the quote is empty");
     }
     let found = find_in_document(&document, &quote).with_context(|| document_name.clone())?;
+    let report = QuoteReport::new(&found, &document);
     let mut out = io::stdout().lock();
     let result = match args.format {
-        QuoteFormat::Json => write_json(&mut out, &found),
-        QuoteFormat::Text => write_text(&mut out, &found),
+        QuoteFormat::Json => write_json(&mut out, &report),
+        QuoteFormat::Text => write_text(&mut out, &report),
     };
     written(result, "result")?;
     Ok(if found.found {

@@ -87,8 +87,8 @@ impl Tools {
     ) -> Result<CallToolResult, ErrorData> {
         match name {
             TOOL_ID => match CalculateRequest::from_value(arguments) {
-                Ok(request) => match self.service.calculate(client, request).await {
-                    Ok(envelope) => Ok(CallToolResult::structured(envelope)),
+                Ok(request) => match self.service.calculate_for_tool(client, request).await {
+                    Ok((envelope, summary)) => Ok(debugger_result(envelope, summary)),
                     Err(timed_out) => Ok(CallToolResult::error(vec![ContentBlock::text(
                         timed_out.detail(),
                     )])),
@@ -112,6 +112,16 @@ impl Tools {
             )),
         }
     }
+}
+
+/// The `rag_citation_debugger` tool's result: the envelope as structured content, and as text
+/// first the summary line and the findings (what an agent that reads the text needs first,
+/// which the envelope's JSON puts after the inputs it echoes), then the envelope's JSON, as the
+/// protocol asks of a tool with structured content, in a block of its own.
+fn debugger_result(envelope: Value, summary: String) -> CallToolResult {
+    let mut result = CallToolResult::structured(envelope);
+    result.content.insert(0, ContentBlock::text(summary));
+    result
 }
 
 /// A tool error that lists the invalid arguments, one per line (the first hundred, then how

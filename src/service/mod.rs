@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use ragcite::api::request::{CalculateRequest, DocumentRef, VerifyRequest};
 use ragcite::api::verify::{DocumentError, Documents, Verification, verify};
-use ragcite::api::{Problem, calculate_within, computed_at};
+use ragcite::api::{Problem, check_within, computed_at, envelope_value};
+use ragcite::emit::api::tool_summary;
 use ragcite::{Deadline, Model};
 
 pub use self::slots::Client;
@@ -105,18 +106,41 @@ impl Service {
         client: Client,
         request: CalculateRequest,
     ) -> Result<serde_json::Value, CheckTimedOut> {
+        self.calculate_with(client, request, false)
+            .await
+            .map(|(envelope, _)| envelope)
+    }
+
+    /// [`Service::calculate`] for the `rag_citation_debugger` tool: the envelope and the text
+    /// an agent reads first (`ragcite::emit::api::tool_summary`).
+    pub async fn calculate_for_tool(
+        self: &Arc<Self>,
+        client: Client,
+        request: CalculateRequest,
+    ) -> Result<(serde_json::Value, String), CheckTimedOut> {
+        self.calculate_with(client, request, true).await
+    }
+
+    async fn calculate_with(
+        self: &Arc<Self>,
+        client: Client,
+        request: CalculateRequest,
+        summary: bool,
+    ) -> Result<(serde_json::Value, String), CheckTimedOut> {
         let service = Arc::clone(self);
         let limit = self.check_timeout;
         self.run(client, move || {
             let deadline = Deadline::after(limit);
-            calculate_within(
-                &request,
-                &service.model,
-                &computed_at(),
-                &service.base_url,
-                &deadline,
-            )
-            .map_err(|_| CheckTimedOut { limit })
+            let (report, gate) = check_within(&request, &service.model, &deadline)
+                .map_err(|_| CheckTimedOut { limit })?;
+            let envelope =
+                envelope_value(&request, &report, &gate, &computed_at(), &service.base_url);
+            let text = if summary {
+                tool_summary(&report, &gate)
+            } else {
+                String::new()
+            };
+            Ok((envelope, text))
         })
         .await
     }

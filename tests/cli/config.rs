@@ -173,6 +173,91 @@ fn in_one_directory_dot_ragcite_then_ragcite_then_pyproject() {
     assert_eq!(threshold_in(&tree, &tree.root, &[]), 0.8);
 }
 
+/// `inputs.config` of `check --format json <args>` run in `dir` of `tree`.
+fn config_in(tree: &Tree, dir: &Path, args: &[&str]) -> Value {
+    check_json(tree, dir, args, 1)["inputs"]["config"].clone()
+}
+
+#[test]
+fn the_report_names_the_config_applied_or_why_none_was() {
+    let tree = Tree::new();
+    // None above the tree (`Tree::new` checks): none found.
+    assert_eq!(
+        config_in(&tree, &tree.dir("a"), &[]),
+        serde_json::json!({"source": "none"})
+    );
+    tree.write(
+        ".ragcite.toml",
+        "threshold = 0.9
+",
+    );
+    // Found one folder up, two, or here: named relative to the working directory.
+    assert_eq!(
+        config_in(&tree, &tree.dir("a"), &[]),
+        serde_json::json!({"source": "found", "path": "../.ragcite.toml"})
+    );
+    assert_eq!(
+        config_in(&tree, &tree.dir("a/b"), &[]),
+        serde_json::json!({"source": "found", "path": "../../.ragcite.toml"})
+    );
+    assert_eq!(
+        config_in(&tree, &tree.root, &[]),
+        serde_json::json!({"source": "found", "path": ".ragcite.toml"})
+    );
+    // The nearest wins, and is the one named; a pyproject.toml by its own name.
+    tree.write(
+        "a/pyproject.toml",
+        "[tool.ragcite]
+threshold = 0.7
+",
+    );
+    let doc = check_json(&tree, &tree.dir("a/b"), &[], 1);
+    assert_eq!(doc["inputs"]["threshold"], 0.7);
+    assert_eq!(
+        doc["inputs"]["config"],
+        serde_json::json!({"source": "found", "path": "../pyproject.toml"})
+    );
+    // `--config`: as given.
+    tree.write(
+        "settings/other.toml",
+        "threshold = 0.6
+",
+    );
+    assert_eq!(
+        config_in(&tree, &tree.root, &["--config", "settings/other.toml"]),
+        serde_json::json!({"source": "given", "path": "settings/other.toml"})
+    );
+    // `--isolated`: none read, although one lies above.
+    let doc = check_json(&tree, &tree.dir("a/b"), &["--isolated"], 1);
+    assert_eq!(doc["inputs"]["threshold"], 0.5);
+    assert_eq!(
+        doc["inputs"]["config"],
+        serde_json::json!({"source": "isolated"})
+    );
+}
+
+#[test]
+fn the_batch_document_names_the_config_too() {
+    let tree = Tree::new();
+    tree.write(".ragcite.toml", "[fields]\nanswer = \"outputs.text\"\n");
+    let transcript = fields_transcript();
+    let batch = |dir: &Path, extra: &[&str]| {
+        let mut args = vec!["batch", transcript.as_str(), "--format", "json"];
+        args.extend(extra);
+        tree.ragcite(dir, args).output()
+    };
+    let doc = batch(&tree.dir("x"), &[]).json();
+    assert_eq!(
+        doc["inputs"]["config"],
+        serde_json::json!({"source": "found", "path": "../.ragcite.toml"})
+    );
+    let doc = batch(&tree.dir("x"), &["--isolated"]).json();
+    assert_eq!(
+        doc["inputs"]["config"],
+        serde_json::json!({"source": "isolated"})
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Keys
 
@@ -289,7 +374,7 @@ fn format_json_makes_the_output_json() {
     let doc = tree
         .ragcite(&tree.root, ["check", &answer, &chunks])
         .json(1);
-    assert_eq!(doc["schemaVersion"], "3.2");
+    assert_eq!(doc["schemaVersion"], "3.3");
     // `--format table` on the command line wins.
     let table = tree
         .ragcite(

@@ -74,8 +74,12 @@ fn concise_lines_name_the_file_line_and_column_of_each_finding() {
     assert!(lines[0].starts_with("testdata/eiffel/answer.md:1:42: number-mismatch 1888 "));
     assert!(lines[1].starts_with("testdata/eiffel/answer.md:1:93: unsupported-citation "));
     assert!(lines[2].starts_with("testdata/eiffel/answer.md:1:159: uncited-claim "));
-    assert!(lines[3].starts_with("FAIL · 4 sentences"));
-    assert_eq!(lines.len(), 4);
+    assert_eq!(
+        lines[3],
+        "decided with threshold 0.50 · model shipped · language en · no config (--isolated)"
+    );
+    assert!(lines[4].starts_with("FAIL · 4 sentences"));
+    assert_eq!(lines.len(), 5);
 }
 
 #[test]

@@ -251,3 +251,86 @@ fn sets_without_those_labels_have_no_detection_columns() {
     assert!(!table.contains("claim prec"), "{table}");
     assert!(!table.contains("abst prec"), "{table}");
 }
+
+/// The table at `COLUMNS` 60, 80, 120 (the tests' default) and 200: every line within the width,
+/// every figure whole on its line, the columns that do not fit left out in their order and named
+/// under the table.
+#[test]
+fn the_table_fits_the_width() {
+    // (columns, columns shown, named as left out)
+    let cases: [(u16, &[&str], &[&str]); 4] = [
+        (
+            60,
+            &["group", "n", "AUC", "P", "R", "F1", "macro-F1"],
+            &[
+                "pos/neg",
+                "TP/FP/FN/TN",
+                "nm prec",
+                "mq prec",
+                "ct prec",
+                "best t (macro-F1)",
+            ],
+        ),
+        (
+            80,
+            &["group", "n", "pos/neg", "AUC", "macro-F1"],
+            &[
+                "TP/FP/FN/TN",
+                "nm prec",
+                "mq prec",
+                "ct prec",
+                "best t (macro-F1)",
+            ],
+        ),
+        (
+            120,
+            &[
+                "pos/neg",
+                "macro-F1",
+                "TP/FP/FN/TN",
+                "nm prec",
+                "best t (macro-F1)",
+            ],
+            &["mq prec", "ct prec"],
+        ),
+        (200, &["TP/FP/FN/TN", "ct prec", "best t (macro-F1)"], &[]),
+    ];
+    for (columns, shown, left_out) in cases {
+        let output = eval(&[LABELLED]).columns(columns).exits(0).stdout;
+        for line in output.lines() {
+            assert!(
+                line.chars().count() <= usize::from(columns),
+                "{columns}: {line:?} is wider:\n{output}"
+            );
+        }
+        let header = output.lines().nth(1).unwrap_or_default();
+        for column in shown {
+            assert!(
+                header.contains(&format!("┆ {column} "))
+                    || header.starts_with(&format!("│ {column} ")),
+                "{columns}: {column} in the header:\n{output}"
+            );
+        }
+        if shown.contains(&"best t (macro-F1)") {
+            assert!(output.contains("┆ 0.10 (1.000) "), "{columns}:\n{output}");
+        }
+        let note = output
+            .split("not shown at this width: ")
+            .nth(1)
+            .map(|rest| {
+                rest.split(" (a wider")
+                    .next()
+                    .unwrap_or("")
+                    .replace('\n', " ")
+            });
+        if left_out.is_empty() {
+            assert_eq!(note, None, "{columns}:\n{output}");
+        } else {
+            assert_eq!(note, Some(left_out.join(", ")), "{columns}:\n{output}");
+            for column in left_out {
+                assert!(!header.contains(column), "{columns}: {column} in {header}");
+            }
+        }
+        insta::assert_snapshot!(format!("eval_table_{columns}_columns"), output);
+    }
+}

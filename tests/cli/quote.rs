@@ -137,8 +137,15 @@ fn the_json_is_exactly_found_offsets_byte_offsets_and_closest() {
     let found = quote(&[&document, QUOTE, "--format", "json"]).exits_quietly(0);
     assert!(found.stdout.ends_with("}\n"), "{:?}", found.stdout);
     let found = found.json();
-    assert_eq!(keys(&found), ["byteOffsets", "closest", "found", "offsets"]);
+    assert_eq!(
+        keys(&found),
+        ["byteOffsets", "closest", "end", "found", "offsets", "start"]
+    );
     assert_eq!(found["closest"], Value::Null);
+    // One line: the columns are the character offsets plus one.
+    let (start, end) = pair(&found["offsets"]);
+    assert_eq!(found["start"], json!({"line": 1, "column": start + 1}));
+    assert_eq!(found["end"], json!({"line": 1, "column": end + 1}));
 
     let missing = quote(&[
         &document,
@@ -149,16 +156,27 @@ fn the_json_is_exactly_found_offsets_byte_offsets_and_closest() {
     .json(1);
     assert_eq!(
         keys(&missing),
-        ["byteOffsets", "closest", "found", "offsets"]
+        ["byteOffsets", "closest", "end", "found", "offsets", "start"]
     );
     assert_eq!(missing["found"], false);
     assert_eq!(missing["offsets"], Value::Null);
     assert_eq!(missing["byteOffsets"], Value::Null);
+    assert_eq!(missing["start"], Value::Null);
+    assert_eq!(missing["end"], Value::Null);
     let closest = &missing["closest"];
     assert_eq!(
         keys(closest),
-        ["differingWords", "offsets", "similarity", "text"]
+        [
+            "differingWords",
+            "end",
+            "offsets",
+            "similarity",
+            "start",
+            "text"
+        ]
     );
+    assert_eq!(closest["start"], found["start"]);
+    assert_eq!(closest["end"], found["end"]);
     assert_eq!(closest["text"], QUOTE);
     assert_eq!(chars(DOCUMENT, &closest["offsets"]), QUOTE);
     assert_eq!(closest["offsets"], found["offsets"]);
@@ -174,18 +192,93 @@ fn the_text_format_says_where() {
     let found = quote(&[&document, QUOTE, "--format", "json"]).json(0);
     let (start, end) = pair(&found["offsets"]);
     let text = quote(&[&document, QUOTE]).exits_quietly(0);
-    assert_eq!(text.stdout, format!("found at characters {start}..{end}\n"));
+    let (from, to) = (start + 1, end + 1);
+    assert_eq!(
+        text.stdout,
+        format!("found at 1:{from}–1:{to} (characters {start}..{end})\n")
+    );
 
     let text = quote(&[&document, "the results were significant"]).exits_quietly(1);
     let line = text.stdout.trim_end();
     assert_eq!(text.stdout.lines().count(), 1, "{:?}", text.stdout);
     assert!(
         line.starts_with(&format!(
-            "not found; closest passage at characters {start}..{end} (similarity 0.80, 1 word"
+            "not found; closest passage at 1:{from}–1:{to} (characters {start}..{end}, similarity 0.80, 1 word"
         )),
         "{line}"
     );
     assert!(line.ends_with(&format!("): {QUOTE}")), "{line}");
+}
+
+/// A document of several lines, with a byte-order mark and multi-byte characters before the
+/// quoted passage, which starts on line 3 and ends on line 4.
+const LINES: &str = "\u{FEFF}Zürich — «café»\r\n\nIntro: the committee said the results\nwere not significant at all.\n";
+
+#[test]
+fn the_match_and_the_closest_passage_have_line_and_column() {
+    let files = Files::new();
+    let document = files.write("lines.txt", LINES);
+    let found = quote(&[&document, QUOTE, "--format", "json"]).json(0);
+    // Line 3 is `Intro: the committee said the results`: `the results` starts at column 27
+    // (characters, the byte-order mark not counted); line 4's `significant` ends before column 21.
+    assert_eq!(found["start"], json!({"line": 3, "column": 27}));
+    assert_eq!(found["end"], json!({"line": 4, "column": 21}));
+    let (start, end) = pair(&found["offsets"]);
+    let text = quote(&[&document, QUOTE]).exits_quietly(0);
+    assert_eq!(
+        text.stdout,
+        format!("found at 3:27–4:21 (characters {start}..{end})\n")
+    );
+    let missing = quote(&[
+        &document,
+        "the results were significant",
+        "--format",
+        "json",
+    ])
+    .json(1);
+    assert_eq!(missing["closest"]["start"], found["start"]);
+    assert_eq!(missing["closest"]["end"], found["end"]);
+    let text = quote(&[&document, "the results were significant"]).exits_quietly(1);
+    assert!(
+        text.stdout
+            .starts_with("not found; closest passage at 3:27–4:21 (characters "),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn below_half_the_words_no_passage_is_close() {
+    let files = Files::new();
+    let document = files.write("document.txt", DOCUMENT);
+    // Nothing in common: the search's first passage, similarity 0, is not shown.
+    for unrelated in ["a bicycle crossed the bridge", "qwerty uiop asdf"] {
+        let missing = quote(&[&document, unrelated, "--format", "json"]).json(1);
+        assert_eq!(missing["closest"], Value::Null, "{unrelated}: {missing}");
+        let text = quote(&[&document, unrelated]).exits_quietly(1);
+        assert_eq!(
+            text.stdout, "not found; no passage is close\n",
+            "{unrelated}"
+        );
+    }
+    // Half the words agree (2 of 4 differ): shown, at 0.5.
+    let half = quote(&[
+        &document,
+        "the results are insignificant",
+        "--format",
+        "json",
+    ])
+    .json(1);
+    assert_eq!(similarity(&half["closest"]), 0.5, "{half}");
+    // Fewer than half (3 of 4 differ): not shown.
+    let less = quote(&[
+        &document,
+        "the outcomes are insignificant",
+        "--format",
+        "json",
+    ])
+    .json(1);
+    assert_eq!(less["closest"], Value::Null, "{less}");
 }
 
 // ------------------------------------------------------------------------------------------

@@ -6,8 +6,7 @@
 use crate::util::{Output, ROOT, ragcite};
 
 /// The command the README's worked example is the output of, as the README states it.
-const EXAMPLE_COMMAND: &str =
-    "COLUMNS=100 ragcite check testdata/eiffel/answer.md testdata/eiffel/chunks.json --color never";
+const EXAMPLE_COMMAND: &str = "COLUMNS=100 ragcite check testdata/eiffel/answer.md testdata/eiffel/chunks.json --color never --isolated";
 
 fn readme() -> String {
     std::fs::read_to_string(std::path::Path::new(ROOT).join("README.md"))

@@ -490,6 +490,49 @@ pub(crate) fn verdicts_of(result: &Value) -> Vec<String> {
     verdicts_in(&result["result"]["structuredContent"]["result"]["sentences"])
 }
 
+/// Asserts that a `rag_citation_debugger` result on the contract's example leads its text with
+/// the summary line `ragcite check` ends with, then the findings, one per line; and that its
+/// second text block is the envelope's JSON, the same as its structured content.
+#[track_caller]
+pub(crate) fn assert_summary_first(result: &Value) {
+    let content = &result["result"]["content"];
+    let text = content[0]["text"].as_str().expect("a text block first");
+    let lines: Vec<&str> = text.lines().collect();
+    let structured = &result["result"]["structuredContent"];
+    let gate = structured["presentation"]
+        .as_array()
+        .expect("presentation")
+        .iter()
+        .find(|b| b["kind"] == "gate")
+        .expect("a gate block");
+    assert_eq!(lines[0], gate["summary"], "{text}");
+    assert!(
+        lines[0].starts_with(
+            "FAIL · 4 sentences: 1 supported, 1 number-mismatch, 1 unsupported-citation, 1 uncited-claim · 5 chunks"
+        ),
+        "{text}"
+    );
+    let findings: Vec<&str> = lines[1..]
+        .iter()
+        .map(|l| l.split(": ").nth(1).unwrap_or(l))
+        .collect();
+    assert_eq!(
+        findings,
+        ["number-mismatch", "unsupported-citation", "uncited-claim"],
+        "{text}"
+    );
+    assert!(lines[1].starts_with("sentence 2 (1:"), "{text}");
+    assert!(
+        lines[1].contains("1888 is in none of the cited chunks"),
+        "{text}"
+    );
+    let json: Value =
+        serde_json::from_str(content[1]["text"].as_str().expect("a second text block"))
+            .expect("the second block is JSON");
+    assert_eq!(&json, structured);
+    assert_eq!(content.as_array().map(Vec::len), Some(2));
+}
+
 #[test]
 fn mcp_over_http_in_both_handshake_styles() {
     let server = Server::start(&[]);
@@ -515,6 +558,7 @@ fn mcp_over_http_in_both_handshake_styles() {
         Some("2025-11-25"),
     );
     assert_eq!(verdicts_of(&result), EIFFEL_VERDICTS);
+    assert_summary_first(&result);
     assert_valid(
         "RagCitationDebuggerResult",
         &result["result"]["structuredContent"],
@@ -533,6 +577,7 @@ fn mcp_over_http_in_both_handshake_styles() {
         Some("2026-07-28"),
     );
     assert_eq!(verdicts_of(&result), EIFFEL_VERDICTS);
+    assert_summary_first(&result);
     let quote = json!({"quote": "it was completed in 1888", "document": "It was completed in 1889 as the centrepiece."});
     let result = mcp_http(
         &server,
@@ -619,6 +664,7 @@ fn mcp_over_stdio_in_both_handshake_styles() {
         contract()["components"]["schemas"]["RagCitationDebuggerResult"]
     );
     assert_eq!(verdicts_of(&replies[2]), EIFFEL_VERDICTS);
+    assert_summary_first(&replies[2]);
     // Every invalid argument is listed, as a tool error.
     assert_eq!(replies[3]["result"]["isError"], true);
     let text = replies[3]["result"]["content"][0]["text"]

@@ -122,13 +122,13 @@ fn control_characters_from_the_inputs_are_neutralised_with_colour_on() {
 // ---------------------------------------------------------------------------------------------
 // Layout at the widths people use
 
-/// The lines of the tables and of the sentence blocks: every line but the warnings and the
-/// summary.
+/// The lines of the tables and of the sentence blocks: every line but the footer's (the
+/// warnings, what decided, the summary), which are single lines however wide.
 fn table_lines(output: &str) -> Vec<&str> {
     output
         .lines()
         .filter(|line| !line.starts_with("PASS") && !line.starts_with("FAIL"))
-        .filter(|line| !line.starts_with("warning:"))
+        .filter(|line| !line.starts_with("warning:") && !line.starts_with("decided with"))
         .collect()
 }
 

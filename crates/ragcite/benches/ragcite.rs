@@ -180,6 +180,7 @@ fn table_long_word(bencher: Bencher, chars: usize) {
         lang: "en".to_string(),
         lang_detected: false,
         limits,
+        config: ragcite::emit::ConfigUsed::isolated(),
     };
     let emitter = TableEmitter {
         color: false,

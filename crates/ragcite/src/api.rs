@@ -17,6 +17,8 @@ use serde::Serialize;
 
 use crate::check::{Checker, Options};
 use crate::deadline::{Deadline, Expired};
+use crate::gate::GateOutcome;
+use crate::report::Report;
 use crate::support::model::Model;
 use envelope::{Envelope, EnvelopeParts};
 use request::{CalculateRequest, FieldError};
@@ -44,6 +46,23 @@ pub fn calculate_within(
     base_url: &str,
     deadline: &Deadline,
 ) -> Result<serde_json::Value, Expired> {
+    let (report, gate) = check_within(request, model, deadline)?;
+    Ok(envelope_value(
+        request,
+        &report,
+        &gate,
+        computed_at,
+        base_url,
+    ))
+}
+
+/// The check of a `calculate` request and its gate under the default limits, without the
+/// envelope (the MCP tool also writes a summary of them: `emit::api::tool_summary`).
+pub fn check_within(
+    request: &CalculateRequest,
+    model: &Arc<Model>,
+    deadline: &Deadline,
+) -> Result<(Report, GateOutcome), Expired> {
     let checker = Checker::new(Options {
         threshold: request.threshold,
         language: request.language,
@@ -55,8 +74,19 @@ pub fn calculate_within(
     });
     let report = checker.check_within(&request.answer, &request.chunks, deadline)?;
     let gate = crate::gate::Limits::default().evaluate(&report.result.counts);
+    Ok((report, gate))
+}
+
+/// The envelope of a checked `calculate` request, as JSON.
+pub fn envelope_value(
+    request: &CalculateRequest,
+    report: &Report,
+    gate: &GateOutcome,
+    computed_at: &str,
+    base_url: &str,
+) -> serde_json::Value {
     let envelope = Envelope::new(EnvelopeParts {
-        report: &report,
+        report,
         answer: &request.answer_text,
         chunks: &request.chunks_text,
         threshold: request.threshold,
@@ -68,9 +98,9 @@ pub fn calculate_within(
             answer: &request.answer,
             chunks: &request.chunks,
         }),
-        gate: Some(&gate),
+        gate: Some(gate),
     });
-    Ok(serde_json::to_value(&envelope).expect("the envelope serialises"))
+    serde_json::to_value(&envelope).expect("the envelope serialises")
 }
 
 /// An RFC 9457 problem document.

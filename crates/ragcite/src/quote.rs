@@ -76,13 +76,27 @@ impl QuoteMatch {
     }
 }
 
+/// Below this similarity (as rounded in the outputs), `ragcite quote` shows no closest passage
+/// but says that no passage is close: fewer than half the words agree. Near-misses score above it
+/// (QuoteSum's quotations with one or two words replaced or dropped: 0.50 to 0.98); the passages
+/// found for another record's quotation mostly score below it (267 of 275) or share only a few
+/// function words (`the … of …`). docs/commands.md gives the measurement.
+pub const MIN_CLOSE_SIMILARITY: f64 = 0.5;
+
 /// Finds `quote` in the document `bytes` as `ragcite quote` does: the document decoded (UTF-8,
 /// a byte-order mark allowed), one pair of quotation marks around the quote dropped (as users
 /// often paste it), and the offsets counted in the document as given (a byte-order mark is one
-/// character, three bytes).
+/// character, three bytes). A closest passage below [`MIN_CLOSE_SIMILARITY`] is left out.
 pub fn find_in_document(bytes: &[u8], quote: &str) -> Result<QuoteMatch, crate::InputError> {
     let document = crate::input::decode(bytes)?;
     let mut found = QuoteSearch::new(document).find(strip_quote_marks(quote));
+    if found
+        .closest
+        .as_ref()
+        .is_some_and(|c| crate::rounding::round4(c.similarity) < MIN_CLOSE_SIMILARITY)
+    {
+        found.closest = None;
+    }
     let bom = bytes.len() - document.len();
     if bom > 0 {
         let shift = |pair: &mut [usize; 2], by: usize| pair.iter_mut().for_each(|o| *o += by);

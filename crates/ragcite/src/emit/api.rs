@@ -52,3 +52,18 @@ impl Emitter for ApiEmitter {
         write_document(out, &envelope)
     }
 }
+
+/// The text an agent reads first from the `rag_citation_debugger` tool, before the envelope's
+/// JSON: the summary line `ragcite check` ends with (`PASS`/`FAIL`, the verdicts' and the
+/// chunks' counts, the limits exceeded), then one line per finding (a problem sentence, a loose
+/// misquoted citation) as `check`'s CI formats word it, with where it starts in the answer.
+pub fn tool_summary(report: &crate::report::Report, gate: &crate::gate::GateOutcome) -> String {
+    let mut text = super::summary_line(report, gate);
+    for finding in super::findings::check_findings(report, super::location::STDIN) {
+        text.push_str(&format!(
+            "\n{} ({}:{}): {}",
+            finding.subject, finding.start.line, finding.start.column, finding.message
+        ));
+    }
+    text
+}

@@ -86,9 +86,121 @@ pub fn write_json(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
     writeln!(out)
 }
 
-/// The run as a table, the score distribution of the last group, and the bad records; the
-/// group names and bad records, which come from the input, escaped for a terminal.
-pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
+/// Columns left out first when the table is narrower than its columns at their least, in this
+/// order: the flag precisions and the confusion counts (in the JSON), then the detection
+/// columns, the best threshold, the class counts and the figures; `group`, `n` and `macro-F1`
+/// stay.
+const DROPPED_FIRST: [&str; 14] = [
+    "ct prec",
+    "mq prec",
+    "nm prec",
+    "TP/FP/FN/TN",
+    "abst rec",
+    "claim rec",
+    "abst prec",
+    "claim prec",
+    "best t (macro-F1)",
+    "pos/neg",
+    "R",
+    "P",
+    "F1",
+    "AUC",
+];
+
+/// The widest a histogram bar is; narrower outputs get shorter bars, at least [`BAR_MIN`].
+const BAR_MAX: usize = 40;
+const BAR_MIN: usize = 5;
+/// Characters of a histogram line besides its two bars.
+const HISTOGRAM_TEXT: usize = 49;
+
+/// Characters of a table row that are no content: a border before each column and one at the
+/// end, and a space of padding on each side of each column.
+fn frame(columns: usize) -> usize {
+    3 * columns + 1
+}
+
+/// Width of text in columns: its characters.
+fn width_of(text: &str) -> usize {
+    text.chars().count()
+}
+
+/// The most of its width the `group` column (names from the input) claims before the figures'
+/// columns are left out: a longer name wraps between its words.
+const GROUP_CLAIMS: usize = 24;
+
+/// The width a column claims: its header's and its cells' whole width, so that no figure wraps;
+/// for the first column (`group`), at most [`GROUP_CLAIMS`] but never less than its longest word.
+fn claimed(column: usize, header: &str, cells: &[&String]) -> usize {
+    let texts = || std::iter::once(header).chain(cells.iter().map(|c| c.as_str()));
+    let whole = texts().map(width_of).max().unwrap_or(1);
+    if column > 0 {
+        return whole;
+    }
+    let word = texts()
+        .flat_map(str::split_whitespace)
+        .map(width_of)
+        .max()
+        .unwrap_or(1);
+    whole.min(GROUP_CLAIMS).max(word)
+}
+
+/// Which columns fit in `width`, and the width each claims: those of [`DROPPED_FIRST`] are left
+/// out, in its order, while the columns shown, each at the width it claims, do not fit.
+fn shown_columns(header: &[&str], rows: &[Vec<String>], width: usize) -> (Vec<bool>, Vec<usize>) {
+    let claims: Vec<usize> = header
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let cells: Vec<&String> = rows.iter().filter_map(|r| r.get(i)).collect();
+            claimed(i, h, &cells)
+        })
+        .collect();
+    let mut shown = vec![true; header.len()];
+    let needed = |shown: &[bool]| {
+        let columns = shown.iter().filter(|s| **s).count();
+        let content: usize = claims
+            .iter()
+            .zip(shown)
+            .filter(|(_, s)| **s)
+            .map(|(c, _)| c)
+            .sum();
+        frame(columns) + content
+    };
+    for name in DROPPED_FIRST {
+        if needed(&shown) <= width {
+            break;
+        }
+        if let Some(i) = header.iter().position(|h| *h == name) {
+            shown[i] = false;
+        }
+    }
+    (shown, claims)
+}
+
+/// `text` wrapped at spaces to lines of at most `width` characters (a longer word stays whole).
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split(' ') {
+        let n = width_of(word);
+        if line > 0 && line + 1 + n > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += n;
+    }
+    out
+}
+
+/// The run as a table laid out for `width` columns (the table's least columns dropped when it
+/// would not fit, and named under it), the score distribution of the last group, and the bad
+/// records; the group names and bad records, which come from the input, escaped for a terminal.
+pub fn write_table(out: &mut dyn Write, run: &EvalRun, width: u16) -> io::Result<()> {
+    let width = usize::from(width);
     let rows = run.rows();
     // Detection columns only for sets labelled for them.
     let claims = rows.iter().any(|(_, _, a)| a.claim_detection.is_some());
@@ -116,10 +228,7 @@ pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
     if abstentions {
         header.extend(["abst prec", "abst rec"]);
     }
-    let mut table = comfy_table::Table::new();
-    table
-        .load_style(comfy_table::presets::UTF8_FULL_CONDENSED)
-        .set_header(header);
+    let mut cells: Vec<Vec<String>> = Vec::with_capacity(rows.len());
     let precision = |f: &FlagPrecision| match f.precision {
         Some(p) => format!("{p:.3} ({})", f.flagged),
         None => "-".to_string(),
@@ -164,27 +273,81 @@ pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
         if abstentions {
             row.extend(detection(&a.abstention_detection));
         }
-        table.add_row(row);
+        cells.push(row);
+    }
+    let (shown, claims) = shown_columns(&header, &cells, width);
+    let mut table = comfy_table::Table::new();
+    table
+        .load_style(comfy_table::presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(comfy_table::ContentArrangement::Dynamic)
+        .set_width(u16::try_from(width).unwrap_or(u16::MAX))
+        .force_no_tty()
+        .set_header(
+            header
+                .iter()
+                .zip(&shown)
+                .filter(|(_, s)| **s)
+                .map(|(h, _)| *h),
+        );
+    // The figures' columns at their whole width: comfy-table wraps only the group names.
+    table.set_constraints(
+        claims
+            .iter()
+            .enumerate()
+            .zip(&shown)
+            .filter(|(_, s)| **s)
+            .map(|((i, claim), _)| {
+                let fixed = comfy_table::Width::Fixed(u16::try_from(claim + 2).unwrap_or(u16::MAX));
+                if i == 0 {
+                    comfy_table::ColumnConstraint::LowerBoundary(fixed)
+                } else {
+                    comfy_table::ColumnConstraint::Absolute(fixed)
+                }
+            }),
+    );
+    for row in cells {
+        table.add_row(
+            row.into_iter()
+                .zip(&shown)
+                .filter(|(_, s)| **s)
+                .map(|(c, _)| c),
+        );
     }
     writeln!(out, "{table}")?;
+    let left_out: Vec<&str> = header
+        .iter()
+        .zip(&shown)
+        .filter(|(_, s)| !**s)
+        .map(|(h, _)| *h)
+        .collect();
+    if !left_out.is_empty() {
+        let note = format!(
+            "not shown at this width: {} (a wider terminal, COLUMNS, or --format json shows them)",
+            left_out.join(", ")
+        );
+        writeln!(out, "{}", wrap(&note, width))?;
+    }
     let last = run
         .models
         .last()
         .and_then(|m| Some((m.model.as_str(), m.results.last()?)));
     if let Some((model, (group, a))) = last {
-        writeln!(
-            out,
+        let heading = format!(
             "score distribution ({}, {} model; each █ is a share of its class):",
             printable_line(group),
             printable_line(model)
-        )?;
+        );
+        writeln!(out, "{}", wrap(&heading, width))?;
         let total = |h: &Histogram| h.bins.iter().sum::<usize>().max(1);
         let (pos_total, neg_total) = (total(&a.positive_scores), total(&a.negative_scores));
+        // Two bars beside the text, as long as the width allows.
+        let longest = (width.saturating_sub(HISTOGRAM_TEXT) / 2).clamp(BAR_MIN, BAR_MAX);
         for bin in 0..10 {
-            let bar = |count: usize, of: usize| "█".repeat((count * 40).div_ceil(of).min(40));
+            let bar =
+                |count: usize, of: usize| "█".repeat((count * longest).div_ceil(of).min(longest));
             writeln!(
                 out,
-                "  {:.1}-{:.1}  supported {:>6} {:<40}  unsupported {:>6} {}",
+                "  {:.1}-{:.1}  supported {:>6} {:<longest$}  unsupported {:>6} {}",
                 bin as f64 / 10.0,
                 (bin + 1) as f64 / 10.0,
                 a.positive_scores.bins[bin],
@@ -198,7 +361,8 @@ pub fn write_table(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
     let judging = run.judging().unwrap_or(&empty);
     let bad = &judging.bad;
     for line in bad.iter().take(BAD_RECORDS_LISTED) {
-        writeln!(out, "bad record: {}", printable_line(line))?;
+        let line = format!("bad record: {}", printable_line(line));
+        writeln!(out, "{}", wrap(&line, width))?;
     }
     writeln!(
         out,

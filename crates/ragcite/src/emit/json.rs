@@ -16,7 +16,7 @@ use crate::sentence::LineColumn;
 
 /// Version of the JSON document's schema. A change that removes or renames a field, or changes
 /// its meaning, raises the major number; a new field raises the minor one.
-pub const SCHEMA_VERSION: &str = "3.2";
+pub const SCHEMA_VERSION: &str = "3.3";
 
 /// The tool that wrote a document.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]

@@ -44,6 +44,62 @@ pub struct Inputs {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub lang_detected: bool,
     pub limits: Limits,
+    /// The configuration file whose options were applied, or why none was. Added in 3.3.
+    pub config: ConfigUsed,
+}
+
+/// The configuration file a run applied (`.ragcite.toml`, `ragcite.toml` or `pyproject.toml`'s
+/// `[tool.ragcite]`), or why it applied none: what makes two people's verdicts differ on the same
+/// files. Added in schema 3.3.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct ConfigUsed {
+    /// How the file was chosen: `found` (the nearest above the working directory), `given`
+    /// (`--config`), `isolated` (`--isolated`, or a caller that reads no configuration, such as
+    /// the Python package: none read), `none` (none found above the working directory).
+    pub source: ConfigSource,
+    /// The file whose options were applied: relative to the working directory when `found`
+    /// (`../.ragcite.toml`), as given when `given`; absent for `isolated` and `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+/// How the configuration file was chosen.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConfigSource {
+    /// The nearest configuration file above the working directory.
+    Found,
+    /// The file `--config` named.
+    Given,
+    /// None read: `--isolated`, or a caller that reads no configuration file.
+    #[default]
+    Isolated,
+    /// None found above the working directory.
+    None,
+}
+
+impl ConfigUsed {
+    /// No configuration file was read: `--isolated`, or a caller that reads none.
+    pub fn isolated() -> Self {
+        Self::default()
+    }
+
+    /// What a person reads, for a table's footer: `config ../.ragcite.toml`, `config team.toml
+    /// (--config)`, `no config (--isolated)`, `no config found`. The path is escaped for a
+    /// terminal.
+    pub fn describe(&self) -> String {
+        let path = self
+            .path
+            .as_deref()
+            .map(crate::escape::printable_line)
+            .unwrap_or_default();
+        match self.source {
+            ConfigSource::Found => format!("config {path}"),
+            ConfigSource::Given => format!("config {path} (--config)"),
+            ConfigSource::Isolated => "no config (--isolated)".to_string(),
+            ConfigSource::None => "no config found".to_string(),
+        }
+    }
 }
 
 /// The answer file: its name, its format, whether it was a stream, and the token counts the
@@ -105,6 +161,8 @@ pub struct BatchInputs {
     pub limits: BatchLimits,
     /// The field paths tried, in order, for each field.
     pub fields: BatchFields,
+    /// The configuration file whose options were applied, or why none was. Added in 3.3.
+    pub config: ConfigUsed,
 }
 
 /// The field paths of a batch, as given or defaulted.
@@ -140,6 +198,25 @@ pub trait BatchEmitter {
     fn left_out(&self) -> Option<String> {
         None
     }
+}
+
+/// What decided the verdicts, for the human outputs' footers: `decided with threshold 0.50 ·
+/// model shipped · language en · no config found`. The model file's name and the configuration
+/// file's path are escaped for a terminal.
+pub fn decided_line(
+    threshold: f64,
+    model: &str,
+    lang: &str,
+    lang_detected: bool,
+    config: &ConfigUsed,
+) -> String {
+    let detected = if lang_detected { " (detected)" } else { "" };
+    format!(
+        "decided with threshold {threshold:.2} · model {} · language {}{detected} · {}",
+        crate::escape::printable_line(model),
+        crate::escape::printable_line(lang),
+        config.describe()
+    )
 }
 
 /// The batch's one-line summary: whether the gate passed, records, rates and failed limits.
@@ -202,4 +279,23 @@ pub(crate) fn write_document(out: &mut dyn Write, value: &impl Serialize) -> io:
     let mut document = crate::escape::to_vec_pretty(value)?;
     document.push(b'\n');
     out.write_all(&document)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ConfigSource, ConfigUsed};
+
+    #[test]
+    fn the_config_is_described_for_a_footer_and_its_path_escaped() {
+        let used = |source, path: Option<&str>| ConfigUsed {
+            source,
+            path: path.map(str::to_string),
+        };
+        let found = used(ConfigSource::Found, Some("../.ragcite.toml"));
+        assert_eq!(found.describe(), "config ../.ragcite.toml");
+        let given = used(ConfigSource::Given, Some("team\u{1b}[2J.toml"));
+        assert_eq!(given.describe(), "config team\\u{1b}[2J.toml (--config)");
+        assert_eq!(ConfigUsed::isolated().describe(), "no config (--isolated)");
+        assert_eq!(used(ConfigSource::None, None).describe(), "no config found");
+    }
 }

@@ -809,6 +809,18 @@ pub(crate) fn write_footer(out: &mut dyn Write, run: &Run<'_>, color: bool) -> i
         };
         writeln!(out, "{label}: {}", printable(warning))?;
     }
+    let inputs = run.inputs;
+    writeln!(
+        out,
+        "{}",
+        super::decided_line(
+            inputs.threshold,
+            &inputs.model,
+            &inputs.lang,
+            inputs.lang_detected,
+            &inputs.config
+        )
+    )?;
     let summary = summary_line(run.report, run.gate);
     if color {
         let (verdict, rest) = summary.split_at(4);
@@ -847,6 +859,8 @@ pub struct BatchTableEmitter {
     rows: Vec<RecordRow>,
     /// Whether several files are read: rows then name the file with the line.
     several_files: bool,
+    /// What decided the verdicts (see [`super::decided_line`]), written above the summary.
+    decided: String,
 }
 
 impl BatchTableEmitter {
@@ -856,6 +870,7 @@ impl BatchTableEmitter {
             all,
             rows: Vec::new(),
             several_files: false,
+            decided: String::new(),
         }
     }
 
@@ -930,6 +945,14 @@ impl BatchTableEmitter {
 impl BatchEmitter for BatchTableEmitter {
     fn begin(&mut self, inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
         self.several_files = inputs.files.len() > 1;
+        // `--lang auto` detects each record's language.
+        let lang = if inputs.lang == "auto" {
+            "detected per record"
+        } else {
+            inputs.lang.as_str()
+        };
+        self.decided =
+            super::decided_line(inputs.threshold, &inputs.model, lang, false, &inputs.config);
         Ok(())
     }
 
@@ -979,6 +1002,9 @@ impl BatchEmitter for BatchTableEmitter {
                     hidden - shown
                 )?;
             }
+        }
+        if !self.decided.is_empty() {
+            writeln!(out, "{}", self.decided)?;
         }
         // The reason a batch stopped can quote the input.
         let summary = printable_line(&batch_summary_line(end));

@@ -85,6 +85,7 @@ pub fn inputs() -> Inputs {
         lang: "en".to_string(),
         lang_detected: false,
         limits: Limits::default(),
+        config: crate::emit::ConfigUsed::isolated(),
     }
 }
 
