@@ -457,3 +457,33 @@ fn the_html_page_escapes_the_inputs() {
         assert!(html.contains(escaped), "`{escaped}` is not in the page");
     }
 }
+
+#[test]
+fn compare_reads_the_configuration_as_batch_does() {
+    let tree = crate::util::Tree::new();
+    // `format = "jsonl"` is batch's, not compare's; `baseline` may not be in a file at all.
+    tree.write(
+        ".ragcite.toml",
+        "format = \"jsonl\"\nthreshold = 0.95\n[fields]\nid = \"key\"\n",
+    );
+    let record = |key: &str| {
+        format!(
+            "{}\n",
+            serde_json::json!({"key": key, "answer": "It is 330 metres tall [1].",
+                "contexts": ["The tower is 330 metres tall and stands in Paris."]})
+        )
+    };
+    tree.write("a.jsonl", &record("k1"));
+    tree.write("b.jsonl", &record("k1"));
+    let doc = tree
+        .ragcite(&tree.root, ["compare", "a.jsonl", "b.jsonl", "--format", "json"])
+        .json(0);
+    assert_eq!(doc["inputs"]["threshold"], 0.95);
+    assert_eq!(doc["inputs"]["fields"]["id"], serde_json::json!(["key"]));
+    assert_eq!(doc["matching"]["byId"], 1);
+    tree.write(".ragcite.toml", "baseline = \"main.json\"\n");
+    let line = tree
+        .ragcite(&tree.root, ["batch", "a.jsonl"])
+        .input_error();
+    assert!(line.contains("unknown key `baseline`"), "{line}");
+}
