@@ -476,14 +476,15 @@ fn compare_reads_the_configuration_as_batch_does() {
     tree.write("a.jsonl", &record("k1"));
     tree.write("b.jsonl", &record("k1"));
     let doc = tree
-        .ragcite(&tree.root, ["compare", "a.jsonl", "b.jsonl", "--format", "json"])
+        .ragcite(
+            &tree.root,
+            ["compare", "a.jsonl", "b.jsonl", "--format", "json"],
+        )
         .json(0);
     assert_eq!(doc["inputs"]["threshold"], 0.95);
     assert_eq!(doc["inputs"]["fields"]["id"], serde_json::json!(["key"]));
     assert_eq!(doc["matching"]["byId"], 1);
     tree.write(".ragcite.toml", "baseline = \"main.json\"\n");
-    let line = tree
-        .ragcite(&tree.root, ["batch", "a.jsonl"])
-        .input_error();
+    let line = tree.ragcite(&tree.root, ["batch", "a.jsonl"]).input_error();
     assert!(line.contains("unknown key `baseline`"), "{line}");
 }
