@@ -27,6 +27,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check an answer''s citations against the retrieved chunks')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)')
+            [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare two transcripts of the same questions (two prompts, two models): rates, findings fixed and new, which is better')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold')
             [CompletionResult]::new('train', 'train', [CompletionResultType]::ParameterValue, 'Fit your own support model on labelled transcripts (gradient-boosted trees)')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
@@ -94,10 +95,33 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--max-abstention-rate', '--max-abstention-rate', [CompletionResultType]::ParameterName, 'Highest share of checked records that may abstain at least once [default: unlimited]')
             [CompletionResult]::new('--max-failing-records', '--max-failing-records', [CompletionResultType]::ParameterName, 'Most records over a per-record limit [default: 0, or unlimited when a rate limit is set]')
             [CompletionResult]::new('--max-bad-records', '--max-bad-records', [CompletionResultType]::ParameterName, 'Most records that cannot be read (bad JSON, no answer or contexts field)')
+            [CompletionResult]::new('--baseline', '--baseline', [CompletionResultType]::ParameterName, 'What an earlier `batch --format json` wrote: only findings it does not hold count against the limits, and the report says which were fixed')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)')
             [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name to give standard input in reports [default: <stdin>]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read options from this file instead of the .ragcite.toml, ragcite.toml or pyproject.toml found above the working directory')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'List every record in the table, not only the worst failing ones')
+            [CompletionResult]::new('--isolated', '--isolated', [CompletionResultType]::ParameterName, 'Ignore every configuration file')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'ragcite;compare' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--field', '--field', [CompletionResultType]::ParameterName, 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts, id or question); repeatable')
+            [CompletionResult]::new('--records', '--records', [CompletionResultType]::ParameterName, 'Where the array of records is in a file that is one JSON object, as a path of keys (data, results.results, traces)')
+            [CompletionResult]::new('--max-record-size', '--max-record-size', [CompletionResultType]::ParameterName, 'Largest record (a JSON line, a CSV row, an element of the array of records), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run')
+            [CompletionResult]::new('--threshold', '--threshold', [CompletionResultType]::ParameterName, 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another')
+            [CompletionResult]::new('--citation-scope', '--citation-scope', [CompletionResultType]::ParameterName, 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph')
+            [CompletionResult]::new('--marker', '--marker', [CompletionResultType]::ParameterName, 'Your own marker form besides the built-in ones: a regular expression whose one capture group is the label (`\{\{cite:(\w+)\}\}` reads `{{cite:doc2}}` as a marker citing `doc2`)')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)')
+            [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name to give standard input in reports [default: <stdin>]')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read options from this file instead of the .ragcite.toml, ragcite.toml or pyproject.toml found above the working directory')
+            [CompletionResult]::new('--fail-if-worse', '--fail-if-worse', [CompletionResultType]::ParameterName, 'Exit 1 when B is worse than A: more problem sentences per claim sentence')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'List every record that changed in the table, not only the first 20')
             [CompletionResult]::new('--isolated', '--isolated', [CompletionResultType]::ParameterName, 'Ignore every configuration file')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -228,6 +252,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
         'ragcite;help' {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check an answer''s citations against the retrieved chunks')
             [CompletionResult]::new('batch', 'batch', [CompletionResultType]::ParameterValue, 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)')
+            [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare two transcripts of the same questions (two prompts, two models): rates, findings fixed and new, which is better')
             [CompletionResult]::new('eval', 'eval', [CompletionResultType]::ParameterValue, 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold')
             [CompletionResult]::new('train', 'train', [CompletionResultType]::ParameterValue, 'Fit your own support model on labelled transcripts (gradient-boosted trees)')
             [CompletionResult]::new('quote', 'quote', [CompletionResultType]::ParameterValue, 'Verify that a quotation is word for word in a document, or show the closest passage')
@@ -242,6 +267,9 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             break
         }
         'ragcite;help;batch' {
+            break
+        }
+        'ragcite;help;compare' {
             break
         }
         'ragcite;help;eval' {

@@ -24,6 +24,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --version 'Print version'
             cand check 'Check an answer''s citations against the retrieved chunks'
             cand batch 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
+            cand compare 'Compare two transcripts of the same questions (two prompts, two models): rates, findings fixed and new, which is better'
             cand eval 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
             cand train 'Fit your own support model on labelled transcripts (gradient-boosted trees)'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
@@ -89,10 +90,32 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --max-abstention-rate 'Highest share of checked records that may abstain at least once [default: unlimited]'
             cand --max-failing-records 'Most records over a per-record limit [default: 0, or unlimited when a rate limit is set]'
             cand --max-bad-records 'Most records that cannot be read (bad JSON, no answer or contexts field)'
+            cand --baseline 'What an earlier `batch --format json` wrote: only findings it does not hold count against the limits, and the report says which were fixed'
             cand --color 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)'
             cand --stdin-filename 'The name to give standard input in reports [default: <stdin>]'
             cand --config 'Read options from this file instead of the .ragcite.toml, ragcite.toml or pyproject.toml found above the working directory'
             cand --all 'List every record in the table, not only the worst failing ones'
+            cand --isolated 'Ignore every configuration file'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'ragcite;compare'= {
+            cand --format 'Output format'
+            cand --field 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts, id or question); repeatable'
+            cand --records 'Where the array of records is in a file that is one JSON object, as a path of keys (data, results.results, traces)'
+            cand --max-record-size 'Largest record (a JSON line, a CSV row, an element of the array of records), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run'
+            cand --threshold 'Support threshold: the `support` score a sentence''s best cited chunk must reach (the support model''s estimate that the chunk backs the sentence; see --model)'
+            cand --lang 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another'
+            cand --citation-scope 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph'
+            cand --marker 'Your own marker form besides the built-in ones: a regular expression whose one capture group is the label (`\{\{cite:(\w+)\}\}` reads `{{cite:doc2}}` as a marker citing `doc2`)'
+            cand --model 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`'
+            cand --color 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)'
+            cand --stdin-filename 'The name to give standard input in reports [default: <stdin>]'
+            cand --config 'Read options from this file instead of the .ragcite.toml, ragcite.toml or pyproject.toml found above the working directory'
+            cand --fail-if-worse 'Exit 1 when B is worse than A: more problem sentences per claim sentence'
+            cand --all 'List every record that changed in the table, not only the first 20'
             cand --isolated 'Ignore every configuration file'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -211,6 +234,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;help'= {
             cand check 'Check an answer''s citations against the retrieved chunks'
             cand batch 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
+            cand compare 'Compare two transcripts of the same questions (two prompts, two models): rates, findings fixed and new, which is better'
             cand eval 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
             cand train 'Fit your own support model on labelled transcripts (gradient-boosted trees)'
             cand quote 'Verify that a quotation is word for word in a document, or show the closest passage'
@@ -223,6 +247,8 @@ set edit:completion:arg-completer[ragcite] = {|@words|
         &'ragcite;help;check'= {
         }
         &'ragcite;help;batch'= {
+        }
+        &'ragcite;help;compare'= {
         }
         &'ragcite;help;eval'= {
         }

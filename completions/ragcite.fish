@@ -28,6 +28,7 @@ complete -c ragcite -n "__fish_ragcite_needs_command" -s h -l help -d 'Print hel
 complete -c ragcite -n "__fish_ragcite_needs_command" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "batch" -d 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
+complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "compare" -d 'Compare two transcripts of the same questions (two prompts, two models): rates, findings fixed and new, which is better'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "eval" -d 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "train" -d 'Fit your own support model on labelled transcripts (gradient-boosted trees)'
 complete -c ragcite -n "__fish_ragcite_needs_command" -f -a "quote" -d 'Verify that a quotation is word for word in a document, or show the closest passage'
@@ -194,6 +195,7 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-contradict
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-abstention-rate -d 'Highest share of checked records that may abstain at least once [default: unlimited]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-failing-records -d 'Most records over a per-record limit [default: 0, or unlimited when a rate limit is set]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-bad-records -d 'Most records that cannot be read (bad JSON, no answer or contexts field)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l baseline -d 'What an earlier `batch --format json` wrote: only findings it does not hold count against the limits, and the report says which were fixed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l color -d 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE or FORCE_COLOR force it'
 always\t''
 never\t''"
@@ -203,6 +205,49 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l all -d 'List e
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l isolated -d 'Ignore every configuration file'
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -s V -l version -d 'Print version'
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l format -d 'Output format' -r -f -a "table\t'The rates side by side, the records that changed and a one-line summary, for people'
+json\t'One JSON document: the matching, both sides\' rates, each matched record\'s changes'
+html\t'One self-contained HTML page of the same'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l field -d 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts, id or question); repeatable' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l records -d 'Where the array of records is in a file that is one JSON object, as a path of keys (data, results.results, traces)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l max-record-size -d 'Largest record (a JSON line, a CSV row, an element of the array of records), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l lang -d 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another' -r -f -a "auto\t'Detect the answer\'s language (English when unsure)'
+ar\t'Arabic'
+da\t'Danish'
+de\t'German'
+el\t'Greek'
+en\t'English'
+es\t'Spanish'
+fi\t'Finnish'
+fr\t'French'
+hu\t'Hungarian'
+it\t'Italian'
+ja\t'Japanese'
+ko\t'Korean'
+nl\t'Dutch'
+no\t'Norwegian'
+pt\t'Portuguese'
+ro\t'Romanian'
+ru\t'Russian'
+sv\t'Swedish'
+ta\t'Tamil'
+tr\t'Turkish'
+zh\t'Chinese'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l citation-scope -d 'What a citation marker covers: its sentence, or also (`paragraph`) the sentences without a marker before it in its paragraph, when it ends the paragraph' -r -f -a "sentence\t'A marker covers the sentence it stands in'
+paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l marker -d 'Your own marker form besides the built-in ones: a regular expression whose one capture group is the label (`\\{\\{cite:(\\w+)\\}\\}` reads `{{cite:doc2}}` as a marker citing `doc2`)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l color -d 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE or FORCE_COLOR force it'
+always\t''
+never\t''"
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l stdin-filename -d 'The name to give standard input in reports [default: <stdin>]' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l config -d 'Read options from this file instead of the .ragcite.toml, ragcite.toml or pyproject.toml found above the working directory' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l fail-if-worse -d 'Exit 1 when B is worse than A: more problem sentences per claim sentence'
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l all -d 'List every record that changed in the table, not only the first 20'
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l isolated -d 'Ignore every configuration file'
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l lang -d 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another' -r -f -a "auto\t'Detect the answer\'s language (English when unsure)'
 ar\t'Arabic'
@@ -366,14 +411,15 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -l model -d 'What s
 complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -l check-timeout -d 'Seconds one rag_citation_debugger check may run (from its start); then it stops and the call gets a tool error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -s h -l help -d 'Print help'
 complete -c ragcite -n "__fish_ragcite_using_subcommand mcp" -s V -l version -d 'Print version'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain formats serve mcp help" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain formats serve mcp help" -f -a "batch" -d 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain formats serve mcp help" -f -a "eval" -d 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain formats serve mcp help" -f -a "train" -d 'Fit your own support model on labelled transcripts (gradient-boosted trees)'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain formats serve mcp help" -f -a "quote" -d 'Verify that a quotation is word for word in a document, or show the closest passage'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain formats serve mcp help" -f -a "explain" -d 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain formats serve mcp help" -f -a "formats" -d 'List the answer formats (readers and profiles), or say which one a file matches'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain formats serve mcp help" -f -a "serve" -d 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain formats serve mcp help" -f -a "mcp" -d 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)'
-complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch eval train quote explain formats serve mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch compare eval train quote explain formats serve mcp help" -f -a "check" -d 'Check an answer\'s citations against the retrieved chunks'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch compare eval train quote explain formats serve mcp help" -f -a "batch" -d 'Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch compare eval train quote explain formats serve mcp help" -f -a "compare" -d 'Compare two transcripts of the same questions (two prompts, two models): rates, findings fixed and new, which is better'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch compare eval train quote explain formats serve mcp help" -f -a "eval" -d 'Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch compare eval train quote explain formats serve mcp help" -f -a "train" -d 'Fit your own support model on labelled transcripts (gradient-boosted trees)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch compare eval train quote explain formats serve mcp help" -f -a "quote" -d 'Verify that a quotation is word for word in a document, or show the closest passage'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch compare eval train quote explain formats serve mcp help" -f -a "explain" -d 'Explain a verdict (what it means, how it is decided, what to do), or each sentence of an answer'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch compare eval train quote explain formats serve mcp help" -f -a "formats" -d 'List the answer formats (readers and profiles), or say which one a file matches'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch compare eval train quote explain formats serve mcp help" -f -a "serve" -d 'Serve the HTTP API (the RAG Citation Debugger contract) and MCP at /mcp'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch compare eval train quote explain formats serve mcp help" -f -a "mcp" -d 'Serve the MCP tools over stdio (rag_citation_debugger, verify_citation)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand help; and not __fish_seen_subcommand_from check batch compare eval train quote explain formats serve mcp help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c ragcite -n "__fish_ragcite_using_subcommand help; and __fish_seen_subcommand_from formats" -f -a "detect" -d 'Say which formats a file matches, with their scores, and which one reads it'

@@ -4,6 +4,7 @@
 // (`[default: <stdin>]`, `[serve]`), not rustdoc links or HTML.
 #![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
 
+mod compare;
 mod formats;
 mod values;
 
@@ -11,6 +12,8 @@ use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use ragcite::Language;
 
+use self::compare::COMPARE_AFTER_HELP;
+pub use self::compare::{CompareArgs, CompareFormat};
 use self::formats::FORMATS_AFTER_HELP;
 pub use self::formats::{FormatsAction, FormatsArgs, ListFormat, PathArgs};
 use self::values::{parse_learning_rate, parse_marker, parse_rate, parse_size, parse_threshold};
@@ -78,6 +81,12 @@ and MLflow traces, one record per trace; ALCE, LongCite, DSPy, RAGChecker and ML
 results; a Giskard RAGET report folder. Records are found through the field names of RAGAS, \
 DeepEval, promptfoo and LangChain, then of those exports; --field points a field elsewhere.
 
+With --baseline (what an earlier `batch --format json` wrote), only findings it does not hold \
+count against the limits: a record fails on its new findings alone, --max-bad-records counts the \
+new bad records, a rate the new findings among all claim sentences (abstentions are no findings \
+and count whole). Findings are matched by fingerprint: rule, text and record id (else \
+question), wherever they stand. The summary says how many are new, fixed and unchanged.
+
 Exit codes: 0 every limit held; 1 a limit was exceeded; 2 usage or input error, or the file \
 broke off part way (the output then says it is incomplete); 130 interrupted by SIGINT, 143 by \
 SIGTERM (the records read are written, then a summary that says the output is incomplete).
@@ -87,7 +96,8 @@ Examples:
   ragcite batch dataset.csv .deepeval/.latest_test_run.json
   ragcite batch spans.jsonl
   ragcite batch results.json --max-uncited-rate 0.05 --format jsonl
-  ragcite batch runs.jsonl --field answer=outputs.text --field contexts=docs[].page_content";
+  ragcite batch runs.jsonl --field answer=outputs.text --field contexts=docs[].page_content
+  ragcite batch evals.jsonl --baseline main.json";
 
 const EVAL_AFTER_HELP: &str = "\
 Each record is one JSON line: either {\"sentences\": [{\"text\", \"label\"}], \"chunks\": [...]} (each \
@@ -145,6 +155,9 @@ pub enum Command {
     /// Check every record of an eval transcript file (RAGAS, DeepEval, promptfoo, traces, JSON Lines, CSV)
     #[command(after_help = BATCH_AFTER_HELP)]
     Batch(BatchArgs),
+    /// Compare two transcripts of the same questions (two prompts, two models): rates, findings fixed and new, which is better
+    #[command(after_help = COMPARE_AFTER_HELP)]
+    Compare(CompareArgs),
     /// Measure agreement with human labels: ROC-AUC, macro-F1, the best threshold
     #[command(after_help = EVAL_AFTER_HELP)]
     Eval(EvalArgs),
@@ -456,6 +469,10 @@ pub struct BatchArgs {
     /// Most records that cannot be read (bad JSON, no answer or contexts field)
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub max_bad_records: usize,
+
+    /// What an earlier `batch --format json` wrote: only findings it does not hold count against the limits, and the report says which were fixed
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<String>,
 
     #[command(flatten)]
     pub output: OutputArgs,
@@ -919,22 +936,7 @@ impl BatchArgs {
     /// Where each field is in a record: the default aliases, unless `--field` names a path.
     /// The first `--field` for a key replaces its aliases; further ones are tried after it.
     pub fn fields(&self) -> batch::Fields {
-        let mut fields = batch::Fields::default();
-        let mut overridden = Vec::new();
-        for (key, path) in &self.fields {
-            let list = match key {
-                FieldKey::Answer => &mut fields.answer,
-                FieldKey::Contexts => &mut fields.contexts,
-                FieldKey::Id => &mut fields.id,
-                FieldKey::Question => &mut fields.question,
-            };
-            if !overridden.contains(key) {
-                overridden.push(*key);
-                list.clear();
-            }
-            list.push(path.clone());
-        }
-        fields
+        fields_of(&self.fields)
     }
 
     pub fn limits(&self) -> BatchLimits {
@@ -951,6 +953,27 @@ impl BatchArgs {
             self.max_bad_records,
         )
     }
+}
+
+/// Where each field is in a record: the default aliases, unless `--field` names a path. The
+/// first `--field` for a key replaces its aliases; further ones are tried after it.
+fn fields_of(given: &[(FieldKey, String)]) -> batch::Fields {
+    let mut fields = batch::Fields::default();
+    let mut overridden = Vec::new();
+    for (key, path) in given {
+        let list = match key {
+            FieldKey::Answer => &mut fields.answer,
+            FieldKey::Contexts => &mut fields.contexts,
+            FieldKey::Id => &mut fields.id,
+            FieldKey::Question => &mut fields.question,
+        };
+        if !overridden.contains(key) {
+            overridden.push(*key);
+            list.clear();
+        }
+        list.push(path.clone());
+    }
+    fields
 }
 
 #[cfg(test)]

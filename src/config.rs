@@ -16,7 +16,7 @@ use crate::cli::Cli;
 const NAMES: [&str; 3] = [".ragcite.toml", "ragcite.toml", "pyproject.toml"];
 
 /// Subcommands that read the configuration's top-level keys.
-const CONFIGURED: [&str; 2] = ["check", "batch"];
+const CONFIGURED: [&str; 3] = ["check", "batch", "compare"];
 
 /// The subcommand that reads the `[serve]` table.
 const SERVE: &str = "serve";
@@ -25,7 +25,14 @@ const SERVE: &str = "serve";
 const FORMATS: &str = "formats";
 
 /// Options that make no sense in a file: they name inputs or this very mechanism.
-const NOT_IN_FILE: [&str; 5] = ["config", "isolated", "stdin-filename", "help", "version"];
+const NOT_IN_FILE: [&str; 6] = [
+    "config",
+    "isolated",
+    "stdin-filename",
+    "baseline",
+    "help",
+    "version",
+];
 
 /// A configuration found and read.
 #[derive(Debug)]
@@ -330,7 +337,7 @@ fn serve_options(config: &Config, user: &[String]) -> Result<Vec<String>> {
     Ok(options)
 }
 
-/// `[fields]`: `answer = "outputs.text"` → `--field answer=outputs.text` (batch only), unless
+/// `[fields]`: `answer = "outputs.text"` → `--field answer=outputs.text` (batch and compare), unless
 /// the command line points that field itself.
 fn field_options(
     config: &Config,
@@ -370,7 +377,7 @@ fn field_options(
             let option = format!("{key}={p}");
             validate("batch", "field", &option)
                 .map_err(|e| anyhow::anyhow!("{shown}: key `fields.{key}`: {e}"))?;
-            if subcommand == "batch" && !overridden {
+            if (subcommand == "batch" || subcommand == "compare") && !overridden {
                 options.push(format!("--field={option}"));
             }
         }

@@ -48,6 +48,7 @@ fn run(cli: Cli) -> Result<ExitStatus> {
     match cli.command {
         Command::Check(args) => commands::check::run(&args),
         Command::Batch(args) => commands::batch::run(&args),
+        Command::Compare(args) => commands::compare::run(&args),
         Command::Quote(args) => commands::quote::run(&args),
         Command::Eval(args) => commands::eval::run(&args),
         Command::Train(args) => commands::train::run(&args),

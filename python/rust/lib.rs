@@ -185,6 +185,7 @@ fn summarize(totals: &str, options: Vec<String>) -> PyResult<String> {
         aggregate: &aggregate,
         gate: &gate,
         stopped: None,
+        baseline: None,
     };
     let mut closing = ragcite::emit::json::BatchClosing::new(&end);
     closing.kind = None;

@@ -11,7 +11,7 @@
   code (tests.rs, testing.rs, `#[cfg(test)] mod tests`) is left out.
 - The library's pipeline: each stage that crates/ragcite/src/lib.rs declares under "The
   pipeline, in order" uses only the stages declared before it, and none of the modules that run
-  the pipeline (check, batch, eval, api, emit).
+  the pipeline (check, batch, compare, eval, api, emit).
 - Python, for the package python/ragcite: its modules' imports (`from . import x`,
   `from .x import y`, `import ragcite.x`) form no cycle.
 
@@ -29,7 +29,7 @@ RUST_CRATES = {
     "xtask": os.path.join(REPO, "crates", "xtask", "src"),
 }
 PYTHON_PACKAGE = os.path.join(REPO, "python", "ragcite")
-RUNNERS = {"check", "batch", "eval", "api", "emit"}
+RUNNERS = {"check", "batch", "compare", "eval", "api", "emit"}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,13 +6,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Result, bail};
 use ragcite::Checker;
+use ragcite::batch::baseline::Baseline;
+use ragcite::batch::identity::Identities;
 use ragcite::batch::{self, Aggregate, BatchError};
-use ragcite::emit::{BatchEnd, BatchFields, BatchInputs};
+use ragcite::emit::{BatchEmitter, BatchEnd, BatchFields, BatchInputs};
 
 use super::{warn, written};
 use crate::cli::BatchArgs;
 use crate::exit::ExitStatus;
-use crate::files::{check_is_file, open_transcript, stdin_at_most_once};
+use crate::files::{
+    DEFAULT_MAX_INPUT, check_is_file, open_transcript, read_input, stdin_at_most_once,
+};
 
 /// The command line's `batch`: SIGINT and SIGTERM stop reading (the records read are still
 /// checked and written, then a summary that says the output is incomplete) while it runs.
@@ -41,14 +45,20 @@ fn report_until(
     out: &mut dyn Write,
     interrupt: &Interrupt,
 ) -> Result<ExitStatus> {
-    stdin_at_most_once(&args.files)?;
-    // Every file is checked before anything is written, so that a typo fails cleanly.
-    for file in args.files.iter().filter(|f| *f != "-") {
+    check_transcripts(&args.files)?;
+    write_until(args, &open_transcript, out, interrupt)
+}
+
+/// Fails unless each of `files` is a file or a Giskard report folder, and standard input comes
+/// once at most: checked before anything is written, so that a typo fails cleanly.
+pub(super) fn check_transcripts(files: &[String]) -> Result<()> {
+    stdin_at_most_once(files)?;
+    for file in files.iter().filter(|f| *f != "-") {
         if !batch::giskard::is_report_folder(std::path::Path::new(file)) {
             check_is_file(file)?;
         }
     }
-    write_until(args, &open_transcript, out, interrupt)
+    Ok(())
 }
 
 /// Every record of the files (`open` opens one) checked, the report written to `out` in the
@@ -75,6 +85,11 @@ fn write_until(
     let fields = args.fields();
     let limits = args.limits();
     let options = args.checking.options()?;
+    // The baseline is read before anything is written, so that a wrong one fails cleanly.
+    let mut identities = match &args.baseline {
+        Some(path) => Identities::with_baseline(read_baseline(path, &args.files)?),
+        None => Identities::default(),
+    };
     let inputs = BatchInputs {
         files: args.files.iter().map(|f| args.output.name_of(f)).collect(),
         threshold: options.threshold,
@@ -91,82 +106,39 @@ fn write_until(
     };
     let mut emitter = args.format.emitter(&args.output, args.all);
     let checker = Checker::new(options.clone());
+    let reading = Reading {
+        files: &args.files,
+        names: &inputs.files,
+        fields: &fields,
+        records: args.records.as_deref(),
+        max_record_size: args.max_record_size,
+        checker: &checker,
+        limits: &limits.per_record,
+    };
     let mut aggregate = Aggregate::default();
     let mut stopped: Option<Stopped> = None;
     let result = (|| -> io::Result<()> {
         emitter.begin(&inputs, out)?;
-        let mut index = 0;
-        for (file, name) in args.files.iter().zip(&inputs.files) {
-            if let Some(signal) = interrupt.received() {
-                stopped = Some(Stopped::interrupted(name, index, signal));
-                break;
-            }
-            // A Giskard report folder: its testset and answers side by side.
-            let folder = (file != "-")
-                .then(|| std::path::Path::new(file))
-                .filter(|path| batch::giskard::is_report_folder(path));
-            let records = if let Some(folder) = folder {
-                let limit = super::record_limit(args.max_record_size);
-                match batch::giskard::ReportFolder::open(folder, limit) {
-                    Ok(folder) => batch::traces::Records::of(folder),
-                    Err(e) => {
-                        stopped = Some(Stopped::new(name, format!("cannot read: {e}")));
-                        break;
-                    }
-                }
-            } else {
-                let reader = match open(file) {
-                    // After a signal, the reader ends where it is: what was read is still checked.
-                    Ok(reader) => interrupt.reader(reader),
-                    Err(e) => {
-                        stopped = Some(Stopped::new(name, format!("cannot read: {e}")));
-                        break;
-                    }
-                };
-                // A `.jsonl` or `.csv` name, given or for standard input, says the layout.
-                let mut scanner = batch::scan::RecordScanner::named(reader, name)
-                    .with_max_record(super::record_limit(args.max_record_size));
-                if let Some(path) = &args.records {
-                    scanner = scanner.with_records_path(path);
-                }
-                batch::traces::Records::new(scanner)
-            };
-            emitter.file(name);
-            let name: Arc<str> = name.as_str().into();
-            let outcome = batch::run(
-                records,
-                &name,
-                &fields,
-                &checker,
-                &limits.per_record,
-                &mut index,
-                &mut aggregate,
-                |record| emitter.record(record, out),
-            );
-            // Whatever the reader made of its early end, the run was interrupted.
-            if let Some(signal) = interrupt.received() {
-                stopped = Some(Stopped::interrupted(&name, index, signal));
-                break;
-            }
-            match outcome {
-                Ok(()) => {}
-                Err(BatchError::Output(e)) => return Err(e),
-                Err(BatchError::Scan(e)) => {
-                    stopped = Some(Stopped::new(&name, e.to_string()));
-                    break;
-                }
-            }
-        }
-        let gate = aggregate.evaluate(&limits);
+        stopped = reading.read(
+            open,
+            interrupt,
+            &mut *emitter,
+            out,
+            &mut aggregate,
+            &mut identities,
+        )?;
+        let gate = identities.gate(&aggregate, &limits);
         // The file is named only when there are several.
         let reason = stopped.as_ref().map(|s| match inputs.files.len() {
             1 => s.why.clone(),
             _ => s.to_string(),
         });
+        let baseline = identities.outcome();
         let end = BatchEnd {
             aggregate: &aggregate,
             gate: &gate,
             stopped: reason.as_deref(),
+            baseline: baseline.as_ref(),
         };
         emitter.finish(&end, out)?;
         out.flush()
@@ -180,23 +152,118 @@ fn write_until(
     if let Some(stopped) = stopped
         && !reader_left
     {
-        if let Some(signal) = stopped.signal {
-            let line =
-                crate::error_message(&anyhow::anyhow!("{stopped}: the output is incomplete"));
-            let _ = writeln!(io::stderr(), "ragcite: error: {line}");
-            return Ok(signal.status());
-        }
-        bail!("{stopped}: the output is incomplete");
+        return stopped.status("the output is incomplete");
     }
-    Ok(if aggregate.evaluate(&limits).passed {
+    Ok(if identities.gate(&aggregate, &limits).passed {
         ExitStatus::Success
     } else {
         ExitStatus::LimitsExceeded
     })
 }
 
+/// The findings of an earlier `batch --format json`, read whole (up to
+/// [`DEFAULT_MAX_INPUT`]); a file that is no such document is an input error that names it.
+fn read_baseline(path: &str, files: &[String]) -> Result<Baseline> {
+    if path == "-" && files.iter().any(|f| f == "-") {
+        bail!("standard input (`-`) can be read only once: name the baseline's file");
+    }
+    let (bytes, shown) = read_input(path, DEFAULT_MAX_INPUT).map_err(|e| {
+        // Batch has no --max-input-size: the baseline's limit is fixed.
+        let message = format!("{e:#}");
+        match message.split_once(" (--max-input-size") {
+            Some((head, _)) => anyhow::anyhow!("{head}: too large for a baseline"),
+            None => e,
+        }
+    })?;
+    Baseline::read(&bytes, &shown).map_err(|e| anyhow::anyhow!("{shown}: not a baseline: {e}"))
+}
+
+/// How `batch` and `compare` read transcripts: the files, the fields and the records' limit, and
+/// what checks each record.
+pub(super) struct Reading<'a> {
+    pub files: &'a [String],
+    /// The files as reports name them (`-` as `<stdin>` or `--stdin-filename`).
+    pub names: &'a [String],
+    pub fields: &'a batch::Fields,
+    /// `--records`: where the array of records is in a file that is one JSON object.
+    pub records: Option<&'a str>,
+    pub max_record_size: u64,
+    pub checker: &'a Checker,
+    pub limits: &'a ragcite::Limits,
+}
+
+impl Reading<'_> {
+    /// Reads and checks every record of the files (`open` opens one; a Giskard report folder is
+    /// read as one), handing each to `emitter` in input order after `identities` marked it.
+    /// Returns what stopped the reading before the end, if anything did (a broken file, a
+    /// signal); an error only when writing failed.
+    pub(super) fn read(
+        &self,
+        open: &dyn Fn(&str) -> io::Result<Box<dyn io::BufRead + Send>>,
+        interrupt: &Interrupt,
+        emitter: &mut dyn BatchEmitter,
+        out: &mut dyn Write,
+        aggregate: &mut Aggregate,
+        identities: &mut Identities,
+    ) -> io::Result<Option<Stopped>> {
+        let mut index = 0;
+        for (file, name) in self.files.iter().zip(self.names) {
+            if let Some(signal) = interrupt.received() {
+                return Ok(Some(Stopped::interrupted(name, index, signal)));
+            }
+            // A Giskard report folder: its testset and answers side by side.
+            let folder = (file != "-")
+                .then(|| std::path::Path::new(file))
+                .filter(|path| batch::giskard::is_report_folder(path));
+            let limit = super::record_limit(self.max_record_size);
+            let records = if let Some(folder) = folder {
+                match batch::giskard::ReportFolder::open(folder, limit) {
+                    Ok(folder) => batch::traces::Records::of(folder),
+                    Err(e) => return Ok(Some(Stopped::new(name, format!("cannot read: {e}")))),
+                }
+            } else {
+                let reader = match open(file) {
+                    // After a signal, the reader ends where it is: what was read is still checked.
+                    Ok(reader) => interrupt.reader(reader),
+                    Err(e) => return Ok(Some(Stopped::new(name, format!("cannot read: {e}")))),
+                };
+                // A `.jsonl` or `.csv` name, given or for standard input, says the layout.
+                let mut scanner =
+                    batch::scan::RecordScanner::named(reader, name).with_max_record(limit);
+                if let Some(path) = self.records {
+                    scanner = scanner.with_records_path(path);
+                }
+                batch::traces::Records::new(scanner)
+            };
+            emitter.file(name);
+            let name: Arc<str> = name.as_str().into();
+            let outcome = batch::run(
+                records,
+                &name,
+                self.fields,
+                self.checker,
+                self.limits,
+                &mut index,
+                aggregate,
+                identities,
+                |record| emitter.record(record, out),
+            );
+            // Whatever the reader made of its early end, the run was interrupted.
+            if let Some(signal) = interrupt.received() {
+                return Ok(Some(Stopped::interrupted(&name, index, signal)));
+            }
+            match outcome {
+                Ok(()) => {}
+                Err(BatchError::Output(e)) => return Err(e),
+                Err(BatchError::Scan(e)) => return Ok(Some(Stopped::new(&name, e.to_string()))),
+            }
+        }
+        Ok(None)
+    }
+}
+
 /// The file being read when the batch stopped, and why.
-struct Stopped {
+pub(super) struct Stopped {
     file: String,
     why: String,
     /// The signal that stopped it, if one did.
@@ -204,6 +271,17 @@ struct Stopped {
 }
 
 impl Stopped {
+    /// The end of a run that stopped, `what` saying what that means for its output: after a
+    /// signal, one line on stderr and the signal's exit status; else that line as the error.
+    pub(super) fn status(&self, what: &str) -> Result<ExitStatus> {
+        if let Some(signal) = self.signal {
+            let line = crate::error_message(&anyhow::anyhow!("{self}: {what}"));
+            let _ = writeln!(io::stderr(), "ragcite: error: {line}");
+            return Ok(signal.status());
+        }
+        bail!("{self}: {what}");
+    }
+
     fn new(file: &str, why: String) -> Self {
         Stopped {
             file: file.to_string(),

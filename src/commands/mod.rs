@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod check;
+pub mod compare;
 pub mod eval;
 pub mod explain;
 pub mod formats;

@@ -20,6 +20,7 @@ mod check;
 #[cfg(feature = "service")]
 mod check_timeout;
 mod ci_consumers;
+mod compare;
 mod ci_formats;
 mod cjk;
 mod diagnostics;

@@ -4,10 +4,10 @@
 //! Every run is cut off from the machine it runs on, so that a test gives the same result in any
 //! checkout, terminal or CI job:
 //!
-//! - Configuration. `check` and `batch` apply the `.ragcite.toml`, `ragcite.toml` or
+//! - Configuration. `check`, `batch` and `compare` apply the `.ragcite.toml`, `ragcite.toml` or
 //!   `pyproject.toml` they find walking up from the working directory to `/`, so one file in any
 //!   folder above the checkout would change the results. The runner adds `--isolated` to those
-//!   two subcommands (the only ones that read configuration, and the only ones that accept the
+//!   subcommands (and `serve`, the only others that read configuration and accept the
 //!   flag) unless the test passes `--isolated` or `--config` itself. The configuration tests opt
 //!   into discovery with [`Tree::ragcite`], in a temporary tree with no configuration above it.
 //! - Working directory: the crate root, unless the test names another ([`Run::in_dir`]). The
@@ -36,7 +36,7 @@ pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The subcommands that read configuration files (`src/config.rs`), and so get
 /// `--isolated`.
-const CONFIGURED: [&str; 3] = ["check", "batch", "serve"];
+const CONFIGURED: [&str; 4] = ["check", "batch", "compare", "serve"];
 
 /// Variables removed from every run: colour choices (`NO_COLOR`, `CLICOLOR_FORCE` and
 /// `FORCE_COLOR` are read by ragcite, the others by terminal libraries), the terminal, CI markers

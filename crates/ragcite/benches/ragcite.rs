@@ -330,6 +330,7 @@ fn batch_throughput(bencher: Bencher) {
             &limits,
             &mut index,
             &mut partial,
+            &mut batch::identity::Identities::default(),
             |_| {
                 records += 1;
                 Ok(())

@@ -2,8 +2,10 @@
 //! JSON Lines with an answer and its contexts) exactly as `check` checks one answer, in
 //! parallel, keeping input order, with memory bounded by a window of records.
 
+pub mod baseline;
 pub mod exports;
 pub mod giskard;
+pub mod identity;
 pub mod scan;
 pub mod traces;
 
@@ -95,6 +97,8 @@ impl Default for Fields {
 #[derive(Debug, Clone)]
 pub struct Record {
     pub id: String,
+    /// Whether the record names its id (else `id` is its position).
+    pub has_id: bool,
     pub answer: Answer,
     pub chunks: input::Chunks,
 }
@@ -124,15 +128,16 @@ fn read_value(
     fields: &Fields,
     exports: bool,
 ) -> Result<Record, String> {
-    let id = fields
+    let named = fields
         .id
         .iter()
         .find_map(|path| match lookup(value, path)? {
             Value::String(s) => Some(s),
             Value::Number(n) => Some(n.to_string()),
             _ => None,
-        })
-        .unwrap_or_else(|| index.to_string());
+        });
+    let has_id = named.is_some();
+    let id = named.unwrap_or_else(|| index.to_string());
     let answer = fields
         .answer
         .iter()
@@ -146,7 +151,7 @@ fn read_value(
     let (answer, contexts) = match (answer, contexts) {
         (Some(answer), Some(contexts)) => (answer, contexts),
         (answer, contexts) => {
-            if let Some(record) = self_sourced(value, bytes, &id)? {
+            if let Some(record) = self_sourced(value, bytes, &id, has_id)? {
                 return Ok(record);
             }
             // An export whose own field names the aliases miss (ALCE, LongCite, DSPy, ...).
@@ -185,13 +190,23 @@ fn read_value(
             Value::String(s) => Some(s),
             _ => None,
         });
-    Ok(Record { id, answer, chunks })
+    Ok(Record {
+        id,
+        has_id,
+        answer,
+        chunks,
+    })
 }
 
 /// The record read as a response that carries its sources, when it is one; `Ok(None)` when it
 /// is no response, or one without sources.
 /// A record read through a profile takes the id the profile names, when it names one.
-fn self_sourced(value: &Value, bytes: &[u8], id: &str) -> Result<Option<Record>, String> {
+fn self_sourced(
+    value: &Value,
+    bytes: &[u8],
+    id: &str,
+    has_id: bool,
+) -> Result<Option<Record>, String> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Ok(None);
     };
@@ -209,12 +224,18 @@ fn self_sourced(value: &Value, bytes: &[u8], id: &str) -> Result<Option<Record>,
     if input::is_blank(&answer.text) {
         return Err(format!("record {id}: the answer is empty"));
     }
-    let id = match format {
+    let named = match format {
         AnswerFormat::Profile(profile) => profile.0.id_of(value),
         _ => None,
-    }
-    .unwrap_or_else(|| id.to_string());
-    Ok(Some(Record { id, answer, chunks }))
+    };
+    let has_id = has_id || named.is_some();
+    let id = named.unwrap_or_else(|| id.to_string());
+    Ok(Some(Record {
+        id,
+        has_id,
+        answer,
+        chunks,
+    }))
 }
 
 /// The answer at `path`, read as `check` reads an answer: a string is text or a provider
@@ -258,6 +279,10 @@ pub struct RecordOutcome {
     /// [`EXCERPT_CHARS`] characters; empty when the record never reached the reader): what
     /// tells it apart in CI reports, where it has no id.
     pub excerpt: String,
+    /// Its findings, each with its fingerprint (and, with a baseline, whether it is new), in
+    /// the order the CI formats list them: given by [`identity::Identities::mark`] in input
+    /// order, before the record is counted and written; empty until then.
+    pub findings: Vec<identity::Found>,
 }
 
 /// Characters of a bad record's first line that its outcome keeps.
@@ -278,6 +303,8 @@ pub fn excerpt(bytes: &[u8]) -> String {
 #[derive(Debug, Clone)]
 pub struct Checked {
     pub id: String,
+    /// Whether the record names its id (else `id` is its position).
+    pub has_id: bool,
     pub report: Report,
     pub gate: GateOutcome,
     /// The record's JSON text, to find the column of each sentence in its line.
@@ -373,8 +400,9 @@ pub enum BatchError {
 }
 
 /// Checks every record of `scanner` in parallel, handing outcomes to `each` in input order as
-/// each window finishes. Returns the aggregate, or the error that stopped the batch (the
-/// aggregate so far is then in `partial`).
+/// each window finishes, after `identities` gave each its findings' fingerprints (and, with a
+/// baseline, gated it on its new findings). Returns the aggregate, or the error that stopped
+/// the batch (the aggregate so far is then in `partial`).
 #[allow(clippy::too_many_arguments)]
 pub fn run(
     records: Records<'_>,
@@ -384,6 +412,7 @@ pub fn run(
     limits: &Limits,
     index: &mut usize,
     partial: &mut Aggregate,
+    identities: &mut identity::Identities,
     each: impl FnMut(&RecordOutcome) -> io::Result<()>,
 ) -> Result<(), BatchError> {
     let window = Checking {
@@ -393,7 +422,7 @@ pub fn run(
         limits,
         window_bytes: WINDOW_BYTES,
     };
-    window.run(records, index, partial, each)
+    window.run(records, index, partial, identities, each)
 }
 
 /// What checks each record of a batch, and the most bytes of records read ahead at a time.
@@ -411,6 +440,7 @@ impl Checking<'_> {
         records: Records<'_>,
         index: &mut usize,
         partial: &mut Aggregate,
+        identities: &mut identity::Identities,
         mut each: impl FnMut(&RecordOutcome) -> io::Result<()>,
     ) -> Result<(), BatchError> {
         let Checking {
@@ -432,7 +462,7 @@ impl Checking<'_> {
             let done = last || stop.is_some();
             // The next window is read while this one is checked, so that reading the file never
             // leaves the cores idle.
-            let (following, outcomes) = rayon::join(
+            let (following, mut outcomes) = rayon::join(
                 || {
                     if done {
                         Window {
@@ -453,8 +483,9 @@ impl Checking<'_> {
                         .collect::<Vec<RecordOutcome>>()
                 },
             );
-            for outcome in &outcomes {
+            for outcome in &mut outcomes {
                 *index = outcome.index;
+                identities.mark(outcome, limits);
                 partial.add(outcome);
                 each(outcome).map_err(BatchError::Output)?;
             }
@@ -534,6 +565,7 @@ fn check_one(
                 line,
                 result: Err(message),
                 excerpt: String::new(),
+                findings: Vec::new(),
             };
         }
         Scanned::Record(raw) => (raw.line, raw.bytes),
@@ -549,6 +581,7 @@ fn check_one(
         let gate = limits.evaluate(&report.result.counts);
         Checked {
             id: record.id,
+            has_id: record.has_id,
             report,
             gate,
             source: bytes,
@@ -563,6 +596,7 @@ fn check_one(
         line,
         result,
         excerpt,
+        findings: Vec::new(),
     }
 }
 
@@ -600,10 +634,16 @@ mod tests {
             window_bytes: 4_000,
         };
         checking
-            .run(records(), &mut index, &mut aggregate, |outcome| {
-                seen.push(outcome.index);
-                Ok(())
-            })
+            .run(
+                records(),
+                &mut index,
+                &mut aggregate,
+                &mut identity::Identities::default(),
+                |outcome| {
+                    seen.push(outcome.index);
+                    Ok(())
+                },
+            )
             .expect("run");
         assert_eq!(seen, (1..=60).collect::<Vec<_>>());
         assert_eq!(aggregate.checked, 60);

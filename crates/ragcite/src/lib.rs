@@ -7,8 +7,8 @@
 //! [`input`] → [`marker`] → [`sentence`] → [`words`] → [`quote`] → [`claim`] → [`report`] (the
 //! result's types) → [`support`] (scores, contradictions, the verdict rules in
 //! `support/decide.rs`) → [`gate`]. The [`check`] module runs them for one answer
-//! ([`Checker`]); [`batch`] and [`eval`] run the check over transcripts, [`emit`] writes the
-//! reports and [`api`] is the service's contract. It never prints and never exits
+//! ([`Checker`]); [`batch`] and [`eval`] run the check over transcripts, [`compare`] puts two
+//! transcripts side by side, [`emit`] writes the reports and [`api`] is the service's contract. It never prints and never exits
 //! (`[workspace.lints]`): the `ragcite-cli` crate is the program.
 //!
 //! ```
@@ -35,6 +35,7 @@ pub mod gate;
 pub mod api;
 pub mod batch;
 pub mod check;
+pub mod compare;
 pub mod emit;
 pub mod eval;
 

@@ -5,6 +5,8 @@
 use super::BatchInputs;
 pub use super::location::display_path;
 use crate::batch::RecordOutcome;
+pub use crate::batch::identity::fnv1a_hex;
+use crate::batch::identity::normalised;
 use crate::report::{
     CheckResult, Contradiction, QuoteCheck, Report, SentenceResult, Verdict, preview,
 };
@@ -196,33 +198,6 @@ impl Occurrences {
         *count += 1;
         *count
     }
-}
-
-/// Text as identities compare it: lower case, white space runs as one space, trimmed.
-fn normalised(text: &str) -> String {
-    text.split_whitespace()
-        .map(str::to_lowercase)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// 64-bit FNV-1a over the parts, each followed by a byte that never occurs in UTF-8 (so that
-/// `("ab", "c")` and `("a", "bc")` differ), as 16 hex digits. Written here rather than taken from
-/// a crate: the fingerprints must not change when a dependency does.
-pub fn fnv1a_hex(parts: &[&str]) -> String {
-    let bytes = parts
-        .iter()
-        .flat_map(|part| part.bytes().chain(std::iter::once(0xff)));
-    format!("{:016x}", fnv1a(bytes))
-}
-
-/// 64-bit FNV-1a of a byte sequence.
-fn fnv1a(bytes: impl IntoIterator<Item = u8>) -> u64 {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    bytes.into_iter().fold(OFFSET, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(PRIME)
-    })
 }
 
 /// Longest sentence quoted in a message, in characters.
@@ -668,15 +643,43 @@ fn positions(
 #[cfg(test)]
 mod tests {
     use super::*;
-    #[test]
-    fn fnv1a_matches_the_published_vectors() {
-        assert_eq!(fnv1a(*b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a(*b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(fnv1a(*b"foobar"), 0x8594_4171_f739_67e8);
-        assert_ne!(fnv1a_hex(&["ab", "c"]), fnv1a_hex(&["a", "bc"]));
-        assert_eq!(fnv1a_hex(&["x"]).len(), 16);
-    }
 
+    /// The findings the CI formats report are the ones `batch` fingerprints, in the same order
+    /// and of the same rules: a problem sentence, a supported sentence with a marker that names
+    /// no chunk, an unreadable record.
+    #[test]
+    fn batch_findings_are_the_ones_that_get_fingerprints() {
+        use crate::batch::identity::{At, Identities, tests::outcomes};
+        let context = "The Eiffel Tower is 330 metres tall and stands in Paris.";
+        let records = [
+            serde_json::json!({"id": "q1", "answer": "It is 330 metres tall [1][9]. It was built in 1740.",
+                "contexts": [context]}),
+            serde_json::json!({"id": "q2", "answer": "no contexts"}),
+        ];
+        let outcomes = outcomes(&records, &mut Identities::default());
+        let findings = BatchFindings::default();
+        for outcome in &outcomes {
+            let reported: Vec<(&str, String)> = findings
+                .of(outcome)
+                .iter()
+                .map(|f| (f.rule.id(), f.subject.clone()))
+                .collect();
+            let marked: Vec<(&str, String)> = outcome
+                .findings
+                .iter()
+                .map(|f| {
+                    let subject = match f.at {
+                        At::Sentence(index) => format!("sentence {index}"),
+                        At::Citation(index) => format!("citation {index}"),
+                        At::Record => outcome.excerpt.clone(),
+                    };
+                    (f.rule, subject)
+                })
+                .collect();
+            assert_eq!(reported, marked);
+        }
+        assert_eq!(outcomes[0].findings.len(), 2);
+    }
     #[test]
     fn messages_stay_on_one_line() {
         assert_eq!(

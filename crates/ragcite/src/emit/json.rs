@@ -6,10 +6,13 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::{
-    BatchEmitter, BatchEnd, BatchInputs, Emitter, Inputs, Run, batch_summary_line, summary_line,
-    write_document,
+    BatchEmitter, BatchEnd, BatchFields, BatchInputs, Emitter, Inputs, Run, batch_summary_line,
+    summary_line, write_document,
 };
+use crate::batch::baseline::BaselineOutcome;
+use crate::batch::identity::{At, Found};
 use crate::batch::{Aggregate, BatchGate, RecordOutcome};
+use crate::compare::Comparison;
 use crate::gate::{GateOutcome, LimitFailure};
 use crate::report::{CheckResult, Counts, Verdict};
 use crate::sentence::LineColumn;
@@ -89,6 +92,35 @@ pub struct Problem<'a> {
     /// The cited chunk that decided the verdict; `null` when it cites none or has no content
     /// words. Added in schema 3.2.
     pub deciding_chunk: Option<&'a str>,
+    /// What identifies the finding across runs (16 hex digits): its rule, its text, and its
+    /// record's id (else its question, else its position), never where it stands; `batch
+    /// --baseline` matches findings by it. Added in schema 3.3.
+    pub fingerprint: &'a str,
+    /// With `--baseline`: whether the baseline lacks the finding; absent without one. Added in
+    /// schema 3.3.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new: Option<bool>,
+}
+
+/// A finding of a record that is not one of its `problems`: a supported or no-claim sentence
+/// with a marker that names no chunk (`unknown-marker`), a provider citation tied to no sentence
+/// whose quotation is not in its chunk (`misquote`), or a record that cannot be read
+/// (`bad-record`). Added in schema 3.3.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OtherFinding<'a> {
+    pub rule: &'static str,
+    /// As a problem's `fingerprint`.
+    pub fingerprint: &'a str,
+    /// The sentence's index in its answer; `null` for a citation or a record.
+    pub sentence: Option<usize>,
+    /// The citation's index among the response's citations; `null` otherwise.
+    pub citation: Option<usize>,
+    /// The sentence, the quotation, or the start of the unreadable record.
+    pub text: &'a str,
+    /// As a problem's `new`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new: Option<bool>,
 }
 
 /// One record of a batch, as `--format json` lists it and `--format jsonl` writes it per line.
@@ -118,6 +150,8 @@ pub struct RecordSummary<'a> {
     pub counts: Option<&'a Counts>,
     pub failures: &'a [LimitFailure],
     pub problems: Vec<Problem<'a>>,
+    /// The record's findings that are not problem sentences. Added in schema 3.3.
+    pub other_findings: Vec<OtherFinding<'a>>,
     pub warnings: &'a [String],
 }
 
@@ -137,6 +171,22 @@ impl<'a> RecordSummary<'a> {
                 counts: None,
                 failures: &[],
                 problems: Vec::new(),
+                other_findings: record
+                    .findings
+                    .iter()
+                    .map(|f| OtherFinding {
+                        rule: f.rule,
+                        fingerprint: &f.fingerprint,
+                        sentence: None,
+                        citation: None,
+                        text: if record.excerpt.is_empty() {
+                            message
+                        } else {
+                            &record.excerpt
+                        },
+                        new: f.new,
+                    })
+                    .collect(),
                 warnings: &[],
             },
             Ok(checked) => RecordSummary {
@@ -160,23 +210,74 @@ impl<'a> RecordSummary<'a> {
                     .sentences
                     .iter()
                     .filter(|s| s.verdict.is_claim() && s.verdict != Verdict::Supported)
-                    .map(|s| Problem {
-                        sentence: s.index,
-                        verdict: s.verdict,
-                        start: s.start,
-                        text: &s.sentence,
-                        support: s.support,
-                        missing_numbers: &s.missing_numbers,
-                        missing_words: &s.missing_words,
-                        unknown_markers: &s.unknown_markers,
-                        suggested_citation: s.suggested_citation.as_deref(),
-                        deciding_chunk: s.deciding_chunk.as_deref(),
+                    .map(|s| {
+                        let found = found_at(record, At::Sentence(s.index));
+                        Problem {
+                            sentence: s.index,
+                            verdict: s.verdict,
+                            start: s.start,
+                            text: &s.sentence,
+                            support: s.support,
+                            missing_numbers: &s.missing_numbers,
+                            missing_words: &s.missing_words,
+                            unknown_markers: &s.unknown_markers,
+                            suggested_citation: s.suggested_citation.as_deref(),
+                            deciding_chunk: s.deciding_chunk.as_deref(),
+                            fingerprint: found.map_or("", |f| f.fingerprint.as_str()),
+                            new: found.and_then(|f| f.new),
+                        }
+                    })
+                    .collect(),
+                other_findings: record
+                    .findings
+                    .iter()
+                    .filter_map(|f| {
+                        let (sentence, citation, text) = match f.at {
+                            At::Sentence(index) => {
+                                let s = checked
+                                    .report
+                                    .result
+                                    .sentences
+                                    .iter()
+                                    .find(|s| s.index == index)?;
+                                // Problem sentences are listed as problems.
+                                if s.verdict.is_claim() && s.verdict != Verdict::Supported {
+                                    return None;
+                                }
+                                (Some(index), None, s.sentence.as_str())
+                            }
+                            At::Citation(index) => {
+                                let quote = checked
+                                    .report
+                                    .result
+                                    .citations
+                                    .iter()
+                                    .find(|c| c.index == index)?
+                                    .quote
+                                    .as_ref()?;
+                                (None, Some(index), quote.text.as_str())
+                            }
+                            At::Record => return None,
+                        };
+                        Some(OtherFinding {
+                            rule: f.rule,
+                            fingerprint: &f.fingerprint,
+                            sentence,
+                            citation,
+                            text,
+                            new: f.new,
+                        })
                     })
                     .collect(),
                 warnings: &checked.report.warnings,
             },
         }
     }
+}
+
+/// The finding of a record about this sentence, citation or the record itself.
+fn found_at(record: &RecordOutcome, at: At) -> Option<&Found> {
+    record.findings.iter().find(|f| f.at == at)
 }
 
 /// The end of a batch, as `--format json` closes its document and `--format jsonl` writes its
@@ -195,6 +296,10 @@ pub struct BatchClosing<'a> {
     pub complete: bool,
     /// Why it stopped, when it did.
     pub error: Option<&'a str>,
+    /// With `--baseline`: the findings new, unchanged and fixed against it; absent without one.
+    /// Added in schema 3.3.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<&'a BaselineOutcome>,
 }
 
 impl<'a> BatchClosing<'a> {
@@ -206,6 +311,7 @@ impl<'a> BatchClosing<'a> {
             gate: end.gate,
             complete: end.stopped.is_none(),
             error: end.stopped,
+            baseline: end.baseline,
         }
     }
 }
@@ -231,10 +337,58 @@ pub enum BatchLine<'a> {
     Summary(BatchClosing<'a>),
 }
 
+/// What two transcripts were compared with, for `inputs` in the JSON document.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CompareInputs {
+    /// Transcript A, as given (`-` is named `<stdin>` or `--stdin-filename`).
+    pub a: String,
+    /// Transcript B.
+    pub b: String,
+    pub threshold: f64,
+    /// What scored support: `shipped`, `formula`, or the model file as given.
+    pub model: String,
+    pub lang: String,
+    /// The field paths tried, in order, for each field.
+    pub fields: BatchFields,
+}
+
+/// The `compare --format json` document. Added in schema 3.3.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CompareDocument<'a> {
+    pub schema_version: &'static str,
+    pub tool: Tool,
+    pub inputs: &'a CompareInputs,
+    /// The same one-line summary the table ends with.
+    pub summary: String,
+    #[serde(flatten)]
+    pub comparison: &'a Comparison,
+}
+
+/// Writes the JSON document, pretty-printed, with a final line break.
+pub fn write_compare(
+    inputs: &CompareInputs,
+    comparison: &Comparison,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let document = CompareDocument {
+        schema_version: SCHEMA_VERSION,
+        tool: Tool {
+            name: "ragcite",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        inputs,
+        summary: comparison.summary_line(),
+        comparison,
+    };
+    write_document(out, &document)
+}
+
 /// The JSON Schemas of the JSON outputs, generated from the types they are written from, with
 /// the file name each is committed under (`docs/schema/`): `check --format json`, `batch
-/// --format json` and each line of `batch --format jsonl`.
-pub fn schemas() -> [(&'static str, serde_json::Value); 3] {
+/// --format json`, each line of `batch --format jsonl` and `compare --format json`.
+pub fn schemas() -> [(&'static str, serde_json::Value); 4] {
     let annotated = |schema: schemars::Schema| {
         let mut value = schema.to_value();
         if let Some(object) = value.as_object_mut() {
@@ -257,6 +411,10 @@ pub fn schemas() -> [(&'static str, serde_json::Value); 3] {
         (
             "batch-line.schema.json",
             annotated(schemars::schema_for!(BatchLine<'static>)),
+        ),
+        (
+            "compare.schema.json",
+            annotated(schemars::schema_for!(CompareDocument<'static>)),
         ),
     ]
 }

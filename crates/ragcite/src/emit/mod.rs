@@ -2,6 +2,7 @@
 //! decide the exit code; the gate does.
 
 pub mod api;
+pub mod compare;
 pub mod diagnostics;
 pub mod eval;
 pub mod explain;
@@ -10,6 +11,7 @@ pub mod github;
 pub mod gitlab;
 pub mod html;
 pub mod html_batch;
+pub mod html_compare;
 pub mod json;
 pub mod jsonl;
 pub mod junit;
@@ -24,6 +26,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::batch::baseline::BaselineOutcome;
 use crate::batch::{Aggregate, BatchGate, BatchLimits, RecordOutcome};
 pub use crate::gate::summary_line;
 use crate::gate::{GateOutcome, Limits};
@@ -182,6 +185,9 @@ pub struct BatchEnd<'a> {
     pub gate: &'a BatchGate,
     /// Why the batch stopped before the end of its file, if it did: the output is incomplete.
     pub stopped: Option<&'a str>,
+    /// With `--baseline`: the findings new, unchanged and fixed against it. The gate then
+    /// counts the new findings only.
+    pub baseline: Option<&'a BaselineOutcome>,
 }
 
 /// Writes a batch as its records finish: `begin` once, `record` for each record in input
@@ -251,6 +257,9 @@ pub fn batch_summary_line(end: &BatchEnd<'_>) -> String {
             " · abstaining records {:.1}%",
             a.rates.abstentions * 100.0
         ));
+    }
+    if let Some(baseline) = end.baseline {
+        line.push_str(&format!(" · {}", baseline.line()));
     }
     if let Some(reason) = end.stopped {
         line.push_str(&format!(" · INCOMPLETE: stopped at {reason}"));

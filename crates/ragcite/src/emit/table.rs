@@ -22,6 +22,7 @@ use owo_colors::OwoColorize;
 
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, batch_summary_line, summary_line};
 use crate::batch::RecordOutcome;
+use crate::batch::identity::At;
 use crate::escape::{cut, printable, printable_line};
 use crate::report::{
     ChunkStatus, CitationFinding, Contradiction, QuoteCheck, SentenceResult, Verdict, plural,
@@ -68,7 +69,7 @@ fn word_list<S: AsRef<str>>(items: &[S], most: usize) -> String {
 
 /// How a column gives up width when the table is narrow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Fit {
+pub(super) enum Fit {
     /// Our own words and numbers (`verdict`, `status`, `cov`): as wide as the widest cell,
     /// never wrapped.
     Word,
@@ -90,12 +91,12 @@ const IDS_LEAST: usize = 12;
 
 /// A column: its header and how it fits.
 #[derive(Debug, Clone, Copy)]
-struct Column {
+pub(super) struct Column {
     header: &'static str,
     fit: Fit,
 }
 
-const fn column(header: &'static str, fit: Fit) -> Column {
+pub(super) const fn column(header: &'static str, fit: Fit) -> Column {
     Column { header, fit }
 }
 
@@ -156,7 +157,7 @@ const BATCH_DROPS: [usize; 2] = [4, 3];
 
 /// How a cell is coloured, when colour is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Paint {
+pub(super) enum Paint {
     Plain,
     Fg(Color),
     Dim,
@@ -165,14 +166,14 @@ enum Paint {
 /// A cell before layout: its items (one for text; the ids or items of a list) made printable,
 /// and its colour.
 #[derive(Debug, Clone)]
-struct Entry {
+pub(super) struct Entry {
     items: Vec<String>,
     paint: Paint,
 }
 
 impl Entry {
     /// One text, cut to [`CELL_CHARS`].
-    fn text(text: &str) -> Self {
+    pub(super) fn text(text: &str) -> Self {
         Entry {
             items: vec![printable(&cut(text, CELL_CHARS)).into_owned()],
             paint: Paint::Plain,
@@ -181,7 +182,7 @@ impl Entry {
 
     /// A list of ids or items, `-` when there is none: at most [`LIST_SHOWN`] of them, each
     /// cut to [`ITEM_CHARS`], the last followed by `(+N more)` when there were more.
-    fn list<S: AsRef<str>>(items: &[S]) -> Self {
+    pub(super) fn list<S: AsRef<str>>(items: &[S]) -> Self {
         if items.is_empty() {
             return Entry::text("-");
         }
@@ -200,7 +201,7 @@ impl Entry {
         }
     }
 
-    fn painted(mut self, paint: Paint) -> Self {
+    pub(super) fn painted(mut self, paint: Paint) -> Self {
         self.paint = paint;
         self
     }
@@ -414,7 +415,7 @@ pub struct TableEmitter {
 }
 
 impl TableEmitter {
-    fn verdict(verdict: Verdict) -> Entry {
+    pub(super) fn verdict(verdict: Verdict) -> Entry {
         Entry::text(verdict.name()).painted(match verdict {
             Verdict::Supported => Paint::Fg(Color::DarkGreen),
             Verdict::NumberMismatch
@@ -451,7 +452,12 @@ impl TableEmitter {
     }
 
     /// A table of these columns and rows, laid out for the width (see [`layout`]).
-    fn table<R: AsRef<[Entry]>>(&self, columns: &[Column], drops: &[usize], rows: &[R]) -> Table {
+    pub(super) fn table<R: AsRef<[Entry]>>(
+        &self,
+        columns: &[Column],
+        drops: &[usize],
+        rows: &[R],
+    ) -> Table {
         let needs: Vec<Need> = columns
             .iter()
             .enumerate()
@@ -903,14 +909,27 @@ impl BatchTableEmitter {
                     .map(|v| format!("{} {}", counts.of_verdict(*v), v.name()))
                     .collect();
                 let problems = counts.claims - counts.supported + counts.unknown_markers;
-                let first = checked
-                    .report
-                    .result
-                    .sentences
-                    .iter()
-                    .find(|s| s.verdict.is_claim() && s.verdict != Verdict::Supported)
-                    .map(|s| format!("{}: {}", s.verdict, preview(&s.sentence, FIRST_CHARS)))
-                    .unwrap_or_default();
+                let sentences = &checked.report.result.sentences;
+                // With a baseline, the first new finding: what the gate failed on.
+                let first_new = record.findings.iter().find(|f| f.new == Some(true));
+                let first = match first_new {
+                    Some(found) => match found.at {
+                        At::Sentence(index) => sentences
+                            .iter()
+                            .find(|s| s.index == index)
+                            .map(|s| {
+                                format!("new {}: {}", found.rule, preview(&s.sentence, FIRST_CHARS))
+                            })
+                            .unwrap_or_default(),
+                        At::Citation(index) => format!("new {}: citation {index}", found.rule),
+                        At::Record => String::new(),
+                    },
+                    None => sentences
+                        .iter()
+                        .find(|s| s.verdict.is_claim() && s.verdict != Verdict::Supported)
+                        .map(|s| format!("{}: {}", s.verdict, preview(&s.sentence, FIRST_CHARS)))
+                        .unwrap_or_default(),
+                };
                 let limits: Vec<String> = checked
                     .gate
                     .failures
