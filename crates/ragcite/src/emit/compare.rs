@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use owo_colors::OwoColorize;
 
 use super::json::CompareInputs;
+use super::table::blocks::BlockLayout;
 use super::table::{Column, Entry, Fit, TableEmitter, column};
 use crate::compare::{Better, Comparison, MatchedBy, RecordChange, RecordRef, Side, SideFinding};
 use crate::escape::printable_line;
@@ -34,9 +35,15 @@ const CHANGE_COLUMNS: [Column; 6] = [
     column("matched by", Fit::Word),
     column("verdicts A → B", Fit::Items),
     column("findings", Fit::Items),
-    column("first change", Fit::Wrap { least: 16 }),
+    column("first change", Fit::Wrap { least: 30 }),
 ];
 const CHANGE_DROPS: [usize; 3] = [5, 2, 1];
+/// The same rows as blocks, when the width cannot hold a full row.
+const CHANGE_BLOCKS: BlockLayout<'static> = BlockLayout {
+    head: &[(0, ""), (1, ""), (2, "by ")],
+    labelled: &[(3, "verdicts A → B"), (4, "findings")],
+    item: Some(5),
+};
 
 /// The records that matched nothing. The question goes first.
 const UNMATCHED_COLUMNS: [Column; 4] = [
@@ -207,11 +214,23 @@ impl CompareTable {
                     ]
                 })
                 .collect();
-            writeln!(
-                out,
-                "{}",
-                self.style.table(&CHANGE_COLUMNS, &CHANGE_DROPS, &rows)
-            )?;
+            if self.style.fits(&CHANGE_COLUMNS, &rows) {
+                writeln!(
+                    out,
+                    "{}",
+                    self.style.table(&CHANGE_COLUMNS, &CHANGE_DROPS, &rows)
+                )?;
+            } else {
+                // Below a full row's width, a block per record: what changed is never dropped.
+                super::table::blocks::write_row_blocks(
+                    out,
+                    &rows,
+                    CHANGE_BLOCKS,
+                    usize::from(self.style.width),
+                    self.style.color,
+                )?;
+                writeln!(out)?;
+            }
             if shown < changed.len() {
                 writeln!(
                     out,

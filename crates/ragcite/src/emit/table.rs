@@ -439,7 +439,7 @@ impl TableEmitter {
 
     /// Whether a table of these columns and rows shows every column at the width, each at
     /// least as wide as it needs to be shown.
-    fn fits<R: AsRef<[Entry]>>(&self, columns: &[Column], rows: &[R]) -> bool {
+    pub(super) fn fits<R: AsRef<[Entry]>>(&self, columns: &[Column], rows: &[R]) -> bool {
         let least: usize = columns
             .iter()
             .enumerate()
@@ -1005,9 +1005,10 @@ impl BatchEmitter for BatchTableEmitter {
                 let table = self.style.table(&BATCH_COLUMNS, &BATCH_DROPS, &rows);
                 writeln!(out, "{table}")?;
             } else {
-                blocks::write_record_blocks(
+                blocks::write_row_blocks(
                     out,
                     &rows,
+                    blocks::RECORD_BLOCKS,
                     usize::from(self.style.width),
                     self.style.color,
                 )?;
@@ -1042,6 +1043,6 @@ impl BatchEmitter for BatchTableEmitter {
     }
 }
 
-mod blocks;
+pub(super) mod blocks;
 #[cfg(test)]
 mod tests;

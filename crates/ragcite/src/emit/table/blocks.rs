@@ -74,56 +74,90 @@ pub(super) fn write_blocks(
     Ok(())
 }
 
-/// Writes the batch table's rows as blocks: the record, its line and its verdicts on a head
-/// line, then the limits it exceeded and its first problem, each wrapped under it. `rows` are the
-/// table's cells: record, line, verdicts, limits exceeded, first problem.
-pub(super) fn write_record_blocks(
+/// How a table's rows read as blocks: the cells that make the head line (each after its prefix),
+/// the cells written under it as `<label>: <cell>`, and the cell written last as a `- ` item.
+#[derive(Debug, Clone, Copy)]
+pub(in crate::emit) struct BlockLayout<'a> {
+    pub head: &'a [(usize, &'a str)],
+    pub labelled: &'a [(usize, &'a str)],
+    pub item: Option<usize>,
+}
+
+/// The batch table's rows (record, line, verdicts, limits exceeded, first problem) as blocks.
+pub(super) const RECORD_BLOCKS: BlockLayout<'static> = BlockLayout {
+    head: &[(0, ""), (1, "line "), (2, "")],
+    labelled: &[(3, "limits exceeded")],
+    item: Some(4),
+};
+
+/// Writes rows as blocks, one per row: the head line (a cell that is `-` or empty left out), the
+/// labelled cells (the empty ones left out), the item, each wrapped to `width` under the head.
+pub(in crate::emit) fn write_row_blocks<R: AsRef<[Entry]>>(
     out: &mut dyn Write,
-    rows: &[&Vec<Entry>],
+    rows: &[R],
+    layout: BlockLayout<'_>,
     width: usize,
     color: bool,
 ) -> io::Result<()> {
+    let text = |row: &[Entry], i: usize| row.get(i).map(|e| e.items.join(", ")).unwrap_or_default();
     for (k, row) in rows.iter().enumerate() {
+        let row = row.as_ref();
         if k > 0 {
             writeln!(out)?;
         }
-        let [record, line, verdicts, limits, first] = row.as_slice() else {
-            continue;
-        };
-        // The table paints only `bad record` (red) and `passed` (green).
-        let names = verdicts.items.join(", ");
-        let verdicts = match verdicts.paint {
-            Paint::Fg(_) if color && names == "bad record" => names.red().to_string(),
-            Paint::Fg(_) if color => names.green().to_string(),
-            _ => names,
-        };
-        // A record without an id (`-`) is named by its line alone.
-        let record = record.items.join(", ");
-        let head: Vec<String> = [record, format!("line {}", line.items.join(", ")), verdicts]
-            .into_iter()
-            .filter(|item| item != "-")
-            .map(|item| item.replace(' ', "\u{a0}"))
+        // The items stay whole: their spaces do not break (colour codes take no room).
+        let head: Vec<String> = layout
+            .head
+            .iter()
+            .filter_map(|&(i, prefix)| {
+                let cell = text(row, i);
+                if cell.is_empty() || cell == "-" {
+                    return None;
+                }
+                let cell = format!("{prefix}{cell}").replace(' ', "\u{a0}");
+                Some(match row[i].paint {
+                    Paint::Fg(fg) if color => painted(&cell, fg),
+                    _ => cell,
+                })
+            })
             .collect();
-        for text in wrap(&head.join(" · "), width, "")
+        for line in wrap(&head.join(" · "), width, "")
             .into_iter()
             .map(|line| line.replace('\u{a0}', " "))
         {
-            writeln!(out, "{text}")?;
+            writeln!(out, "{line}")?;
         }
-        if !limits.items.concat().is_empty() {
-            let text = format!("limits exceeded: {}", limits.items.join(", "));
-            for text in wrap(&text, width, INDENT) {
-                writeln!(out, "{text}")?;
+        for &(i, label) in layout.labelled {
+            let cell = text(row, i);
+            if cell.is_empty() {
+                continue;
+            }
+            for line in wrap(&format!("{label}: {cell}"), width, INDENT) {
+                writeln!(out, "{line}")?;
             }
         }
-        let first = first.items.join(" ");
-        if !first.is_empty() {
-            for text in wrap(&first, width, &format!("{INDENT}- ")) {
-                writeln!(out, "{text}")?;
+        if let Some(i) = layout.item {
+            let cell = row.get(i).map(|e| e.items.join(" ")).unwrap_or_default();
+            if !cell.is_empty() {
+                for line in wrap(&cell, width, &format!("{INDENT}- ")) {
+                    writeln!(out, "{line}")?;
+                }
             }
         }
     }
     Ok(())
+}
+
+/// Text in the terminal colour closest to a table cell's.
+fn painted(text: &str, fg: comfy_table::Color) -> String {
+    use comfy_table::Color;
+    match fg {
+        Color::DarkRed | Color::Red => text.red().to_string(),
+        Color::DarkGreen | Color::Green => text.green().to_string(),
+        Color::DarkYellow | Color::Yellow => text.yellow().to_string(),
+        Color::DarkMagenta | Color::Magenta => text.magenta().to_string(),
+        _ => text.to_string(),
+    }
 }
 
 /// A verdict in the colour the table gives it.
