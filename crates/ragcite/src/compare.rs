@@ -366,17 +366,6 @@ pub struct Comparison {
     pub records: Vec<RecordChange>,
 }
 
-/// The claim verdicts, in the order the rates list them.
-const CLAIM_VERDICTS: [Verdict; 7] = [
-    Verdict::Supported,
-    Verdict::Contradicted,
-    Verdict::NumberMismatch,
-    Verdict::Misquote,
-    Verdict::WeakSupport,
-    Verdict::UnsupportedCitation,
-    Verdict::UncitedClaim,
-];
-
 /// Compares transcript A (`a_file`, its records `a`) with B.
 pub fn compare(a_file: &str, a: &[SideRecord], b_file: &str, b: &[SideRecord]) -> Comparison {
     let matching = match_records(a, b);
@@ -548,8 +537,10 @@ fn rate_rows(a: &Totals, b: &Totals, matched: usize) -> Vec<RateRow> {
             better,
         }
     };
-    let mut rows: Vec<RateRow> = CLAIM_VERDICTS
+    // The claim verdicts, in `Verdict::ALL`'s order.
+    let mut rows: Vec<RateRow> = Verdict::ALL
         .iter()
+        .filter(|v| v.is_claim())
         .map(|&v| {
             row(
                 v.name(),

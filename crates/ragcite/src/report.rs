@@ -425,6 +425,20 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// The count of a verdict, to add to.
+    pub fn of_verdict_mut(&mut self, verdict: Verdict) -> &mut usize {
+        match verdict {
+            Verdict::Supported => &mut self.supported,
+            Verdict::NumberMismatch => &mut self.number_mismatch,
+            Verdict::WeakSupport => &mut self.weak_support,
+            Verdict::UnsupportedCitation => &mut self.unsupported_citation,
+            Verdict::Misquote => &mut self.misquote,
+            Verdict::Contradicted => &mut self.contradicted,
+            Verdict::UncitedClaim => &mut self.uncited_claim,
+            Verdict::NoClaim => &mut self.no_claim,
+        }
+    }
+
     pub fn of_verdict(&self, verdict: Verdict) -> usize {
         match verdict {
             Verdict::Supported => self.supported,
@@ -506,17 +520,7 @@ impl Counts {
             ..Counts::default()
         };
         for s in sentences {
-            let slot = match s.verdict {
-                Verdict::Supported => &mut counts.supported,
-                Verdict::NumberMismatch => &mut counts.number_mismatch,
-                Verdict::WeakSupport => &mut counts.weak_support,
-                Verdict::UnsupportedCitation => &mut counts.unsupported_citation,
-                Verdict::Misquote => &mut counts.misquote,
-                Verdict::Contradicted => &mut counts.contradicted,
-                Verdict::UncitedClaim => &mut counts.uncited_claim,
-                Verdict::NoClaim => &mut counts.no_claim,
-            };
-            *slot += 1;
+            *counts.of_verdict_mut(s.verdict) += 1;
             counts.claims += usize::from(s.verdict.is_claim());
             counts.abstentions += usize::from(s.kind == Some(crate::claim::Kind::Abstention));
         }

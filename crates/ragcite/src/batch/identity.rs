@@ -315,16 +315,10 @@ fn new_counts(result: &CheckResult, found: &[Found]) -> Counts {
                     continue;
                 };
                 labels.extend(s.unknown_markers.iter().map(String::as_str));
-                let slot = match s.verdict {
-                    Verdict::NumberMismatch => &mut counts.number_mismatch,
-                    Verdict::WeakSupport => &mut counts.weak_support,
-                    Verdict::UnsupportedCitation => &mut counts.unsupported_citation,
-                    Verdict::Misquote => &mut counts.misquote,
-                    Verdict::Contradicted => &mut counts.contradicted,
-                    Verdict::UncitedClaim => &mut counts.uncited_claim,
-                    Verdict::Supported | Verdict::NoClaim => continue,
-                };
-                *slot += 1;
+                if matches!(s.verdict, Verdict::Supported | Verdict::NoClaim) {
+                    continue;
+                }
+                *counts.of_verdict_mut(s.verdict) += 1;
             }
             At::Citation(_) => counts.misquoted_citations += 1,
             At::Record => {}

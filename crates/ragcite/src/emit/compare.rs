@@ -69,12 +69,12 @@ pub struct CompareTable {
 }
 
 /// `50.0% (2)`.
-fn rate_cell(rate: f64, count: usize) -> String {
+pub(super) fn rate_cell(rate: f64, count: usize) -> String {
     format!("{:.1}% ({count})", rate * 100.0)
 }
 
 /// `+12.5` points, or `0.0`.
-fn points(difference: f64) -> String {
+pub(super) fn points(difference: f64) -> String {
     let points = difference * 100.0;
     if points.abs() < 0.05 {
         "0.0".to_string()

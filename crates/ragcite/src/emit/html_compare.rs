@@ -53,18 +53,7 @@ fn side_name(side: Option<Side>) -> &'static str {
     }
 }
 
-fn percent(rate: f64, count: usize) -> String {
-    format!("{:.1}% ({count})", rate * 100.0)
-}
-
-fn points(difference: f64) -> String {
-    let points = difference * 100.0;
-    if points.abs() < 0.05 {
-        "0.0".to_string()
-    } else {
-        format!("{points:+.1}")
-    }
-}
+use super::compare::{points, rate_cell as percent};
 
 /// A verdict's name as a badge, in its colour, or a plain name for what is no verdict.
 fn badge(name: &str) -> String {
