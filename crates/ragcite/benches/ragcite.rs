@@ -1,6 +1,6 @@
 //! The benchmark suite (divan): `check` at 1/4, 1/2 and all of the benchmark's full size (a
-//! 100,000-character answer and 500,000 characters of chunks, larger than RAG answers get), quote search in a 5 MB document,
-//! and `batch` throughput, all on generated text that looks like real prose.
+//! 100,000-character answer and 500,000 characters of chunks, larger than RAG answers get), the
+//! chunks read into words alone, quote search in a 5 MB document, and `batch` throughput, all on generated text that looks like real prose.
 //!
 //! Run: `cargo bench --bench ragcite`. With `RAGCITE_BENCH_WRITE=DIR` it writes the inputs to
 //! DIR instead (answer-N.md and chunks-N.json for N = 4, 2, 1, document.txt with quote-found.txt
@@ -74,6 +74,34 @@ fn check(bencher: Bencher, fraction: usize) {
                     .join()
                     .expect("check")
             })
+        });
+}
+
+/// Reading the chunks into words alone, at the full size: `tokens` cuts every chunk into
+/// tokens (the tokeniser's ASCII fast path), `chunk_texts` is the chunk pass of a long
+/// answer (`ChunkTexts::read`: numbers, tokens, each distinct word form's notes once).
+#[divan::bench(args = ["tokens", "chunk_texts"], sample_count = 20)]
+fn read_words(bencher: Bencher, pass: &str) {
+    let inputs = CheckInputs::new(1);
+    let chunks = input::read_chunks(inputs.chunks.as_bytes(), true).expect("chunks");
+    let analyzer = ragcite::words::Analyzer::new(ragcite::Language::English);
+    let bytes: usize = chunks.chunks.iter().map(|c| c.text.len()).sum();
+    bencher
+        .counter(BytesCount::new(bytes))
+        .bench(|| match pass {
+            "tokens" => {
+                let mut count = 0usize;
+                for chunk in &chunks.chunks {
+                    analyzer.for_each_token(&chunk.text, &[], |_| count += 1);
+                }
+                black_box(count);
+            }
+            _ => {
+                black_box(ragcite::support::ChunkTexts::read(
+                    &chunks.chunks,
+                    &analyzer,
+                ));
+            }
         });
 }
 

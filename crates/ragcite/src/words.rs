@@ -173,8 +173,13 @@ impl Analyzer {
             let at = (token.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
             let gap = text.get(previous_end..at).unwrap_or("");
             previous_end = at + token.len();
-            let new_sentence = gap.contains('\n')
-                || (previous_long && SENTENCE_ENDS.iter().any(|end| gap.contains(end)));
+            // Most gaps are one space; every sentence end is two characters long.
+            let new_sentence = if gap.len() < 2 {
+                gap == "\n"
+            } else {
+                gap.contains('\n')
+                    || (previous_long && SENTENCE_ENDS.iter().any(|end| gap.contains(end)))
+            };
             previous_long = token.chars().nth(2).is_some();
             let at_start = std::mem::take(&mut first) || new_sentence;
             position += 1;
@@ -429,6 +434,28 @@ impl Analyzer {
         let mut i = 0;
         while i < bytes.len() {
             let b = bytes[i];
+            // The ASCII fast path, the same steps as the byte-by-byte ones below: a run of
+            // ASCII letters and digits is taken whole (only its last byte decides whether a
+            // letter came before what follows it), and an ASCII byte that is neither, nor an
+            // apostrophe, ends the token.
+            if b.is_ascii_alphanumeric() {
+                start.get_or_insert(i);
+                let run = bytes[i..]
+                    .iter()
+                    .position(|b| !b.is_ascii_alphanumeric())
+                    .map_or(bytes.len(), |n| i + n);
+                prev_letter = bytes[run - 1].is_ascii_alphabetic();
+                i = run;
+                continue;
+            }
+            if b.is_ascii() && b != b'\'' {
+                if let Some(s) = start.take() {
+                    f(&text[s..i]);
+                }
+                prev_letter = false;
+                i += 1;
+                continue;
+            }
             let (word_char, letter, len) = if b.is_ascii() {
                 let apostrophe = joins && b == b'\'' && prev_letter && next_is_letter(i + 1);
                 (

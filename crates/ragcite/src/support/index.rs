@@ -6,7 +6,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::input::Chunk;
 use crate::words::{
-    Analyzer, Number, NumberValue, Role, SpelledNumbers, WordFilter, chunk_numbers, negates,
+    Analyzer, Number, NumberValue, Role, SpelledNumbers, WordFilter, chunk_numbers, is_negation,
+    negates,
 };
 
 use super::*;
@@ -52,17 +53,26 @@ impl<'a> ChunkTexts<'a> {
         let mut distinct: FxHashMap<&'a str, u32> =
             FxHashMap::with_capacity_and_hasher(length / 24, Default::default());
         let english = analyzer.language() == crate::Language::English;
+        // What the notes need of each distinct token (see `TokenNotes::kind`), worked out
+        // once per word form rather than once per token.
+        let mut kinds: Vec<u8> = Vec::with_capacity(length / 24);
         for chunk in chunks {
             let (found, glued) = chunk_numbers(&chunk.text, analyzer.language().decimal());
             let mut text = ChunkText::default();
             let mut notes = TokenNotes::new(english);
             analyzer.for_each_token(&chunk.text, &found, |token| {
-                notes.token(&chunk.text, token, text.tokens.len() as u32);
                 let next = texts.tokens.len() as u32;
                 let k = *distinct.entry(token).or_insert(next);
                 if k == next {
                     texts.tokens.push(token);
+                    kinds.push(notes.kind(token));
                 }
+                notes.token_of_kind(
+                    &chunk.text,
+                    token,
+                    text.tokens.len() as u32,
+                    kinds[k as usize],
+                );
                 text.tokens.push(k);
             });
             text.negations = notes.negations;
@@ -72,6 +82,11 @@ impl<'a> ChunkTexts<'a> {
         texts
     }
 }
+
+/// A token that is a negation (`not`, `didn't`), wherever it stands.
+const NEGATION: u8 = 1;
+/// A token that is no part of a number in words (see [`SpelledNumbers::is_plain`]).
+const PLAIN: u8 = 2;
 
 /// What a chunk pass notes of every token beside its word, in English: where the negations
 /// stand (as token positions) and the numbers written in words.
@@ -95,12 +110,38 @@ impl TokenNotes {
 
     /// The token at position `at` of the chunk `text` (a slice of it).
     fn token(&mut self, text: &str, token: &str, at: u32) {
+        let kind = self.kind(token);
+        self.token_of_kind(text, token, at, kind);
+    }
+
+    /// What the notes need of a word form, the same wherever it stands: whether it is a
+    /// negation (`NEGATION`) and whether numbers in words pass it by as any word (`PLAIN`).
+    fn kind(&self, token: &str) -> u8 {
+        if !self.english {
+            return 0;
+        }
+        let mut kind = 0;
+        if is_negation(token) {
+            kind |= NEGATION;
+        }
+        if SpelledNumbers::is_plain(token) {
+            kind |= PLAIN;
+        }
+        kind
+    }
+
+    /// [`TokenNotes::token`] for a token whose [`TokenNotes::kind`] is known.
+    fn token_of_kind(&mut self, text: &str, token: &str, at: u32, kind: u8) {
         self.count = self.count.saturating_add(1);
         if self.english {
-            if negates(text, token) {
+            if kind & NEGATION != 0 && negates(text, token) {
                 self.negations.push(at);
             }
-            self.spelled.word(token);
+            if kind & PLAIN != 0 {
+                self.spelled.plain_word();
+            } else {
+                self.spelled.word(token);
+            }
         }
     }
 }

@@ -834,6 +834,34 @@ impl SpelledNumbers {
         self.previous_article = entry == Some(Spelled::Article);
     }
 
+    /// Whether `word` is a plain word to [`SpelledNumbers::word`]: no number word, `and`,
+    /// article, time unit, share (`half`) or `in`, so that reading it only ends the number
+    /// being read ([`SpelledNumbers::plain_word`]). A property of the word form alone, worked
+    /// out once per distinct token.
+    pub fn is_plain(word: &str) -> bool {
+        let bytes = word.as_bytes();
+        let entry = may_be_number_word(bytes)
+            && bytes.iter().all(u8::is_ascii_alphabetic)
+            && word_key(bytes).is_some_and(|key| spelled_table().contains_key(&key));
+        !(entry
+            || spelled::is_time_unit(word)
+            || word.eq_ignore_ascii_case("a")
+            || word.eq_ignore_ascii_case("an")
+            || word.eq_ignore_ascii_case("in")
+            || matches!(bytes, b"half" | b"Half" | b"quarter" | b"Quarter"))
+    }
+
+    /// The next word of the text when it [`SpelledNumbers::is_plain`]: the same as
+    /// [`SpelledNumbers::word`] on it, without reading it again.
+    pub fn plain_word(&mut self) {
+        self.indefinite = false;
+        if self.reading {
+            self.flush();
+        }
+        self.armed = None;
+        self.previous_article = false;
+    }
+
     /// The values read, in order.
     pub fn finish(mut self) -> Vec<NumberValue> {
         self.flush();

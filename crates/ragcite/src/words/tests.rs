@@ -317,3 +317,110 @@ fn missing_pairs_are_shown_as_the_stretch_they_cover() {
     let some: Vec<&Word> = words.iter().filter(|w| w.surface != "本最").collect();
     assert_eq!(joined_surfaces(some.into_iter())[..2], ["日本", "最古老"]);
 }
+
+/// The tokeniser as it was before its ASCII fast path: every byte classified one at a time.
+/// The fast path must cut every text into the same tokens.
+fn tokens_byte_by_byte(analyzer: &Analyzer, text: &str) -> Vec<String> {
+    let joins = analyzer.language.joins_apostrophes();
+    let bytes = text.as_bytes();
+    let next_is_letter = |at: usize| text[at..].chars().next().is_some_and(char::is_alphabetic);
+    let mut out = Vec::new();
+    let mut f = |token: &str| out.push(token.to_owned());
+    let mut start: Option<usize> = None;
+    let mut prev_letter = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (word_char, letter, len) = if b.is_ascii() {
+            let apostrophe = joins && b == b'\'' && prev_letter && next_is_letter(i + 1);
+            (
+                b.is_ascii_alphanumeric() || apostrophe,
+                b.is_ascii_alphabetic(),
+                1,
+            )
+        } else {
+            let c = text[i..].chars().next().unwrap_or(' ');
+            let len = c.len_utf8();
+            if let Some(script) = cjk::script(c) {
+                if let Some(s) = start.take() {
+                    f(&text[s..i]);
+                }
+                let end = cjk::run_end(text, i, script);
+                cjk::words(
+                    &text[i..end],
+                    script,
+                    analyzer.language == Language::Chinese,
+                    &mut f,
+                );
+                prev_letter = false;
+                i = end;
+                continue;
+            }
+            let apostrophe = joins && c == '\u{2019}' && prev_letter && next_is_letter(i + len);
+            let mark = start.is_some() && is_combining_mark(c);
+            (
+                c.is_alphanumeric() || apostrophe || mark,
+                c.is_alphabetic(),
+                len,
+            )
+        };
+        match (word_char, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                f(&text[s..i]);
+                start = None;
+            }
+            _ => {}
+        }
+        prev_letter = word_char && letter;
+        i += len;
+    }
+    if let Some(s) = start {
+        f(&text[s..]);
+    }
+    out
+}
+
+fn tokens_fast(analyzer: &Analyzer, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    analyzer.for_each_token(text, &[], |token| out.push(token.to_owned()));
+    out
+}
+
+#[test]
+fn the_ascii_fast_path_cuts_the_same_tokens() {
+    let texts = [
+        "The tower's 330 m (1,083 ft) tall; it isn't O'Brien's 'quoted' word.",
+        "don't  'twas rock'n'roll 1990's x' 'y a'1 1'a ' '' end'",
+        "Café déjà-vu naïve e\u{301}te\u{301} — l’homme aujourd’hui l'été",
+        "Größe Straße über 東京タワーは高い 서울 타워 ஆகும் привет мир",
+        "tab\there\nnew line\r\n, mixed123abc ABC_def-ghi",
+        "",
+        "'",
+        "a",
+    ];
+    for language in Language::ALL {
+        let analyzer = Analyzer::new(language);
+        for text in texts {
+            assert_eq!(
+                tokens_fast(&analyzer, text),
+                tokens_byte_by_byte(&analyzer, text),
+                "{language:?}: {text:?}"
+            );
+        }
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn the_ascii_fast_path_cuts_the_same_tokens_on_any_text(
+        text in "[a-zA-Z0-9 '’.,\\-éü\u{301}東タ한\n]{0,60}",
+        language in 0..Language::ALL.len(),
+    ) {
+        let analyzer = Analyzer::new(Language::ALL[language]);
+        proptest::prop_assert_eq!(
+            tokens_fast(&analyzer, &text),
+            tokens_byte_by_byte(&analyzer, &text)
+        );
+    }
+}

@@ -80,7 +80,12 @@ impl<'t> Side<'t> {
             let start = (token.as_ptr() as usize).wrapping_sub(base);
             let end = start + token.len();
             let gap = text.get(previous_end..start).unwrap_or("");
-            let lower = token.to_lowercase().replace('\u{2019}', "'");
+            // ASCII tokens (most) lower-cased in one step, to the same text.
+            let lower = if token.is_ascii() {
+                token.to_ascii_lowercase()
+            } else {
+                token.to_lowercase().replace('\u{2019}', "'")
+            };
             if !tokens.is_empty() && (breaks(gap) || lexicon::is_conjunction(&lower)) {
                 clause += 1;
             }

@@ -397,3 +397,80 @@ fn full_width_digits_are_digits() {
     );
     assert_eq!(found[0].text, "６３４");
 }
+
+/// Words that numbers in words treat each in its own way, and plain ones.
+const READ_WORDS: &[&str] = &[
+    "one",
+    "Two",
+    "twenty",
+    "five",
+    "hundred",
+    "thousand",
+    "million",
+    "and",
+    "a",
+    "A",
+    "an",
+    "in",
+    "In",
+    "half",
+    "Half",
+    "quarter",
+    "second",
+    "seconds",
+    "hour",
+    "years",
+    "year",
+    "the",
+    "of",
+    "tower",
+    "seventeenth",
+    "albums",
+    "zero",
+    "dozen",
+    "ones",
+    "fifty",
+    "only",
+    "minute",
+];
+
+/// Reads `words` through [`SpelledNumbers::word`], or through [`SpelledNumbers::plain_word`]
+/// for the plain ones, as the chunk pass does with each distinct token's kind.
+fn read_words(words: &[&str], plain_fast: bool) -> Vec<String> {
+    let mut reader = SpelledNumbers::default();
+    for word in words {
+        if plain_fast && SpelledNumbers::is_plain(word) {
+            reader.plain_word();
+        } else {
+            reader.word(word);
+        }
+    }
+    reader.finish().iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn plain_words_read_as_any_word() {
+    for word in ["tower", "the", "Paris", "ones", "hourly", "inn"] {
+        assert!(SpelledNumbers::is_plain(word), "{word}");
+    }
+    for word in [
+        "one", "hundred", "a", "An", "in", "half", "Quarter", "hour", "and",
+    ] {
+        assert!(!SpelledNumbers::is_plain(word), "{word}");
+    }
+    let text: Vec<&str> = "they sold one hundred and five copies in a year and a half, one in five"
+        .split(' ')
+        .collect();
+    assert_eq!(read_words(&text, true), read_words(&text, false));
+    assert!(!read_words(&text, true).is_empty());
+}
+
+proptest::proptest! {
+    #[test]
+    fn plain_words_read_as_any_word_in_any_order(
+        picks in proptest::collection::vec(0..READ_WORDS.len(), 0..24)
+    ) {
+        let words: Vec<&str> = picks.iter().map(|&k| READ_WORDS[k]).collect();
+        proptest::prop_assert_eq!(read_words(&words, true), read_words(&words, false));
+    }
+}
