@@ -1,5 +1,5 @@
 //! `ragcite compare`: two transcripts of the same questions, each read and checked as `batch`
-//! reads and checks one ([`super::batch::Reading`]), compared by the library
+//! reads and checks one (`batch::Reading`), compared by the library
 //! ([`ragcite::compare`]) and written as a table, JSON or an HTML page.
 
 use std::io::{self, Write};

@@ -6,7 +6,7 @@
 //! annotate-snippets, the renderer rustc and ruff use. Both end with the table's footer (the
 //! abstentions, the warnings, the summary line).
 //!
-//! What the inputs hold reaches the renderer only as [`escaped`] writes it: every character that
+//! What the inputs hold reaches the renderer only as `escaped` writes it: every character that
 //! must not reach a terminal as it is (see [`crate::escape::hidden`]) as its `\u{…}` escape,
 //! with the spans moved to match.
 
