@@ -232,8 +232,8 @@ fn snapshot_text(output: &str) -> String {
 }
 
 #[test]
-fn check_tables_at_60_100_and_200_columns() {
-    for columns in [60, 100, 200] {
+fn check_tables_at_60_80_100_and_200_columns() {
+    for columns in [60, 80, 100, 200] {
         for color in ["never", "always"] {
             let output = check(columns, color);
             if color == "always" {
@@ -251,8 +251,8 @@ fn check_tables_at_60_100_and_200_columns() {
 }
 
 #[test]
-fn batch_tables_at_60_100_and_200_columns() {
-    for columns in [60, 100, 200] {
+fn batch_tables_at_60_80_100_and_200_columns() {
+    for columns in [60, 80, 100, 200] {
         for color in ["never", "always"] {
             let output = batch(columns, color);
             if color == "always" {
