@@ -18,6 +18,10 @@ use regex_automata::meta::Regex;
 use regex_automata::util::syntax;
 use serde::Serialize;
 
+mod patterns;
+
+use patterns::gate;
+
 /// Why a sentence is `no-claim`.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, schemars::JsonSchema,
@@ -121,11 +125,7 @@ pub struct Traits {
 
 /// Leading markup and labels that are not part of what a sentence says: white space, block
 /// quotes, list bullets and enumerators, heading marks, emphasis, and a label such as `Tip:`.
-static LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    compile(
-        r"(?ix)^(?:[\s>\-*+\#_]|•|\d{1,3}[.)]\s)*(?:(?:pro\s+)?(?:tip|note|hint|warning|caution|important|reminder|remember|disclaimer|n\.b\.)\s*(?:[:!.\-]|–|—)\s*(?:[*_]+\s*)?)?",
-    )
-});
+static LEAD: LazyLock<Regex> = LazyLock::new(|| all(&patterns::lead()));
 
 /// The claim rules' patterns, each matched against the sentence with its leading markup
 /// removed, lower-cased ASCII, curly apostrophes straightened, emphasis marks dropped and white
@@ -153,18 +153,12 @@ struct Patterns {
     asserts_clause: LazyLock<Regex>,
 }
 
-/// A pattern over bytes, ASCII classes only (`\w`, `\b`): the rules read lower-cased ASCII
-/// words, and white space is one space in the prepared text, so the patterns write it as one.
-/// Built for a cheap start, since a check of one sentence may build most of them: no literal
-/// prefilter, no one-pass or backtracking engine, only the lazy DFA (and the PikeVM it
-/// falls back on), whose states are made as the sentences need them.
-fn compile(pattern: &str) -> Regex {
-    all(&[pattern])
-}
-
-/// A kind's patterns as one regex: a sentence is read once per kind, the leftmost match of
-/// any of them found.
-fn all(patterns: &[&str]) -> Regex {
+/// A kind's patterns (`claim::patterns`) as one regex: a sentence is read once per kind, the
+/// leftmost match of any of them found. Built for a cheap start, since a check of one sentence
+/// may build most of them: no literal prefilter, no one-pass or backtracking engine, only the
+/// lazy DFA (and the PikeVM it falls back on), whose states are made as the sentences need
+/// them.
+fn all(patterns: &[String]) -> Regex {
     Regex::builder()
         .syntax(syntax::Config::new().unicode(false).utf8(false))
         .configure(
@@ -177,12 +171,6 @@ fn all(patterns: &[&str]) -> Regex {
         .build_many(patterns)
         .expect("valid patterns")
 }
-
-/// What the sources are called when an answer talks about them.
-const SOURCES: &str = r"(?:(?:the|these|those|this|my|your|our|its) )?(?:(?:provided|given|available|retrieved|supplied|attached|above|following|cited|referenced|search|relevant|uploaded|specific|two|three|several) )*(?:context|contexts|passages?|documents?|docs|sources?|search results|texts?|excerpts?|information|articles?|snippets?|knowledge base|materials?|content|references|files?|web pages?|pages?|extracts?)(?: (?:provided|given|above|available|supplied|retrieved|here|i (?:have|found|was given)))?";
-
-/// Negated verbs of covering.
-const NEG: &str = r"(?:do|does|did) ?(?:not|n't)|(?:is|are|was|were) not|(?:cannot|can't|can not|could not|couldn't)";
 
 /// Words of which every abstention pattern needs one, besides a word that ends in `not` or
 /// `n't` (`not`, `cannot`, `don't`): a sentence with none of them declines nothing and is not
@@ -213,138 +201,18 @@ fn may_decline(lower: &str) -> bool {
         .any(|w| w.ends_with("not") || w.ends_with("n't") || NEGATIVE_WORDS.contains(&w))
 }
 
-/// What sources do when they cover something.
-const COVER: &str = r"(?:provide|mention|contain|include|specify|say|state|address|discuss|cover|give|offer|describe|list|indicate|explain|detail|answer|reveal|identify|touch on|talk about|refer to|shed light|elaborate|clarify|report|have|go into|delve)";
-
 static PATTERNS: Patterns = Patterns {
-    abstention: LazyLock::new(|| {
-        all(&[
-            // `The passages provided do not provide specific information on X`
-            &format!(
-                r"\b{SOURCES} (?:[a-z,'-]+ ){{0,8}}?(?:{NEG}) (?:[a-z]+ly |seem to |appear to |explicitly |actually )?{COVER}\b"
-            ),
-            &format!(
-                r"\b{SOURCES} (?:(?:is|are) silent|(?:lacks?|lacking)\b|makes? no (?:mention|reference)|(?:has|have) no (?:information|details|data|mention))"
-            ),
-            // `… is not mentioned in the provided context`
-            &format!(
-                r"\b(?:is|are|was|were) not (?:[a-z]+ly )?(?:mentioned|provided|specified|stated|available|given|included|covered|addressed|discussed|described|found|listed|detailed|explained|apparent|clear|evident|indicated|present|contained) (?:in|from|by|within) {SOURCES}"
-            ),
-            &format!(
-                r"\b(?:no|not (?:enough|sufficient|any)|insufficient|limited) (?:specific |relevant |detailed |further |direct |explicit |clear )?(?:information|details|data|mention|context|evidence) (?:(?:is|was|are) (?:available|provided|given) )?(?:(?:about|on|regarding|of|for|to|concerning) [^.;]*?)?(?:in|from|within|based on) {SOURCES}"
-            ),
-            r"\b(?:i|we) (?:do not|don't|did not|didn't|cannot|can't|could not|couldn't|was not able to|wasn't able to|am not able to|am unable to|'m unable to|'m not able to|was unable to|have not been able to|haven't been able to) (?:currently |really )?(?:have|find|locate|see|answer|determine|provide|access|tell|confirm|identify|say|give|verify|retrieve|offer|speculate)\b",
-            r"\bi (?:do not|don't|really don't) know(?: (?:the answer|what|who|how|whether|which|when|where|why|if|for sure)\b| ?[.,!;]| ?$)",
-            r"\b(?:i|we) (?:have|had|'ve) (?:no|not (?:found|got|enough))\b",
-            r"\b(?:(?:the|this) )?question is (?:unanswerable|not answerable)\b",
-            r"^(?:i'm sorry|i am sorry|we are sorry|we're sorry|sorry|i apologi[sz]e|we apologi[sz]e|unfortunately)\b[^.]*\b(?:not|no|unable|cannot|can't|couldn't)\b",
-            r"^(?:unable|not able) to (?:answer|determine|find|provide|say|tell|confirm|identify)\b",
-            &format!(
-                r"\bit is (?:not possible|impossible|unclear|difficult|hard) to (?:answer|determine|say|tell|know|confirm|identify|provide|find|predict)\b[^.]*\b(?:from|based on|with|given|in) (?:only )?{SOURCES}"
-            ),
-            r"\b(?:the )?question (?:cannot|can't|could not|can not) be answered\b",
-            r"\b(?:no|not enough|not sufficient|no sufficient|insufficient) (?:\w+ )?(?:information|details|data|context|evidence) (?:\w+ ){0,3}?to (?:answer|determine|say|tell|know|confirm|identify|provide|conclude)\b",
-            &format!(
-                r"\bnone of {SOURCES} (?:\w+ ){{0,3}}?(?:is|are|was|were|seems?|appears?) (?:to be )?(?:\w+ly )?(?:related|relevant|about|connected)\b"
-            ),
-            &format!(r"\bnone of {SOURCES} (?:\w+ly )?{COVER}"),
-            &format!(
-                r"^(?:from|in|based on|according to|within) {SOURCES},? (?:there is|there's|there are|i (?:can|could|do|did)) ?(?:no|not|n't)\b"
-            ),
-            r"\bit is (?:currently |still )?(?:not clear|unclear|unknown|not known) (?:from [^.]*? )?(?:who|what|how|whether|which|when|where|why|if)\b",
-            r"\b(?:there is|there's) no (?:specific |relevant |direct )?(?:information|mention|answer) (?:about|on|regarding|of|for|to|in)\b",
-            r"\bbeyond the scope of (?:the|these|this|my) (?:provided |given )?(?:context|passages?|documents?|sources?|information|search results|knowledge)",
-        ])
-    }),
-    pleasantry: LazyLock::new(|| {
-        all(&[
-            r"^(?:hello|hi|hey|greetings|good (?:morning|afternoon|evening)|dear \w+)\b[ ,!.]*(?:there|everyone|all|again|friend)?[ ,!.]*$",
-            r"\bthis is bing\b",
-            r"^(?:thank you|thanks)\b",
-            r"^(?:you're|you are) (?:very |most )?welcome\b",
-            r"\b(?:i |we )?hope (?:this|that|it|the above|my answer|these|the information) (?:\w+ )?(?:helps?|was helpful|is helpful|answers|clarifies|gives|makes|useful)",
-            r"\b(?:let me know|feel free to|don't hesitate|do not hesitate)\b",
-            r"^please (?:try|ask|rephrase|provide|clarify|specify)\b",
-            r"\bif you (?:have|need) (?:any )?(?:more|other|further|additional|follow-up) (?:questions|help|information|assistance)\b",
-            r"^(?:i'm|i am|i'd be|i would be|i'll be|we're|we are) (?:always )?(?:happy|glad|pleased|delighted) to (?:help|assist|answer|provide|explain|clarify)\b",
-            r"^(?:i'm|i am) glad (?:you|to|that you)\b",
-            r"^(?:good luck|best of luck|best wishes|cheers|enjoy)\b",
-            r"^(?:have|enjoy) a (?:great|nice|good|wonderful|lovely)\b",
-            r"^(?:is there )?anything else\b",
-            r"^(?:would|do) you (?:like|want) (?:me )?to\b",
-            r"^(?:that's|that is|this is|what) (?:a|an) (?:very |really )?(?:great|good|excellent|interesting|broad|complex|tricky|fascinating|important|difficult|complicated|thoughtful) (?:\w+ )?question\b",
-            r"^(?:great|good|interesting|excellent) question\b",
-            r"^(?:sure|certainly|of course|absolutely|okay|ok) ?[!.,]? ?$",
-            r"^(?:happy|glad) to help\b",
-            r"^(?:i|we) (?:can|could) (?:help|assist) you\b",
-        ])
-    }),
-    navigation: LazyLock::new(|| {
-        all(&[
-            r"^(?:please )?(?:see|refer to|consult|check(?: out)?|visit|read|review|look at|go to|head to|click|follow|explore)\b[^.]*\b(?:documentation|docs|guide|guides|manual|website|site|page|pages|link|links|article|section|faq|resources?|references?|sources?|details|information|more|reading|tutorial|chapter|appendix|url|below|above|paper|report)\b",
-            r"^(?:for|to (?:learn|read|find out|get)) (?:more|further|additional|detailed|full|complete|the latest|up-to-date|current|specific|in-depth) (?:information|details|info|guidance|reading|instructions|data)?",
-            r"^(?:you can|you may|you could|readers can) (?:also )?(?:find|read|learn|get|see|access) (?:more|further|additional|the full|detailed)\b",
-            r"^(?:more|further|additional|detailed) (?:information|details|info) (?:can be|is|are|may be) (?:found|available|obtained)\b",
-            r"^(?:learn|read|find out) more\b",
-            r"^(?:cf\.?|see also)\b",
-        ])
-    }),
-    meta: LazyLock::new(|| {
-        all(&[
-            r"^(?:here is|here are|here's|below is|below are|the following (?:is|are))\b",
-            &format!(
-                r"^(?:based on|according to|from|using|drawing on) {SOURCES},? (?:here (?:is|are|'s)|below (?:is|are)|i (?:can|will|have|found|would|could)|the following)\b"
-            ),
-            r"^(?:i|we) (?:have |also )?(?:found|searched|looked|gathered|compiled|collected|identified|did a search|performed a search|checked)\b",
-            r"^(?:this|that|the above|the answer above|this answer|this list) is (?:a|an|just a|only a|not an?) (?:\w+ ){0,2}(?:overview|summary|list|introduction|outline|answer|selection|sample|explanation)\b",
-            r"^(?:to (?:answer|address) your question|in (?:summary|short|conclusion|brief|a nutshell)|to (?:summari[sz]e|sum up|conclude)|overall|that said) ?[,:.]? ?$",
-            r"^(?:let me|i will|i'll|allow me to|i can|i'd like to|i would like to) (?:try to )?(?:explain|summari[sz]e|break|outline|walk|give|provide|describe|list|share|help|answer|clarify|elaborate)\b",
-            // What a model with a search tool says before it searches (`I'll search for the tower's
-            // height.`): what it will do, not what is so.
-            r"^(?:let me|let's|i will|i'll|i am going to|i'm going to) (?:first |quickly )?(?:search|look up|look for|look into|research|browse)\b",
-            &format!(
-                r"^{SOURCES} (?:\w+ly )?(?:provide|provides|offer|offers|contain|contains|include|includes|give|gives|cover|covers|discuss|discusses|describe|describes|may help|can help|might help|are helpful|is helpful|have more)\b"
-            ),
-            &format!(
-                r"^{SOURCES} (?:is|are|seems? to be|appears? to be) (?:mostly |mainly |all |largely )?about\b"
-            ),
-            r"^(?:[^,]*, ?)?there are (?:several|many|various|different|numerous|multiple|a few|some|a number of|a variety of|a range of) (?:\w+ ){0,2}?(?:ways|factors|options|methods|techniques|approaches|strategies|reasons|steps|types|kinds|things|opinions|considerations|aspects|possibilities|ideas|theories|views|perspectives|solutions|tools|resources|answers|interpretations)\b[^.:;,]*(?:, ?depending on\b[^.:;]*)?[.!]?$",
-            r"^(?:these|those|this|that) (?:are|is|were) (?:just |only )?(?:some|a few|the main|the key|several|a number) (?:of (?:the )?)?(?:\w+ ){0,2}?(?:points|steps|ways|factors|options|ideas|examples|tips|things|considerations|reasons|aspects|strategies|methods|approaches|resources|suggestions|measures)\b",
-            r"^by (?:following|considering|implementing|using|applying|taking|adopting|combining) (?:these|this|the above|those|such)\b",
-            r"^as an? (?:\w+ ){0,3}?(?:expert|professional|specialist)\b[^.]*\bi (?:can|will|would|cannot|can't)\b",
-            r"^as an (?:ai|ai language model|language model|assistant|ai assistant)\b",
-            r"^(?:i am|i'm) (?:not (?:a|an) \w+|an ai|just an ai)\b",
-            r"\b(?:this|that|it) (?:may|might|could|will|would|should) help (?:me|us) (?:to )?(?:provide|give|answer)\b",
-            r"\bi (?:would|will|'d) need (?:to know )?more (?:details|information|context)\b",
-        ])
-    }),
-    instruction: LazyLock::new(|| {
-        all(&[
-            r"^(?:please )?(?:(?:do not|don't|never|always) )?(?:consult|contact|ask|see|seek|talk to|speak (?:to|with)|call|visit) (?:a|an|your|with a|with your) (?:\w+ )?(?:doctor|physician|lawyer|attorney|professional|expert|specialist|pharmacist|veterinarian|vet|advisor|adviser|accountant|dentist|therapist|provider|consultant|counsel|engineer)",
-            r"^(?:please )?seek (?:immediate )?(?:medical|professional|legal|expert|financial) (?:advice|help|attention|care|guidance)\b",
-            r"\b(?:it is|it's) (?:always )?(?:recommended|advisable|a good idea|best|wise|advised|important|essential|crucial|prudent) to (?:consult|contact|seek|speak|talk|check with|ask)\b",
-            r"^(?:you (?:should|must|need to|may (?:want|need) to|might (?:want|need) to|will need to|'ll need to|have to)|make sure|be sure|remember to|don't forget to|do not forget to|we recommend|i recommend|i suggest|i would (?:recommend|suggest)|try to|consider)\b",
-            r"^(?:please )?(?:(?:do not|don't|never|always) )?(?:test|check|try|use|make|keep|avoid|ensure|consider|review|read|start|stop|set|add|run|install|update|verify|confirm|follow|practice|practise|listen|take|give|get|be|stay|let|write|plan|prepare|monitor|limit|choose|pick|save|back up|turn|open|close|click|select|enter|type|wait|watch|look|ask|talk|tell|think|focus|pay|learn|study|store|wash|apply|remove|replace|clean|drink|eat|rest|exercise|call|contact|report|document|schedule|book)\b[^.]*\b(?:you|your|yours|yourself|yourselves)\b",
-        ])
-    }),
-    trailer: LazyLock::new(|| compile(r"(?: ?(?:\d{1,3}[.)]?|-|–|—|•|\*+))+ ?$")),
-    asserting_question: LazyLock::new(|| compile(r"\b(?:did|do) you know (?:that )?")),
-    contrast: LazyLock::new(|| {
-        compile(
-            r"(?:,|;|—|–| -) ?(?:but|however|yet|although|though|whereas|while|nevertheless|nonetheless|instead|still)\b|; ?\w|\b(?:but|however) ?,",
-        )
-    }),
-    conjunction: LazyLock::new(|| {
-        compile(r"(?:,|;|—|–| -) ?(?:but|yet|whereas|while|although|though)\b")
-    }),
-    concessive: LazyLock::new(|| {
-        compile(r"^(?:while|although|though|even though|whereas|despite|even if|if)\b[^,]*,")
-    }),
-    asserts_clause: LazyLock::new(|| {
-        compile(
-            r"\b(?:note|notice|recogni[sz]e|understand|remember|know|realize|realise|keep in mind|bear in mind) that\b",
-        )
-    }),
+    abstention: LazyLock::new(|| all(&patterns::abstention())),
+    pleasantry: LazyLock::new(|| all(&patterns::pleasantry())),
+    navigation: LazyLock::new(|| all(&patterns::navigation())),
+    meta: LazyLock::new(|| all(&patterns::meta())),
+    instruction: LazyLock::new(|| all(&patterns::instruction())),
+    trailer: LazyLock::new(|| all(&patterns::trailer())),
+    asserting_question: LazyLock::new(|| all(&patterns::asserting_question())),
+    contrast: LazyLock::new(|| all(&patterns::contrast())),
+    conjunction: LazyLock::new(|| all(&patterns::conjunction())),
+    concessive: LazyLock::new(|| all(&patterns::concessive())),
+    asserts_clause: LazyLock::new(|| all(&patterns::asserts_clause())),
 };
 
 /// The sentence prepared for the rules: leading markup removed, emphasis dropped, curly
@@ -357,7 +225,10 @@ struct Prepared {
 
 impl Prepared {
     fn new(sentence: &str) -> Prepared {
-        let start = LEAD.find(sentence.as_bytes()).map_or(0, |m| m.end());
+        let start = gate::lead(sentence)
+            .then(|| LEAD.find(sentence.as_bytes()))
+            .flatten()
+            .map_or(0, |m| m.end());
         let sentence = sentence.get(start..).unwrap_or(sentence);
         let mut text = String::with_capacity(sentence.len());
         let mut space = true;
@@ -460,10 +331,10 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
         .into_iter()
         .flatten()
     {
-        let concessive = p
-            .concessive
-            .find(bytes)
-            .is_some_and(|c| m.start() < c.end());
+        let concessive = gate::concessive(lower)
+            && p.concessive
+                .find(bytes)
+                .is_some_and(|c| m.start() < c.end());
         // `X won 22 awards, but the document does not mention …`: a claim before the
         // contrast; `The context does not say …, but X is Y`: a claim after it.
         let claim_before = p
@@ -479,9 +350,9 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
             return found(Kind::Abstention, m.range());
         }
     }
-    let body = p
-        .trailer
-        .find(bytes)
+    let body = gate::trailer(lower)
+        .then(|| p.trailer.find(bytes))
+        .flatten()
         .and_then(|t| lower.get(..t.start()))
         .unwrap_or(lower);
     if body.ends_with('?') && !asserts(p, lower) {
@@ -493,10 +364,15 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
     if traits.figures {
         return None;
     }
-    if let Some(m) = p.pleasantry.find(bytes) {
+    if let Some(m) = gate::pleasantry(lower)
+        .then(|| p.pleasantry.find(bytes))
+        .flatten()
+    {
         return found(Kind::Pleasantry, m.range());
     }
-    if let Some(m) = p.navigation.find(bytes)
+    if let Some(m) = gate::navigation(lower)
+        .then(|| p.navigation.find(bytes))
+        .flatten()
         && !announces(lower, m.end())
     {
         return found(Kind::Navigation, m.range());
@@ -513,13 +389,15 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
     if traits.marked {
         return None;
     }
-    if let Some(m) = p.meta.find(bytes)
+    if let Some(m) = gate::meta(lower).then(|| p.meta.find(bytes)).flatten()
         && !announces(lower, m.end())
     {
         return found(Kind::Meta, m.range());
     }
-    if let Some(m) = p.instruction.find(bytes)
-        && !p.asserts_clause.is_match(bytes)
+    if let Some(m) = gate::instruction(lower)
+        .then(|| p.instruction.find(bytes))
+        .flatten()
+        && !(gate::asserts_clause(lower) && p.asserts_clause.is_match(bytes))
         && !names_something(&prepared.text)
     {
         return found(Kind::Instruction, m.range());
@@ -534,6 +412,9 @@ fn asserts(p: &Patterns, lower: &str) -> bool {
         "what", "who", "why", "how", "which", "when", "where", "whether", "if", "anything",
         "about", "any", "much", "more",
     ];
+    if !gate::asserting_question(lower) {
+        return false;
+    }
     p.asserting_question
         .find(lower.as_bytes())
         .is_some_and(|m| {

@@ -198,3 +198,123 @@ fn a_lead_in_announces_its_list() {
         Some(Kind::Meta)
     );
 }
+
+/// A rule's name, its patterns, and the gate that must pass wherever they match.
+type Gated = (&'static str, &'static LazyLock<Regex>, fn(&str) -> bool);
+
+fn gated() -> Vec<Gated> {
+    let p = &PATTERNS;
+    vec![
+        ("pleasantry", &p.pleasantry, gate::pleasantry),
+        ("navigation", &p.navigation, gate::navigation),
+        ("meta", &p.meta, gate::meta),
+        ("instruction", &p.instruction, gate::instruction),
+        ("trailer", &p.trailer, gate::trailer),
+        (
+            "asserting_question",
+            &p.asserting_question,
+            gate::asserting_question,
+        ),
+        ("concessive", &p.concessive, gate::concessive),
+        ("asserts_clause", &p.asserts_clause, gate::asserts_clause),
+    ]
+}
+
+/// The sentences (and lines) of a text, roughly: the gates must hold on any text, so the
+/// split need not be the checker's.
+fn pieces(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .flat_map(|line| std::iter::once(line).chain(line.split_inclusive(". ")))
+}
+
+/// Checks every gate on `text`'s pieces; returns how many pieces some pattern matched.
+fn check_gates(text: &str) -> usize {
+    let mut matched = 0;
+    for piece in pieces(text) {
+        if LEAD.find(piece.as_bytes()).is_some_and(|m| !m.is_empty()) {
+            assert!(gate::lead(piece), "lead: {piece:?}");
+        }
+        let prepared = Prepared::new(piece);
+        let lower = prepared.lower.as_str();
+        for (name, regex, gate) in gated() {
+            if regex.is_match(lower.as_bytes()) {
+                matched += 1;
+                assert!(gate(lower), "{name}: {lower:?}");
+            }
+        }
+    }
+    matched
+}
+
+/// The text of every answer and sentence of a JSON Lines file of labelled records.
+fn answers_of(jsonl: &str) -> String {
+    let mut out = String::new();
+    for line in jsonl.lines() {
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        if let Some(answer) = value.get("answer").and_then(|a| a.as_str()) {
+            out.push_str(answer);
+            out.push('\n');
+        }
+        for sentence in value
+            .get("sentences")
+            .and_then(|s| s.as_array())
+            .into_iter()
+            .flatten()
+        {
+            if let Some(text) = sentence.get("text").and_then(|t| t.as_str()) {
+                out.push_str(text);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+fn testdata_texts(dir: &std::path::Path, out: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            testdata_texts(&path, out);
+        } else if let Ok(text) = std::fs::read_to_string(&path) {
+            match path.extension().and_then(|e| e.to_str()) {
+                Some("md" | "txt") => out.push(text),
+                Some("jsonl") => out.push(answers_of(&text)),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The gates skip only what cannot match: on every answer of the test data (and the sentences
+/// these tests name), a sentence a rule's patterns match passes the rule's gate.
+#[test]
+fn the_gates_pass_every_sentence_the_patterns_match() {
+    let mut texts = Vec::new();
+    testdata_texts(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata"),
+        &mut texts,
+    );
+    texts.push(include_str!("tests.rs").to_string());
+    let matched: usize = texts.iter().map(|t| check_gates(t)).sum();
+    // The test data has sentences of every rule: the check above reads real matches.
+    assert!(matched > 100, "{matched}");
+}
+
+/// The same on the development data (`RAGCITE_DEV=/path/to/eval/dev cargo test -p ragcite
+/// --lib claim -- --ignored`): every answer and sentence of its JSON Lines files.
+#[test]
+#[ignore = "reads the development data named by RAGCITE_DEV"]
+fn the_gates_pass_every_sentence_of_the_dev_data() {
+    let dir = std::env::var("RAGCITE_DEV").expect("RAGCITE_DEV names the dev data's folder");
+    let mut texts = Vec::new();
+    testdata_texts(std::path::Path::new(&dir), &mut texts);
+    assert!(!texts.is_empty(), "no JSON Lines files in {dir}");
+    let matched: usize = texts.iter().map(|t| check_gates(t)).sum();
+    assert!(matched > 1000, "{matched}");
+}
