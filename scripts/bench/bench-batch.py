@@ -52,20 +52,28 @@ def build(eval_dir, path):
 def run(binary, path, fmt="jsonl"):
     """Wall seconds, CPU seconds (user + system) and peak RSS (KiB) of one `ragcite batch` run."""
     start = time.perf_counter()
-    # Through a shell that waits for it: a process started straight from this one inherits its
-    # peak memory (Linux keeps the largest resident set across exec, and Python starts
-    # processes with vfork), so that the peak measured would be this script's when larger. The
-    # shell's peak (a few MiB) is the floor instead, and its times include the command's.
-    proc = subprocess.Popen(
-        ["/bin/sh", "-c", '"$@"; exit $?', "sh", binary, "batch", path, "--format", fmt, "--isolated"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    _, status, usage = os.wait4(proc.pid, 0)
+    # Through a fresh small interpreter that starts it and reports its usage: a process started
+    # straight from this one inherits this one's peak memory (Linux keeps the largest resident
+    # set across exec, and Python starts processes with vfork), which would be the floor of
+    # every figure. The small interpreter's (about 10 MiB) is the floor instead.
+    out = subprocess.run(
+        [sys.executable, "-c", WAIT, binary, "batch", path, "--format", fmt, "--isolated"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=True,
+    ).stdout
+    code, cpu, maxrss = json.loads(out)
     elapsed = time.perf_counter() - start
-    code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         sys.exit(f"ragcite batch exited with {code} on {path}")
-    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+    return elapsed, cpu, maxrss
+
+
+# Runs argv[1:] with its output discarded and prints its exit code, CPU seconds and peak RSS (KiB).
+WAIT = """
+import json, os, subprocess, sys
+proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(proc.pid, 0)
+print(json.dumps([os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, usage.ru_maxrss]))
+"""
 
 
 def main():
