@@ -453,6 +453,8 @@ impl Checking<'_> {
         let mut scanner = records;
         let mut next = index.to_owned();
         let mut window = read_window(&mut scanner, &mut next, window_bytes);
+        // The window before this one, checked: marked and written while this one is checked.
+        let mut checked: Vec<RecordOutcome> = Vec::new();
         loop {
             let Window {
                 records,
@@ -460,44 +462,69 @@ impl Checking<'_> {
                 last,
             } = window;
             let done = last || stop.is_some();
-            // The next window is read while this one is checked, so that reading the file never
-            // leaves the cores idle.
-            let (following, mut outcomes) = rayon::join(
-                || {
-                    if done {
-                        Window {
-                            records: Vec::new(),
-                            stop: None,
-                            last: true,
-                        }
-                    } else {
-                        read_window(&mut scanner, &mut next, window_bytes)
-                    }
-                },
-                || {
-                    records
-                        .into_par_iter()
-                        .map(|(index, scanned)| {
-                            check_one(index, file, scanned, fields, checker, limits)
-                        })
-                        .collect::<Vec<RecordOutcome>>()
-                },
-            );
-            for outcome in &mut outcomes {
-                *index = outcome.index;
-                identities.mark(outcome, limits);
-                partial.add(outcome);
-                each(outcome).map_err(BatchError::Output)?;
-            }
-            if let Some(e) = stop {
-                return Err(BatchError::Scan(e));
-            }
+            // The pool checks this window and reads the next (so that reading the file never
+            // leaves the cores idle) while this thread writes the window before, in order.
+            let mut ahead = None;
+            let written = rayon::in_place_scope(|scope| {
+                scope.spawn(|_| {
+                    ahead = Some(rayon::join(
+                        || {
+                            if done {
+                                Window {
+                                    records: Vec::new(),
+                                    stop: None,
+                                    last: true,
+                                }
+                            } else {
+                                read_window(&mut scanner, &mut next, window_bytes)
+                            }
+                        },
+                        || {
+                            records
+                                .into_par_iter()
+                                .map(|(index, scanned)| {
+                                    check_one(index, file, scanned, fields, checker, limits)
+                                })
+                                .collect::<Vec<RecordOutcome>>()
+                        },
+                    ));
+                });
+                hand_over(&mut checked, index, partial, identities, limits, &mut each)
+            });
+            written?;
+            let Some((following, outcomes)) = ahead else {
+                unreachable!("the scope ends when its work is done")
+            };
+            checked = outcomes;
             if done {
-                return Ok(());
+                hand_over(&mut checked, index, partial, identities, limits, &mut each)?;
+                return match stop {
+                    Some(e) => Err(BatchError::Scan(e)),
+                    None => Ok(()),
+                };
             }
             window = following;
         }
     }
+}
+
+/// Marks each outcome of `checked` (its findings' fingerprints), adds it to `partial` and hands
+/// it to `each`, in order, leaving `checked` empty.
+fn hand_over(
+    checked: &mut Vec<RecordOutcome>,
+    index: &mut usize,
+    partial: &mut Aggregate,
+    identities: &mut identity::Identities,
+    limits: &Limits,
+    each: &mut impl FnMut(&RecordOutcome) -> io::Result<()>,
+) -> Result<(), BatchError> {
+    for mut outcome in checked.drain(..) {
+        *index = outcome.index;
+        identities.mark(&mut outcome, limits);
+        partial.add(&outcome);
+        each(&outcome).map_err(BatchError::Output)?;
+    }
+    Ok(())
 }
 
 /// Most bytes of records read ahead at a time, with at most [`WINDOW`] records: two windows

@@ -168,7 +168,8 @@ pub fn finding_key(rule: &str, at: At, text: &str) -> String {
 /// batch's gate and the report need.
 #[derive(Debug, Default)]
 pub struct Identities {
-    /// How often each identity came so far (a hash of it: a few bytes per finding).
+    /// How often each identity came so far (a hash of it: a few bytes per finding of a record
+    /// with an id or a question).
     seen: HashMap<u64, usize>,
     baseline: Option<Compared>,
 }
@@ -208,12 +209,21 @@ impl Identities {
     /// Gives `outcome` its findings, fingerprinted. With a baseline, each is marked new or not,
     /// and a checked record's gate becomes `limits` applied to its new findings only.
     pub fn mark(&mut self, outcome: &mut RecordOutcome, limits: &Limits) {
-        let (kind, value) = RecordKey::of(outcome).parts();
+        let record = RecordKey::of(outcome);
+        // No other record has this one's position: its findings are counted within it, and
+        // the run keeps nothing of them (a batch of records without ids or questions keeps no
+        // state per finding).
+        let mut own = HashMap::new();
+        let seen = match record {
+            RecordKey::Position(_) => &mut own,
+            _ => &mut self.seen,
+        };
+        let (kind, value) = record.parts();
         let mut found: Vec<Found> = findings(outcome)
             .into_iter()
             .map(|(rule, at, text)| {
                 let key = finding_key(rule, at, text);
-                let seen = self.seen.entry(fnv1a(&[kind, &value, &key])).or_insert(0);
+                let seen = seen.entry(fnv1a(&[kind, &value, &key])).or_insert(0);
                 *seen += 1;
                 let fingerprint = fnv1a_hex(&[kind, &value, &key, &seen.to_string()]);
                 Found {
@@ -344,7 +354,7 @@ pub fn fnv1a_hex(parts: &[&str]) -> String {
 }
 
 /// 64-bit FNV-1a over the parts, as [`fnv1a_hex`] takes them.
-fn fnv1a(parts: &[&str]) -> u64 {
+pub fn fnv1a(parts: &[&str]) -> u64 {
     fnv1a_bytes(
         parts
             .iter()

@@ -163,7 +163,12 @@ impl Finding {
     /// with case and white space normalised. Several findings on one line differ by it (GitHub's
     /// `primaryLocationLineHash`); an edit elsewhere in the file does not change it.
     pub fn identity(&self) -> String {
-        fnv1a_hex(&[
+        format!("{:016x}", self.identity_hash())
+    }
+
+    /// The [`Finding::identity`] as the number its 16 hex digits write.
+    fn identity_hash(&self) -> u64 {
+        crate::batch::identity::fnv1a(&[
             self.rule.id(),
             self.record.as_deref().unwrap_or(""),
             &self.subject,
@@ -183,17 +188,30 @@ impl Finding {
 /// Counts the findings of one identity in one file, so that findings alike in every part (two
 /// records sharing an id and a sentence) still get identities of their own, numbered from 1 in
 /// the order they come, as GitHub numbers identical lines (`hash:2`).
+///
+/// A batch counts every finding it reports, so each costs only the numbers of its file and of
+/// its identity (the identity's 16 hex digits are that number's): a few bytes, not two strings.
 #[derive(Debug, Default)]
 pub struct Occurrences {
-    seen: std::collections::HashMap<(String, String), usize>,
+    /// The files seen, numbered by their place here.
+    files: Vec<String>,
+    seen: rustc_hash::FxHashMap<(usize, u64), usize>,
 }
 
 impl Occurrences {
     /// The finding's occurrence: 1 the first time its identity comes in its file.
     pub fn next(&mut self, finding: &Finding) -> usize {
+        // Files come one after the other: the last one is almost always the one.
+        let file = match self.files.iter().rposition(|f| *f == finding.path) {
+            Some(file) => file,
+            None => {
+                self.files.push(finding.path.clone());
+                self.files.len() - 1
+            }
+        };
         let count = self
             .seen
-            .entry((finding.path.clone(), finding.identity()))
+            .entry((file, finding.identity_hash()))
             .or_insert(0);
         *count += 1;
         *count

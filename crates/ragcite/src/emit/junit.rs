@@ -2,7 +2,8 @@
 //! answer and limit that is set, failing when the answer exceeds the limit, an error when a
 //! record cannot be read. The findings in the failures are those of SARIF ([`super::sarif`]).
 
-use std::io::{self, Write};
+use std::collections::HashMap;
+use std::io::{self, Read, Seek, Write};
 
 use super::findings::{BatchFindings, Finding, Rule, check_findings, display_path, record_label};
 use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, batch_summary_line, summary_line};
@@ -193,8 +194,13 @@ struct Suite {
     path: String,
     totals: Totals,
     cases: Vec<String>,
+    /// Bytes of its cases in the batch's [`Spool`], after `cases`.
+    spooled: u64,
     /// Names given so far, to number the cases of records that share an id.
-    names: std::collections::HashMap<String, usize>,
+    names: HashMap<String, usize>,
+    /// The names that are numbers (the positions of records without an id, mostly), kept as
+    /// numbers: a few bytes each however many records there are.
+    numbers: HashMap<u64, usize>,
 }
 
 impl Suite {
@@ -208,7 +214,10 @@ impl Suite {
     /// A record's name prefix, unique in its file: its label, numbered (`q1 (2)`) when an
     /// earlier record of the file had the same.
     fn prefix(&mut self, label: &str) -> String {
-        let seen = self.names.entry(label.to_string()).or_insert(0);
+        let seen = match number(label) {
+            Some(n) => self.numbers.entry(n).or_insert(0),
+            None => self.names.entry(label.to_string()).or_insert(0),
+        };
         *seen += 1;
         if *seen == 1 {
             format!("{label}: ")
@@ -217,7 +226,13 @@ impl Suite {
         }
     }
 
-    fn render(&self, summary: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
+    /// The suite, its spooled cases read from `spool` (where the previous suite's end).
+    fn render(
+        &self,
+        summary: Option<&str>,
+        spool: Option<&mut dyn Read>,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
         writeln!(
             out,
             "  <testsuite name=\"{}\" {} skipped=\"0\" time=\"0\" file=\"{}\">",
@@ -228,6 +243,12 @@ impl Suite {
         for case in &self.cases {
             out.write_all(case.as_bytes())?;
         }
+        if let Some(spool) = spool {
+            let copied = io::copy(&mut spool.take(self.spooled), &mut *out)?;
+            if copied != self.spooled {
+                return Err(io::Error::other("the spooled test cases were cut short"));
+            }
+        }
         if let Some(summary) = summary {
             writeln!(out, "    <system-out>{}</system-out>", xml_text(summary))?;
         }
@@ -235,7 +256,23 @@ impl Suite {
     }
 }
 
-fn write_document(out: &mut dyn Write, suites: &[Suite], summary: &str) -> io::Result<()> {
+/// A name that is a number written plainly (no sign, no leading zero), as that number.
+fn number(name: &str) -> Option<u64> {
+    let plain = !name.is_empty()
+        && name.len() < 20
+        && name.bytes().all(|b| b.is_ascii_digit())
+        && (name.len() == 1 || !name.starts_with('0'));
+    plain.then(|| name.parse().ok()).flatten()
+}
+
+/// The document: the totals of `suites`, then each suite, its spooled cases read in turn from
+/// `spool` (a batch's).
+fn write_document(
+    out: &mut dyn Write,
+    suites: &[Suite],
+    summary: &str,
+    mut spool: Option<&mut dyn Read>,
+) -> io::Result<()> {
     let mut totals = Totals::default();
     for suite in suites {
         totals.add(suite.totals);
@@ -249,7 +286,11 @@ fn write_document(out: &mut dyn Write, suites: &[Suite], summary: &str) -> io::R
     for (k, suite) in suites.iter().enumerate() {
         // The run's summary goes with the last suite: a suite is the only place for it.
         let last = k + 1 == suites.len();
-        suite.render(last.then_some(summary), out)?;
+        let spooled: Option<&mut dyn Read> = match &mut spool {
+            Some(spool) => Some(&mut **spool),
+            None => None,
+        };
+        suite.render(last.then_some(summary), spooled, out)?;
     }
     writeln!(out, "</testsuites>")
 }
@@ -262,14 +303,62 @@ fn write_document(out: &mut dyn Write, suites: &[Suite], summary: &str) -> io::R
 /// record as resolved. A record that cannot be read is one error case; a batch that stopped
 /// early ends with an error case saying so.
 ///
-/// JUnit output for a batch is held in memory until the end: the totals come first, as
-/// attributes, so nothing can be written before the last record. Only each record's rendered
-/// cases are kept (a few hundred bytes each).
+/// JUnit output for a batch is held back until the end: the totals come first, as attributes,
+/// so nothing can be written before the last record. Each record's rendered cases go to a
+/// [`Spool`] (a temporary file past its first MiB), so that memory stays flat.
 #[derive(Debug, Default)]
 pub struct JunitEmitter {
     findings: BatchFindings,
     limits: Limits,
     suites: Vec<Suite>,
+    spool: Spool,
+}
+
+/// Bytes of test cases kept in memory before they go to a temporary file.
+const SPOOL_MEMORY: usize = 1 << 20;
+
+/// A batch's test cases, written once each and read back once, in order: in memory up to
+/// [`SPOOL_MEMORY`], then in an anonymous temporary file (removed by the system once closed,
+/// whatever ends the process). Where no temporary file can be made, they stay in memory.
+#[derive(Debug, Default)]
+struct Spool {
+    memory: Vec<u8>,
+    file: Option<io::BufWriter<std::fs::File>>,
+    /// Making the file failed: not tried again.
+    in_memory: bool,
+}
+
+impl Spool {
+    fn push(&mut self, text: &str) -> io::Result<()> {
+        if let Some(file) = &mut self.file {
+            return file.write_all(text.as_bytes());
+        }
+        self.memory.extend_from_slice(text.as_bytes());
+        if self.memory.len() > SPOOL_MEMORY && !self.in_memory {
+            match tempfile::tempfile() {
+                Ok(file) => {
+                    let mut file = io::BufWriter::new(file);
+                    file.write_all(&self.memory)?;
+                    self.memory = Vec::new();
+                    self.file = Some(file);
+                }
+                Err(_) => self.in_memory = true,
+            }
+        }
+        Ok(())
+    }
+
+    /// What was pushed, from the start.
+    fn reader(&mut self) -> io::Result<Box<dyn Read + '_>> {
+        match self.file.take() {
+            None => Ok(Box::new(&self.memory[..])),
+            Some(file) => {
+                let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+                file.rewind()?;
+                Ok(Box::new(io::BufReader::new(file)))
+            }
+        }
+    }
 }
 
 impl Emitter for JunitEmitter {
@@ -287,7 +376,7 @@ impl Emitter for JunitEmitter {
             &mut totals,
         );
         suite.totals = totals;
-        write_document(out, &[suite], &summary_line(run.report, run.gate))
+        write_document(out, &[suite], &summary_line(run.report, run.gate), None)
     }
 
     fn file_positions(&self) -> bool {
@@ -296,13 +385,16 @@ impl Emitter for JunitEmitter {
 }
 
 impl JunitEmitter {
-    fn suite(&mut self) -> &mut Suite {
+    /// The current suite, and the spool its cases go to.
+    fn suite(&mut self) -> (&mut Suite, &mut Spool) {
         if self.suites.is_empty() {
             self.suites.push(Suite::new(self.findings.path()));
         }
-        self.suites
+        let suite = self
+            .suites
             .last_mut()
-            .unwrap_or_else(|| unreachable!("a suite was just pushed"))
+            .unwrap_or_else(|| unreachable!("a suite was just pushed"));
+        (suite, &mut self.spool)
     }
 }
 
@@ -316,13 +408,14 @@ impl BatchEmitter for JunitEmitter {
         self.findings = BatchFindings::new(inputs);
         self.limits = inputs.limits.per_record;
         self.suites.clear();
+        self.spool = Spool::default();
         Ok(())
     }
 
     fn record(&mut self, record: &RecordOutcome, _out: &mut dyn Write) -> io::Result<()> {
         let findings = self.findings.of(record);
         let limits = self.limits;
-        let suite = self.suite();
+        let (suite, spool) = self.suite();
         let class = classname(&suite.path);
         match &record.result {
             Err(error) => {
@@ -341,11 +434,13 @@ impl BatchEmitter for JunitEmitter {
                 suite.totals.tests += 1;
                 suite.totals.errors += 1;
                 let name = format!("{prefix}{}", Rule::BadRecord.id());
-                suite.cases.push(test_case(
+                let case = test_case(
                     &class,
                     &name,
                     Some((Outcome::Error, error, Rule::BadRecord.id(), &body)),
-                ));
+                );
+                suite.spooled += case.len() as u64;
+                spool.push(&case)?;
             }
             Ok(checked) => {
                 let prefix = suite.prefix(&record_label(&checked.id, record.index));
@@ -358,8 +453,11 @@ impl BatchEmitter for JunitEmitter {
                     &findings,
                     &mut totals,
                 );
-                suite.cases.extend(cases);
                 suite.totals.add(totals);
+                for case in cases {
+                    suite.spooled += case.len() as u64;
+                    spool.push(&case)?;
+                }
             }
         }
         Ok(())
@@ -371,17 +469,25 @@ impl BatchEmitter for JunitEmitter {
             // test report does not look complete.
             let message =
                 format!("the batch stopped at {reason}: the records after it were not checked");
-            let suite = self.suite();
+            let (suite, spool) = self.suite();
             let class = classname(&suite.path);
             suite.totals.tests += 1;
             suite.totals.errors += 1;
-            suite.cases.push(test_case(
+            let case = test_case(
                 &class,
                 "batch-stopped",
                 Some((Outcome::Error, &message, "batch-stopped", &message)),
-            ));
+            );
+            suite.spooled += case.len() as u64;
+            spool.push(&case)?;
         }
-        write_document(out, &self.suites, &batch_summary_line(end))
+        let mut spool = self.spool.reader()?;
+        write_document(
+            out,
+            &self.suites,
+            &batch_summary_line(end),
+            Some(&mut *spool),
+        )
     }
 }
 
@@ -397,6 +503,31 @@ mod tests {
             "a &amp; b &lt; c &gt; d &quot;e&quot; &apos;f&apos;\u{FFFD}\u{FFFD}\tg"
         );
         assert_eq!(xml_attribute("a\tb\nc\rd"), "a&#9;b&#10;c&#13;d");
+    }
+
+    #[test]
+    fn only_plain_numbers_are_numbers() {
+        assert_eq!(number("17"), Some(17));
+        assert_eq!(number("0"), Some(0));
+        for name in ["", "017", "+17", "1 7", "q17", "99999999999999999999"] {
+            assert_eq!(number(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn spooled_cases_come_back_in_order_past_memory() {
+        let mut spool = Spool::default();
+        let case = "x".repeat(1000);
+        let mut expected = String::new();
+        for k in 0..(3 * SPOOL_MEMORY / 1000) {
+            let case = format!("{k}{case}\n");
+            spool.push(&case).unwrap();
+            expected.push_str(&case);
+        }
+        assert!(spool.file.is_some() || spool.in_memory);
+        let mut back = String::new();
+        spool.reader().unwrap().read_to_string(&mut back).unwrap();
+        assert_eq!(back, expected);
     }
 
     #[test]
