@@ -304,8 +304,8 @@ fn write_document(
 /// early ends with an error case saying so.
 ///
 /// JUnit output for a batch is held back until the end: the totals come first, as attributes,
-/// so nothing can be written before the last record. Each record's rendered cases go to a
-/// [`Spool`] (a temporary file past its first MiB), so that memory stays flat.
+/// so nothing can be written before the last record. Each record's rendered cases go to
+/// a `Spool` (a temporary file past its first MiB), so that memory stays flat.
 #[derive(Debug, Default)]
 pub struct JunitEmitter {
     findings: BatchFindings,
