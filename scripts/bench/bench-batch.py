@@ -144,7 +144,7 @@ def by_size(args, tmp):
         files.append((mb, path, os.path.getsize(path) / 1e6))
     several = len(args.bin) > 1
     head = ["format"] + (["binary"] if several else [])
-    for mb, _, size in files:
+    for _mb, _, size in files:
         head += [f"{size:.0f} MB: MB/s", "MB/CPU s", "peak MiB"]
     show(head, args.markdown)
     if args.markdown:
