@@ -693,6 +693,20 @@ def reports_narrow(page, urls, out):
         page.set_viewport_size({"width": 1280, "height": 900})
 
 
+def compare_report(page, url):
+    """`compare --format html` on testdata/compare: which side is better, the rates, the records
+    that changed and the ones that matched nothing, and no script on the page."""
+    page.goto(url)
+    expect(page.locator("#better")).to_contain_text("B is worse")
+    expect(page.locator("#summary")).to_contain_text("2 new, 1 fixed")
+    expect(page.locator("table#rates tbody tr")).to_have_count(9)
+    changes = page.locator("table#changes tbody")
+    expect(changes).to_contain_text("louvre-1")
+    expect(changes).to_contain_text("museum")
+    expect(page.locator("table#unmatched tbody")).to_contain_text("Where is Lyon?")
+    no_rendered_scripts(page, "compare report")
+
+
 def large_report(page, url, records):
     started = time.monotonic()
     page.goto(url, wait_until="commit", timeout=120_000)
@@ -883,6 +897,11 @@ def run(options, binary, runner, work):
     code = ragcite(binary, "check", "testdata/html/prototype-ids.md", "testdata/html/prototype-ids.json",
                    "--format", "html", out=proto_html)
     proto_ok = code == 1 and proto_html.stat().st_size > 0
+    compare_html = work / "compare.html"
+    code = ragcite(binary, "compare", "testdata/compare/a.jsonl", "testdata/compare/b.jsonl",
+                   "--format", "html", out=compare_html)
+    compare_ok = code == 0 and compare_html.stat().st_size > 0
+    print(f"  compare --format html: exit {code}, {compare_html.stat().st_size} bytes")
     large_ok = False
     if options.records:
         transcript = work / "large.jsonl"
@@ -966,7 +985,11 @@ def run(options, binary, runner, work):
             runner.check("check report: chunk ids __proto__, constructor, toString open their chunk",
                          prototype_ids, page, proto_html.as_uri(),
                          needs=(proto_ok, "not run: check --format html on testdata/html failed"))
-            narrow = [html.as_uri() for html, ok in ((batch_html, batch_ok), (check_html, check_ok)) if ok]
+            runner.check("compare report: which side is better, rates, changed and unmatched records",
+                         compare_report, page, compare_html.as_uri(),
+                         needs=(compare_ok, "not run: compare --format html on testdata/compare failed"))
+            narrow = [html.as_uri() for html, ok in
+                      ((batch_html, batch_ok), (check_html, check_ok), (compare_html, compare_ok)) if ok]
             runner.check("reports: screenshots at 360 px, no sideways scroll", reports_narrow, page, narrow,
                          options.screenshots, needs=(narrow, "not run: no report"))
             if options.records:
@@ -991,6 +1014,9 @@ def run(options, binary, runner, work):
                              batch_html.as_uri(), options.axe, True)
             if check_ok:
                 runner.check("axe: the check report", axe_report, page, check_html.as_uri(), options.axe, False)
+            if compare_ok:
+                runner.check("axe: the compare report", axe_report, page, compare_html.as_uri(), options.axe,
+                             False)
             ctx.close()
             browser.close()
     finally:
