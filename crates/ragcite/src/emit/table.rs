@@ -827,18 +827,26 @@ pub(crate) fn write_footer(out: &mut dyn Write, run: &Run<'_>, color: bool) -> i
             &inputs.config
         )
     )?;
-    let summary = summary_line(run.report, run.gate);
-    if color {
-        let (verdict, rest) = summary.split_at(4);
-        let verdict = if run.gate.passed {
-            verdict.green().bold().to_string()
-        } else {
-            verdict.red().bold().to_string()
-        };
-        writeln!(out, "{verdict}{rest}")
-    } else {
-        writeln!(out, "{summary}")
+    write_summary(
+        out,
+        &summary_line(run.report, run.gate),
+        run.gate.passed,
+        color,
+    )
+}
+
+/// A summary line (`PASS · …` or `FAIL · …`), its first word green or red when `color`.
+fn write_summary(out: &mut dyn Write, summary: &str, passed: bool, color: bool) -> io::Result<()> {
+    if !color {
+        return writeln!(out, "{summary}");
     }
+    let (verdict, rest) = summary.split_at(4);
+    let verdict = if passed {
+        verdict.green().bold().to_string()
+    } else {
+        verdict.red().bold().to_string()
+    };
+    writeln!(out, "{verdict}{rest}")
 }
 
 /// Longest first problem's sentence shown by the batch table, in characters.
@@ -1028,18 +1036,8 @@ impl BatchEmitter for BatchTableEmitter {
         }
         // The reason a batch stopped can quote the input.
         let summary = printable_line(&batch_summary_line(end));
-        if self.style.color {
-            let (verdict, rest) = summary.split_at(4);
-            let passed = end.gate.passed && end.stopped.is_none();
-            let verdict = if passed {
-                verdict.green().bold().to_string()
-            } else {
-                verdict.red().bold().to_string()
-            };
-            writeln!(out, "{verdict}{rest}")
-        } else {
-            writeln!(out, "{summary}")
-        }
+        let passed = end.gate.passed && end.stopped.is_none();
+        write_summary(out, &summary, passed, self.style.color)
     }
 }
 

@@ -8,10 +8,10 @@ use std::io::{self, Write};
 use owo_colors::OwoColorize;
 use unicode_width::UnicodeWidthChar;
 
-use super::{CELL_CHARS, Entry, ITEM_CHARS, Paint, problems, shown};
+use super::{CELL_CHARS, Entry, ITEM_CHARS, Paint, TableEmitter, problems, shown};
 use crate::escape::{cut, printable};
 use crate::input::collapse_white_space;
-use crate::report::{SentenceResult, Verdict};
+use crate::report::SentenceResult;
 
 /// How far the sentence and what is wrong are indented under the head line.
 const INDENT: &str = "   ";
@@ -27,11 +27,11 @@ pub(super) fn write_blocks(
         if k > 0 {
             writeln!(out)?;
         }
-        let verdict = s.verdict.name();
-        let verdict = if color {
-            paint(s.verdict, verdict)
-        } else {
-            verdict.to_string()
+        // In the colour the table's verdict cell has.
+        let verdict = match TableEmitter::verdict(s.verdict).paint {
+            Paint::Fg(fg) if color => painted(s.verdict.name(), fg),
+            Paint::Dim if color => s.verdict.name().dimmed().to_string(),
+            _ => s.verdict.name().to_string(),
         };
         let mut head = vec![
             format!("{}. {verdict}", s.index),
@@ -157,20 +157,6 @@ fn painted(text: &str, fg: comfy_table::Color) -> String {
         Color::DarkYellow | Color::Yellow => text.yellow().to_string(),
         Color::DarkMagenta | Color::Magenta => text.magenta().to_string(),
         _ => text.to_string(),
-    }
-}
-
-/// A verdict in the colour the table gives it.
-fn paint(verdict: Verdict, name: &str) -> String {
-    match verdict {
-        Verdict::Supported => name.green().to_string(),
-        Verdict::NumberMismatch
-        | Verdict::UnsupportedCitation
-        | Verdict::Misquote
-        | Verdict::Contradicted => name.red().to_string(),
-        Verdict::WeakSupport => name.yellow().to_string(),
-        Verdict::UncitedClaim => name.magenta().to_string(),
-        Verdict::NoClaim => name.dimmed().to_string(),
     }
 }
 
