@@ -47,7 +47,7 @@ use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
 use self::budget::Budget;
-use self::connections::{Connections, Limits, WriteDeadline};
+use self::connections::{Connections, Entry, Limits, Place, WriteDeadline};
 pub use self::extract::{Admission, Admitted, FromBody, McpRequest};
 pub use self::problem::Problem;
 use super::Service;
@@ -172,13 +172,62 @@ pub async fn serve(
                 }
             },
         };
-        let Some(place) = connections.admit(peer.ip(), &shutdown) else {
-            drop(stream);
-            continue;
+        let connection = Connection {
+            stream,
+            peer,
+            router: router.clone(),
+            builder: builder.clone(),
+            requests: Arc::clone(&requests),
+            timeout: settings.timeout,
+            shutdown: shutdown.clone(),
         };
+        match connections.admit(peer.ip(), &shutdown) {
+            Entry::Now(place) => {
+                tokio::spawn(connection.run(place));
+            }
+            Entry::Wait(waiter) => {
+                // Bounded: a connection asked to close closes within EVICTION_GRACE unless it
+                // has a request in flight.
+                tokio::spawn(async move {
+                    let limit = 2 * EVICTION_GRACE;
+                    if let Some(place) = waiter.place(&connection.shutdown, limit).await {
+                        connection.run(place).await;
+                    }
+                });
+            }
+            Entry::Refused => drop(connection),
+        }
+    }
+    drop(listener);
+    connections.all_closed().await;
+    Ok(())
+}
+
+/// An accepted connection, to be served once it has a place.
+struct Connection {
+    stream: tokio::net::TcpStream,
+    peer: SocketAddr,
+    router: Router,
+    builder: hyper::server::conn::http1::Builder,
+    requests: Arc<AtomicU64>,
+    timeout: Duration,
+    shutdown: CancellationToken,
+}
+
+impl Connection {
+    /// Serves the connection's requests until it closes, is asked to give its place, or the
+    /// server stops.
+    async fn run(self, place: Place) {
+        let Connection {
+            stream,
+            peer,
+            router,
+            builder,
+            requests,
+            timeout,
+            shutdown,
+        } = self;
         let slot = Arc::clone(&place.slot);
-        let router = router.clone();
-        let requests = Arc::clone(&requests);
         let service =
             hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
                 requests.fetch_add(1, Ordering::Relaxed);
@@ -197,29 +246,23 @@ pub async fn serve(
                     }))
                 }
             });
-        let io = WriteDeadline::new(TokioIo::new(stream), settings.timeout);
+        let io = WriteDeadline::new(TokioIo::new(stream), timeout);
         let connection = builder.serve_connection(io, service);
-        let stopping = shutdown.clone();
-        tokio::spawn(async move {
-            let mut connection = std::pin::pin!(connection);
-            let close = place.slot.close().clone();
-            tokio::select! {
-                _ = connection.as_mut() => {}
-                () = close.cancelled() => {
-                    // Waiting for a request: closed at once; a request in flight finishes.
-                    connection.as_mut().graceful_shutdown();
-                    let closed = tokio::time::timeout(EVICTION_GRACE, connection.as_mut()).await;
-                    if closed.is_err() && (stopping.is_cancelled() || place.slot.in_flight()) {
-                        let _ = connection.await;
-                    }
+        let mut connection = std::pin::pin!(connection);
+        let close = place.slot.close().clone();
+        tokio::select! {
+            _ = connection.as_mut() => {}
+            () = close.cancelled() => {
+                // Waiting for a request: closed at once; a request in flight finishes.
+                connection.as_mut().graceful_shutdown();
+                let closed = tokio::time::timeout(EVICTION_GRACE, connection.as_mut()).await;
+                if closed.is_err() && (shutdown.is_cancelled() || place.slot.in_flight()) {
+                    let _ = connection.await;
                 }
             }
-            drop(place);
-        });
+        }
+        drop(place);
     }
-    drop(listener);
-    connections.all_closed().await;
-    Ok(())
 }
 
 /// Gives the memory freed after a burst back to the system once no request has come for

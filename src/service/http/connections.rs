@@ -8,6 +8,12 @@
 //! its place; when every one has a request in flight, the new connection is closed at once. So
 //! connections that send nothing cannot lock anyone out: a flood from one address only ever
 //! competes with itself, and a connection that sends a request wins over one that sends none.
+//!
+//! Connections asked to close keep their place until they have closed, up to as many again as
+//! the limit. A new connection that finds the places full of them waits (a [`Waiter`], at most
+//! as many as the limit) for one of them to close instead of being refused: how fast an evicted
+//! connection's task runs is the scheduler's business, and a burst of silent connections on a
+//! busy machine must not lock out the request that comes after it.
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
@@ -36,6 +42,8 @@ pub struct Connections {
     state: Mutex<State>,
     /// Woken when the last connection closes.
     all_closed: Notify,
+    /// Woken when a connection closes.
+    freed: Notify,
 }
 
 #[derive(Debug, Default)]
@@ -43,15 +51,43 @@ struct State {
     next: u64,
     /// Every open connection, oldest first.
     open: BTreeMap<u64, Arc<Slot>>,
-    /// Open connections per client, and how many of them were asked to close.
+    /// Open connections per client, how many of them were asked to close, and the new ones
+    /// waiting for those to close.
     clients: HashMap<IpAddr, Count>,
     closing: usize,
+    waiting: usize,
 }
 
 #[derive(Debug, Default, Clone, Copy)]
 struct Count {
     open: usize,
     closing: usize,
+    waiting: usize,
+}
+
+impl Count {
+    fn is_empty(&self) -> bool {
+        self.open == 0 && self.waiting == 0
+    }
+}
+
+/// What becomes of a new connection.
+#[derive(Debug)]
+pub enum Entry {
+    /// It has its place.
+    Now(Place),
+    /// The places are held by connections asked to close: it waits for one.
+    Wait(Waiter),
+    /// Close it at once.
+    Refused,
+}
+
+/// Why a connection gets no place now.
+enum Full {
+    /// Connections asked to close hold the places: one frees soon.
+    Closing,
+    /// Every connection has a request in flight.
+    Busy,
 }
 
 /// One open connection.
@@ -120,25 +156,64 @@ impl Drop for Place {
         let mut state = self.connections.lock();
         let slot = &self.slot;
         let asked = state.open.remove(&slot.id).is_some() && slot.evicted.load(Ordering::SeqCst);
-        let emptied = match state.clients.get_mut(&slot.client) {
-            Some(count) => {
-                count.open = count.open.saturating_sub(1);
-                if asked {
-                    count.closing = count.closing.saturating_sub(1);
-                }
-                count.open == 0
+        if let Some(count) = state.clients.get_mut(&slot.client) {
+            count.open = count.open.saturating_sub(1);
+            if asked {
+                count.closing = count.closing.saturating_sub(1);
             }
-            None => false,
-        };
-        if emptied {
-            state.clients.remove(&slot.client);
         }
+        state.forget_if_empty(slot.client);
         if asked {
             state.closing = state.closing.saturating_sub(1);
         }
         if state.open.is_empty() {
             self.connections.all_closed.notify_waiters();
         }
+        self.connections.freed.notify_waiters();
+    }
+}
+
+/// A new connection waiting for a connection asked to close to give back its place.
+#[derive(Debug)]
+pub struct Waiter {
+    connections: Arc<Connections>,
+    client: IpAddr,
+}
+
+impl Waiter {
+    /// Its place, once a connection has closed; `None` when `limit` passes first, when every
+    /// connection in the way has a request in flight, or when the server stops.
+    pub async fn place(self, shutdown: &CancellationToken, limit: Duration) -> Option<Place> {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let freed = self.connections.freed.notified();
+            tokio::pin!(freed);
+            freed.as_mut().enable();
+            match self
+                .connections
+                .place(&mut self.connections.lock(), self.client, shutdown)
+            {
+                Ok(place) => return Some(place),
+                Err(Full::Busy) => return None,
+                Err(Full::Closing) => {}
+            }
+            tokio::select! {
+                () = freed => {}
+                () = shutdown.cancelled() => return None,
+                () = tokio::time::sleep_until(deadline) => return None,
+            }
+        }
+    }
+}
+
+impl Drop for Waiter {
+    fn drop(&mut self) {
+        let mut state = self.connections.lock();
+        if let Some(count) = state.clients.get_mut(&self.client) {
+            count.waiting = count.waiting.saturating_sub(1);
+        }
+        state.waiting = state.waiting.saturating_sub(1);
+        state.forget_if_empty(self.client);
     }
 }
 
@@ -151,6 +226,7 @@ impl Connections {
             },
             state: Mutex::new(State::default()),
             all_closed: Notify::new(),
+            freed: Notify::new(),
         })
     }
 
@@ -159,22 +235,54 @@ impl Connections {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A place for a new connection from `client`, whose `close` token is a child of
-    /// `shutdown`; `None` when the connection must be closed at once.
-    pub fn admit(self: &Arc<Self>, client: IpAddr, shutdown: &CancellationToken) -> Option<Place> {
-        let limits = self.limits;
+    /// What becomes of a new connection from `client`; its place's `close` token is a child of
+    /// `shutdown`.
+    pub fn admit(self: &Arc<Self>, client: IpAddr, shutdown: &CancellationToken) -> Entry {
         let mut state = self.lock();
+        match self.place(&mut state, client, shutdown) {
+            Ok(place) => Entry::Now(place),
+            Err(Full::Closing)
+                if state.waiting < self.limits.total
+                    && state.clients.get(&client).map_or(0, |count| count.waiting)
+                        < self.limits.per_client =>
+            {
+                state.waiting += 1;
+                state.clients.entry(client).or_default().waiting += 1;
+                Entry::Wait(Waiter {
+                    connections: Arc::clone(self),
+                    client,
+                })
+            }
+            Err(_) => Entry::Refused,
+        }
+    }
+
+    /// A place for a new connection from `client`, given by the oldest connection waiting for
+    /// a request if need be.
+    fn place(
+        self: &Arc<Self>,
+        state: &mut State,
+        client: IpAddr,
+        shutdown: &CancellationToken,
+    ) -> Result<Place, Full> {
+        let limits = self.limits;
         let count = state.clients.get(&client).copied().unwrap_or_default();
         // Connections asked to close keep their place until they have closed (at once when
         // they wait for a request), but never more than as many again as the limit.
         if count.open - count.closing >= limits.per_client {
-            if count.open >= 2 * limits.per_client || !state.evict(|slot| slot.client == client) {
-                return None;
+            if count.open >= 2 * limits.per_client {
+                return Err(Full::Closing);
             }
-        } else if state.open.len() - state.closing >= limits.total
-            && (state.open.len() >= 2 * limits.total || !state.evict(|_| true))
-        {
-            return None;
+            if !state.evict(|slot| slot.client == client) {
+                return Err(Full::Busy);
+            }
+        } else if state.open.len() - state.closing >= limits.total {
+            if state.open.len() >= 2 * limits.total {
+                return Err(Full::Closing);
+            }
+            if !state.evict(|_| true) {
+                return Err(Full::Busy);
+            }
         }
         state.next += 1;
         let slot = Arc::new(Slot {
@@ -186,7 +294,7 @@ impl Connections {
         });
         state.open.insert(slot.id, Arc::clone(&slot));
         state.clients.entry(client).or_default().open += 1;
-        Some(Place {
+        Ok(Place {
             connections: Arc::clone(self),
             slot,
         })
@@ -213,6 +321,12 @@ impl Connections {
 }
 
 impl State {
+    fn forget_if_empty(&mut self, client: IpAddr) {
+        if self.clients.get(&client).is_some_and(Count::is_empty) {
+            self.clients.remove(&client);
+        }
+    }
+
     /// Asks the oldest connection that `matches` and waits for a request to close; false when
     /// there is none.
     fn evict(&mut self, matches: impl Fn(&Slot) -> bool) -> bool {
@@ -338,6 +452,18 @@ mod tests {
         IpAddr::from([10, 0, 0, last])
     }
 
+    /// The place of a connection admitted at once.
+    fn now(entry: Entry) -> Place {
+        match entry {
+            Entry::Now(place) => place,
+            other => panic!("admitted later or refused: {other:?}"),
+        }
+    }
+
+    fn refused(entry: &Entry) -> bool {
+        matches!(entry, Entry::Refused)
+    }
+
     #[test]
     fn a_client_at_its_limit_gives_up_its_oldest_waiting_connection() {
         let connections = Connections::new(Limits {
@@ -345,22 +471,22 @@ mod tests {
             per_client: 2,
         });
         let shutdown = CancellationToken::new();
-        let first = connections.admit(ip(1), &shutdown).expect("a place");
-        let second = connections.admit(ip(1), &shutdown).expect("a place");
+        let first = now(connections.admit(ip(1), &shutdown));
+        let second = now(connections.admit(ip(1), &shutdown));
         let _busy = first.slot.busy();
         // The third takes the place of the second, which waits; the first has a request.
-        let third = connections.admit(ip(1), &shutdown).expect("a place");
+        let third = now(connections.admit(ip(1), &shutdown));
         assert!(!first.slot.close().is_cancelled());
         assert!(second.slot.close().is_cancelled());
         // Another client is not concerned.
-        let other = connections.admit(ip(2), &shutdown).expect("a place");
+        let other = now(connections.admit(ip(2), &shutdown));
         assert!(!other.slot.close().is_cancelled());
         drop(second);
         let _busy_third = third.slot.busy();
         // Every connection of the client has a request in flight: the new one is refused.
-        assert!(connections.admit(ip(1), &shutdown).is_none());
+        assert!(refused(&connections.admit(ip(1), &shutdown)));
         drop(_busy);
-        assert!(connections.admit(ip(1), &shutdown).is_some());
+        let _fourth = now(connections.admit(ip(1), &shutdown));
         assert!(first.slot.close().is_cancelled());
     }
 
@@ -372,10 +498,10 @@ mod tests {
         });
         let shutdown = CancellationToken::new();
         let places: Vec<Place> = (1..=3)
-            .map(|n| connections.admit(ip(n), &shutdown).expect("a place"))
+            .map(|n| now(connections.admit(ip(n), &shutdown)))
             .collect();
         let _busy: Vec<Busy> = places[..1].iter().map(|p| p.slot.busy()).collect();
-        let fourth = connections.admit(ip(4), &shutdown).expect("a place");
+        let fourth = now(connections.admit(ip(4), &shutdown));
         assert!(places[1].slot.close().is_cancelled());
         assert!(!places[2].slot.close().is_cancelled());
         assert_eq!(connections.open(), 4);
@@ -392,12 +518,92 @@ mod tests {
         });
         let shutdown = CancellationToken::new();
         // None of them closes when asked (say, headers that trickle in): places run out at
-        // twice the limit.
-        let held: Vec<Place> = std::iter::from_fn(|| connections.admit(ip(1), &shutdown))
-            .take(10)
+        // twice the limit, then as many again wait, then the next are refused.
+        let entries: Vec<Entry> = (0..10)
+            .map(|_| connections.admit(ip(1), &shutdown))
             .collect();
-        assert_eq!(held.len(), 4);
+        let kinds: Vec<&str> = entries
+            .iter()
+            .map(|entry| match entry {
+                Entry::Now(_) => "now",
+                Entry::Wait(_) => "wait",
+                Entry::Refused => "refused",
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "now", "now", "now", "now", "wait", "wait", "refused", "refused", "refused",
+                "refused"
+            ]
+        );
         assert_eq!(connections.open(), 4);
+        drop(entries);
+        assert_eq!(connections.open(), 0);
+        assert!(connections.lock().clients.is_empty());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_new_connection_waits_for_one_asked_to_close_instead_of_being_refused() {
+        let connections = Connections::new(Limits {
+            total: 100,
+            per_client: 2,
+        });
+        let shutdown = CancellationToken::new();
+        // A burst: the scheduler has not yet run the tasks of the two connections asked to
+        // close when the fifth arrives.
+        let mut places: Vec<Place> = (0..4)
+            .map(|_| now(connections.admit(ip(1), &shutdown)))
+            .collect();
+        assert!(places[0].slot.close().is_cancelled() && places[1].slot.close().is_cancelled());
+        let Entry::Wait(waiter) = connections.admit(ip(1), &shutdown) else {
+            panic!("the fifth connection is refused");
+        };
+        let shutdown_for_waiter = shutdown.clone();
+        let waiting = tokio::spawn(async move {
+            waiter
+                .place(&shutdown_for_waiter, Duration::from_secs(2))
+                .await
+        });
+        tokio::task::yield_now().await;
+        // The oldest asked to close closes: the waiter takes a place, and asks the oldest
+        // connection still waiting for a request (the third) to close.
+        drop(places.remove(0));
+        let place = waiting.await.expect("joined").expect("a place");
+        assert!(!place.slot.close().is_cancelled());
+        assert!(places[1].slot.close().is_cancelled());
+        assert!(!places[2].slot.close().is_cancelled());
+        assert_eq!(connections.open(), 4);
+        // Nobody closes: a waiter gives up after its limit.
+        let Entry::Wait(waiter) = connections.admit(ip(1), &shutdown) else {
+            panic!("refused");
+        };
+        assert!(
+            waiter
+                .place(&shutdown, Duration::from_secs(2))
+                .await
+                .is_none()
+        );
+        assert_eq!(connections.lock().clients[&ip(1)].waiting, 0);
+        // The connections not asked to close all have a request in flight: when one asked to
+        // close closes, the waiter gives up at once instead of taking a place.
+        let _busy = [&places[2], &place].map(|p| p.slot.busy());
+        let Entry::Wait(waiter) = connections.admit(ip(1), &shutdown) else {
+            panic!("refused");
+        };
+        let shutdown_for_waiter = shutdown.clone();
+        let waiting = tokio::spawn(async move {
+            waiter
+                .place(&shutdown_for_waiter, Duration::from_secs(2))
+                .await
+        });
+        tokio::task::yield_now().await;
+        let started = tokio::time::Instant::now();
+        drop(places.remove(0));
+        assert!(waiting.await.expect("joined").is_none());
+        assert!(started.elapsed() < Duration::from_secs(1));
+        // And one more is refused outright.
+        assert!(refused(&connections.admit(ip(1), &shutdown)));
     }
 
     #[test]
@@ -407,7 +613,7 @@ mod tests {
             per_client: 10,
         });
         let shutdown = CancellationToken::new();
-        let place = connections.admit(ip(1), &shutdown).expect("a place");
+        let place = now(connections.admit(ip(1), &shutdown));
         shutdown.cancel();
         assert!(place.slot.close().is_cancelled());
     }
