@@ -309,7 +309,7 @@ impl Checker {
         deadline.check()?;
         // Chunks are indexed for the sentences' words only: every score is about them.
         let wanted = analyzer.word_filter(sentences.iter().flat_map(|s| s.words.iter()));
-        let index = ChunkIndex::build(chunk_words, analyzer, &wanted);
+        let index = ChunkIndex::build(chunk_words, analyzer, wanted);
         let mut result = support::assess(
             sentences,
             &citations,

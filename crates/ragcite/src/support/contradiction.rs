@@ -50,7 +50,13 @@ pub(super) struct Contradictions<'a> {
     chunks: &'a [Chunk],
     /// The check's analyzer (its stem ids are the judge's thread's, as the index's are).
     analyzer: &'a Analyzer,
+    /// The sentences' words (the index's filter): a chunk's passages are read for them only.
+    wanted: &'a WordFilter,
+    /// Per chunk, its passages and where the sentences' words stand in them.
     prepared: FxHashMap<usize, Prepared>,
+    /// Per chunk, its passages and where every word stands in them, for a claim with a word
+    /// that `wanted` does not hold (none is known: every claim's words are its sentence's).
+    prepared_whole: FxHashMap<usize, Prepared>,
     /// Per chunk, its words that can make a contradiction (see [`Cues`]).
     cues: FxHashMap<usize, Cues>,
 }
@@ -64,11 +70,13 @@ struct Prepared {
 }
 
 impl<'a> Contradictions<'a> {
-    pub(super) fn new(chunks: &'a [Chunk], analyzer: &'a Analyzer) -> Self {
+    pub(super) fn new(chunks: &'a [Chunk], analyzer: &'a Analyzer, wanted: &'a WordFilter) -> Self {
         Contradictions {
             chunks,
             analyzer,
+            wanted,
             prepared: FxHashMap::default(),
+            prepared_whole: FxHashMap::default(),
             cues: FxHashMap::default(),
         }
     }
@@ -112,7 +120,9 @@ impl<'a> Contradictions<'a> {
         let Contradictions {
             chunks,
             analyzer,
+            wanted,
             prepared,
+            prepared_whole,
             ..
         } = self;
         let analyzer: &Analyzer = analyzer;
@@ -120,11 +130,20 @@ impl<'a> Contradictions<'a> {
         if sentence.len() > MAX_SENTENCE || text.is_empty() {
             return None;
         }
-        let prepared = prepared
-            .entry(chunk)
-            .or_insert_with(|| Prepared::new(text, analyzer));
         let whole = 0..sentence.len();
         let claim = Side::read(analyzer, sentence, whole.clone(), whole);
+        // Passages are ranked by the claim's words only, so reading the chunk for the
+        // sentences' words (as the index does) ranks them the same, tokens that cannot have
+        // one of those stems never stemmed.
+        let prepared = if claim.stems().iter().all(|&stem| wanted.keeps(stem)) {
+            prepared
+                .entry(chunk)
+                .or_insert_with(|| Prepared::new(text, analyzer, wanted))
+        } else {
+            prepared_whole
+                .entry(chunk)
+                .or_insert_with(|| Prepared::new(text, analyzer, &WordFilter::default()))
+        };
         let candidates = prepared.candidates(claim.stems())?;
         let mut sides: Vec<Side> = candidates
             .into_iter()
@@ -282,7 +301,8 @@ fn contains_word(text: &str, word: &str) -> bool {
 }
 
 impl Prepared {
-    fn new(text: &str, analyzer: &Analyzer) -> Self {
+    /// The passages of `text` and the stems of its tokens that `filter` lets through.
+    fn new(text: &str, analyzer: &Analyzer, filter: &WordFilter) -> Self {
         let passages = passages(text);
         let mut postings: FxHashMap<u32, Vec<u32>> = FxHashMap::default();
         // The passage of the current token: tokens come in order.
@@ -291,7 +311,7 @@ impl Prepared {
         analyzer.for_each_stem_position(
             text,
             &[],
-            &WordFilter::default(),
+            filter,
             |id, _| {
                 let passage = current.get() as u32;
                 let list = postings.entry(id).or_default();

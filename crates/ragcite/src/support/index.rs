@@ -195,6 +195,8 @@ pub struct ChunkIndex {
     /// which chunks hold each, as bits: a sentence's search walks the lists of its other words
     /// only, and tests these bits for the chunks it found (see the judge).
     pub(super) frequent: Frequent,
+    /// The filter the chunks were indexed with: the sentences' words.
+    pub(super) wanted: WordFilter,
 }
 
 /// Stems held by many chunks, with a bit set of their chunks each.
@@ -219,8 +221,9 @@ impl Frequent {
 impl ChunkIndex {
     /// Indexes the chunks' content words that `wanted` lets through (the sentences' words:
     /// nothing else is ever looked up), where they stand, and the chunks' numbers.
-    pub fn build(words: ChunkWords<'_>, analyzer: &Analyzer, wanted: &WordFilter) -> Self {
+    pub fn build(words: ChunkWords<'_>, analyzer: &Analyzer, filter: WordFilter) -> Self {
         let mut index = ChunkIndex::default();
+        let wanted = &filter;
         let english = analyzer.language() == crate::Language::English;
         match words {
             ChunkWords::Streamed(chunks) => {
@@ -270,6 +273,7 @@ impl ChunkIndex {
             index.lengths.iter().copied().max().unwrap_or(0),
         );
         index.frequent = index.frequent_stems();
+        index.wanted = filter;
         index
     }
 

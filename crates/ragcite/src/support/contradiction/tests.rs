@@ -12,7 +12,24 @@ fn find_in(language: Language, sentence: &str, chunk: &str) -> Option<Contradict
         text: chunk.to_string(),
         ..Chunk::default()
     }];
-    Contradictions::new(&chunks, &analyzer).find_text(sentence, 0)
+    // As a check reads it: the chunk screened by the sentence's words; and read whole, which
+    // must find the same.
+    let words = analyzer.content_words(sentence, &[]);
+    let wanted = analyzer.word_filter(words.iter());
+    let claim = Side::read(&analyzer, sentence, 0..sentence.len(), 0..sentence.len());
+    assert!(
+        claim.stems().iter().all(|&s| wanted.keeps(s)),
+        "a word of {sentence:?} is not among its content words: the chunk is read whole"
+    );
+    let screened = Contradictions::new(&chunks, &analyzer, &wanted).find_text(sentence, 0);
+    let whole = WordFilter::default();
+    let read_whole = Contradictions::new(&chunks, &analyzer, &whole).find_text(sentence, 0);
+    assert_eq!(
+        format!("{screened:?}"),
+        format!("{read_whole:?}"),
+        "{sentence:?} against {chunk:?}"
+    );
+    screened
 }
 
 fn find(sentence: &str, chunk: &str) -> Option<Contradiction> {

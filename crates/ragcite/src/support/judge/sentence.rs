@@ -82,7 +82,7 @@ impl<'a> Judge<'a> {
             keep_features: false,
             citation_quotes,
             searches,
-            contradictions: Contradictions::new(chunks, analyzer),
+            contradictions: Contradictions::new(chunks, analyzer, &index.wanted),
             shared: vec![0; index.len],
             held: vec![0; index.len],
             is_cited: vec![false; chunks.len()],
