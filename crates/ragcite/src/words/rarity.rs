@@ -2,7 +2,10 @@
 //! words of wordfreq, CC BY-SA 4.0, with their Zipf frequency). A rare word a chunk shares with
 //! a sentence says more than a common one; a rare word it lacks says more against it.
 //!
-//! The table is sorted by bytes and searched in place: nothing is built at start.
+//! The table is sorted by bytes and searched in place, through the start of every eighth
+//! line, which the build script finds: nothing is built at start.
+
+use std::cmp::Ordering;
 
 /// The table: a header of `#` lines, a blank line, then `word\tzipf×10` lines sorted by bytes.
 static TABLE: &str = include_str!("rarity.txt");
@@ -10,38 +13,57 @@ static TABLE: &str = include_str!("rarity.txt");
 /// Rarity of a word missing from the table: rarer than every word in it.
 pub const UNLISTED_RARITY: f64 = 8.0;
 
-/// The table's lines, after its header (found once).
-fn body() -> &'static str {
-    static BODY: std::sync::OnceLock<&'static str> = std::sync::OnceLock::new();
-    BODY.get_or_init(|| TABLE.find("\n\n").map_or(TABLE, |at| &TABLE[at + 2..]))
+// `STRIDE` and `BLOCK_STARTS`, written by the build script from the table.
+include!(concat!(env!("OUT_DIR"), "/rarity_index.rs"));
+
+/// How the word of the line that starts at `start` compares with `key`, read up to its tab.
+fn compare_at(table: &[u8], start: usize, key: &[u8]) -> Ordering {
+    let listed = table.get(start..).unwrap_or_default();
+    for (k, &b) in listed.iter().enumerate() {
+        if b == b'\t' || b == b'\n' {
+            return if k == key.len() {
+                Ordering::Equal
+            } else {
+                Ordering::Less
+            };
+        }
+        match key.get(k) {
+            None => return Ordering::Greater,
+            Some(&c) if c != b => return b.cmp(&c),
+            Some(_) => {}
+        }
+    }
+    if listed.len() == key.len() {
+        Ordering::Equal
+    } else {
+        Ordering::Less
+    }
 }
 
 /// The Zipf frequency of a lower-case word times ten (77 for `the`), when it is among the
 /// table's words.
 pub fn zipf10(word: &str) -> Option<u8> {
-    let body = body().as_bytes();
+    let table = TABLE.as_bytes();
     let key = word.as_bytes();
-    let (mut lo, mut hi) = (0usize, body.len());
-    // Invariant: lo and hi are line starts (or the end), and the word, if listed, is between.
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        let start = body[lo..mid]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(lo, |p| lo + p + 1);
-        let end = body[start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(body.len(), |p| start + p);
-        let line = &body[start..end];
-        let tab = line.iter().position(|&b| b == b'\t').unwrap_or(line.len());
-        match line[..tab].cmp(key) {
-            std::cmp::Ordering::Equal => {
-                let digits = std::str::from_utf8(&line[(tab + 1).min(line.len())..]).ok()?;
-                return digits.parse().ok();
+    // The last block whose first word is at most the key, then its lines in order.
+    let block = BLOCK_STARTS
+        .partition_point(|&start| compare_at(table, start as usize, key) != Ordering::Greater);
+    let mut start = *BLOCK_STARTS.get(block.checked_sub(1)?)? as usize;
+    for _ in 0..STRIDE {
+        match compare_at(table, start, key) {
+            Ordering::Equal => {
+                let digits = table.get(start + key.len() + 1..)?;
+                let end = digits
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .unwrap_or(digits.len());
+                return std::str::from_utf8(&digits[..end]).ok()?.parse().ok();
             }
-            std::cmp::Ordering::Less => lo = end + 1,
-            std::cmp::Ordering::Greater => hi = start,
+            Ordering::Greater => return None,
+            Ordering::Less => {
+                let rest = table.get(start..)?;
+                start += rest.iter().position(|&b| b == b'\n')? + 1;
+            }
         }
     }
     None
@@ -89,8 +111,8 @@ mod tests {
 
     #[test]
     fn every_listed_word_is_found() {
-        let body = body();
         let mut previous = "";
+        let body = TABLE.find("\n\n").map_or(TABLE, |at| &TABLE[at + 2..]);
         for line in body.lines() {
             let (word, zipf) = line.split_once('\t').expect("word and frequency");
             assert!(
@@ -98,6 +120,8 @@ mod tests {
                 "{previous} before {word}"
             );
             assert_eq!(zipf10(word), zipf.parse().ok(), "{word}");
+            // Just after it, before the next: not listed.
+            assert_eq!(zipf10(&format!("{word}\u{1}")), None, "{word}");
             previous = word;
         }
     }
