@@ -198,9 +198,33 @@ struct Suite {
     spooled: u64,
     /// Names given so far, to number the cases of records that share an id.
     names: HashMap<String, usize>,
-    /// The names that are numbers (the positions of records without an id, mostly), kept as
-    /// numbers: a few bytes each however many records there are.
-    numbers: HashMap<u64, usize>,
+    /// The names that are numbers (the positions of records without an id, mostly).
+    numbers: NumberCounts,
+}
+
+/// How many times each number was given as a name, in constant memory for the common case:
+/// the positions 1, 2, 3 … of the records without an id come in order, each once, and are kept
+/// as one count (`run`: every number from 1 to it was given, once unless `counts` says
+/// otherwise); any other number (a repeat, a gap, an id that is a number) is kept in `counts`.
+#[derive(Debug, Default)]
+struct NumberCounts {
+    run: u64,
+    counts: HashMap<u64, usize>,
+}
+
+impl NumberCounts {
+    /// Counts `n` once more; how many times it has been given, this one included.
+    fn next(&mut self, n: u64) -> usize {
+        let in_run = (1..=self.run).contains(&n);
+        let seen = self.counts.get(&n).copied().unwrap_or(usize::from(in_run)) + 1;
+        if self.run.checked_add(1) == Some(n) {
+            self.run = n;
+        }
+        if seen > 1 || !(1..=self.run).contains(&n) {
+            self.counts.insert(n, seen);
+        }
+        seen
+    }
 }
 
 impl Suite {
@@ -215,11 +239,14 @@ impl Suite {
     /// earlier record of the file had the same.
     fn prefix(&mut self, label: &str) -> String {
         let seen = match number(label) {
-            Some(n) => self.numbers.entry(n).or_insert(0),
-            None => self.names.entry(label.to_string()).or_insert(0),
+            Some(n) => self.numbers.next(n),
+            None => {
+                let seen = self.names.entry(label.to_string()).or_insert(0);
+                *seen += 1;
+                *seen
+            }
         };
-        *seen += 1;
-        if *seen == 1 {
+        if seen == 1 {
             format!("{label}: ")
         } else {
             format!("{label} ({seen}): ")
@@ -503,6 +530,32 @@ mod tests {
             "a &amp; b &lt; c &gt; d &quot;e&quot; &apos;f&apos;\u{FFFD}\u{FFFD}\tg"
         );
         assert_eq!(xml_attribute("a\tb\nc\rd"), "a&#9;b&#10;c&#13;d");
+    }
+
+    #[test]
+    fn numbers_are_counted_as_a_map_would_count_them() {
+        let sequences: [&[u64]; 6] = [
+            &[1, 2, 3, 4, 5],
+            &[1, 2, 2, 3, 1, 4],
+            &[0, 0, 1, 0, 2],
+            &[3, 1, 2, 3, 4, 3, 5],
+            &[1, 2, 7, 3, 4, 5, 6, 7, 8, 7],
+            &[u64::MAX, 1, u64::MAX, 2],
+        ];
+        for sequence in sequences {
+            let (mut counts, mut map) = (NumberCounts::default(), HashMap::new());
+            for &n in sequence {
+                let expected = map.entry(n).or_insert(0);
+                *expected += 1;
+                assert_eq!(counts.next(n), *expected, "{n} in {sequence:?}");
+            }
+        }
+        // Positions in order take no room.
+        let mut counts = NumberCounts::default();
+        for n in 1..=100_000 {
+            assert_eq!(counts.next(n), 1);
+        }
+        assert!(counts.counts.is_empty());
     }
 
     #[test]
