@@ -543,6 +543,22 @@ mod tests {
         assert!(connections.lock().clients.is_empty());
     }
 
+    /// A new connection from client 1 that must wait, waiting for its place (2 s at most) on a
+    /// task of its own.
+    async fn waiting_for_a_place(
+        connections: &Arc<Connections>,
+        shutdown: &CancellationToken,
+    ) -> tokio::task::JoinHandle<Option<Place>> {
+        let Entry::Wait(waiter) = connections.admit(ip(1), shutdown) else {
+            panic!("the new connection does not wait");
+        };
+        let shutdown = shutdown.clone();
+        let waiting =
+            tokio::spawn(async move { waiter.place(&shutdown, Duration::from_secs(2)).await });
+        tokio::task::yield_now().await;
+        waiting
+    }
+
     #[tokio::test(start_paused = true)]
     async fn a_new_connection_waits_for_one_asked_to_close_instead_of_being_refused() {
         let connections = Connections::new(Limits {
@@ -556,16 +572,7 @@ mod tests {
             .map(|_| now(connections.admit(ip(1), &shutdown)))
             .collect();
         assert!(places[0].slot.close().is_cancelled() && places[1].slot.close().is_cancelled());
-        let Entry::Wait(waiter) = connections.admit(ip(1), &shutdown) else {
-            panic!("the fifth connection is refused");
-        };
-        let shutdown_for_waiter = shutdown.clone();
-        let waiting = tokio::spawn(async move {
-            waiter
-                .place(&shutdown_for_waiter, Duration::from_secs(2))
-                .await
-        });
-        tokio::task::yield_now().await;
+        let waiting = waiting_for_a_place(&connections, &shutdown).await;
         // The oldest asked to close closes: the waiter takes a place, and asks the oldest
         // connection still waiting for a request (the third) to close.
         drop(places.remove(0));
@@ -588,16 +595,7 @@ mod tests {
         // The connections not asked to close all have a request in flight: when one asked to
         // close closes, the waiter gives up at once instead of taking a place.
         let _busy = [&places[2], &place].map(|p| p.slot.busy());
-        let Entry::Wait(waiter) = connections.admit(ip(1), &shutdown) else {
-            panic!("refused");
-        };
-        let shutdown_for_waiter = shutdown.clone();
-        let waiting = tokio::spawn(async move {
-            waiter
-                .place(&shutdown_for_waiter, Duration::from_secs(2))
-                .await
-        });
-        tokio::task::yield_now().await;
+        let waiting = waiting_for_a_place(&connections, &shutdown).await;
         let started = tokio::time::Instant::now();
         drop(places.remove(0));
         assert!(waiting.await.expect("joined").is_none());
