@@ -120,6 +120,16 @@ fn check(answer: &str, chunks: Option<&str>, format: &str) -> String {
     out.stdout
 }
 
+/// The sentences of a `check --format json` document, in order.
+fn sentences(doc: &Value) -> Vec<String> {
+    doc["result"]["sentences"]
+        .as_array()
+        .expect("sentences")
+        .iter()
+        .map(|s| s["sentence"].as_str().expect("sentence").to_string())
+        .collect()
+}
+
 fn github(stdout: &str) -> Vec<Placed> {
     let mut placed = Vec::new();
     for line in stdout.lines() {
@@ -291,12 +301,7 @@ fn ci_positions_of_a_response_land_on_its_sentences_in_the_file() {
         let file = std::fs::read_to_string(path(&format!("testdata/{answer}"))).expect("read");
         let doc: Value = serde_json::from_str(&check(answer, chunks, "json")).expect("JSON");
         assert_ne!(doc["inputs"]["answer"]["format"], "text", "{answer}");
-        let sentences: Vec<String> = doc["result"]["sentences"]
-            .as_array()
-            .expect("sentences")
-            .iter()
-            .map(|s| s["sentence"].as_str().expect("sentence").to_string())
-            .collect();
+        let sentences = sentences(&doc);
         let github = github(&check(answer, chunks, "github"));
         let sarif = sarif(&check(answer, chunks, "sarif"));
         assert!(!sarif.is_empty(), "{answer} has no findings");
@@ -356,12 +361,7 @@ fn a_stream_with_a_bom_crlf_line_ends_and_escapes_is_placed_exactly() {
             .stdout
     };
     let doc: Value = serde_json::from_str(&run("json")).expect("JSON");
-    let sentences: Vec<String> = doc["result"]["sentences"]
-        .as_array()
-        .expect("sentences")
-        .iter()
-        .map(|s| s["sentence"].as_str().expect("sentence").to_string())
-        .collect();
+    let sentences = sentences(&doc);
     let sarif = sarif(&run("sarif"));
     // 1888 is not in chunk 2; the last sentence cites nothing.
     assert_eq!(sarif.len(), 2, "{sarif:?}");

@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use super::table::columns_shown;
 use crate::escape::printable_line;
 use crate::eval::{Agreement, FlagPrecision, Histogram, Judging};
 
@@ -113,12 +114,6 @@ const BAR_MIN: usize = 5;
 /// Characters of a histogram line besides its two bars.
 const HISTOGRAM_TEXT: usize = 49;
 
-/// Characters of a table row that are no content: a border before each column and one at the
-/// end, and a space of padding on each side of each column.
-fn frame(columns: usize) -> usize {
-    3 * columns + 1
-}
-
 /// Width of text in columns: its characters.
 fn width_of(text: &str) -> usize {
     text.chars().count()
@@ -155,26 +150,10 @@ fn shown_columns(header: &[&str], rows: &[Vec<String>], width: usize) -> (Vec<bo
             claimed(i, h, &cells)
         })
         .collect();
-    let mut shown = vec![true; header.len()];
-    let needed = |shown: &[bool]| {
-        let columns = shown.iter().filter(|s| **s).count();
-        let content: usize = claims
-            .iter()
-            .zip(shown)
-            .filter(|(_, s)| **s)
-            .map(|(c, _)| c)
-            .sum();
-        frame(columns) + content
-    };
-    for name in DROPPED_FIRST {
-        if needed(&shown) <= width {
-            break;
-        }
-        if let Some(i) = header.iter().position(|h| *h == name) {
-            shown[i] = false;
-        }
-    }
-    (shown, claims)
+    let drops = DROPPED_FIRST
+        .iter()
+        .filter_map(|name| header.iter().position(|h| h == name));
+    (columns_shown(&claims, drops, width), claims)
 }
 
 /// `text` wrapped at spaces to lines of at most `width` characters (a longer word stays whole).

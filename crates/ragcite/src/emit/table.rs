@@ -324,6 +324,35 @@ fn frame(columns: usize) -> usize {
     3 * columns + 1
 }
 
+/// The width of a table that shows the columns `shown`, column `i` at `widths[i]`.
+pub(super) fn table_width(widths: &[usize], shown: &[bool]) -> usize {
+    let columns = shown.iter().filter(|s| **s).count();
+    let content: usize = widths
+        .iter()
+        .zip(shown)
+        .filter(|(_, s)| **s)
+        .map(|(w, _)| w)
+        .sum();
+    frame(columns) + content
+}
+
+/// Which columns a table at most `width` wide shows, column `i` at least `least[i]` wide: the
+/// columns of `drops` are left out, in that order, while those shown do not fit.
+pub(super) fn columns_shown(
+    least: &[usize],
+    drops: impl IntoIterator<Item = usize>,
+    width: usize,
+) -> Vec<bool> {
+    let mut shown = vec![true; least.len()];
+    for drop in drops {
+        if table_width(least, &shown) <= width {
+            break;
+        }
+        shown[drop] = false;
+    }
+    shown
+}
+
 /// Content widths of the columns for a table at most `width` wide, `None` for the columns left
 /// out. While the columns shown, each at its least, do not fit, the next column of `drops` is
 /// left out. What is left is shared evenly, first so that no id is split, then so that fewer
@@ -336,24 +365,9 @@ fn layout(
     drops: &[usize],
     used: &dyn Fn(usize, usize) -> usize,
 ) -> Vec<Option<usize>> {
-    let mut shown = vec![true; needs.len()];
-    let least = |shown: &[bool]| {
-        let columns = shown.iter().filter(|s| **s).count();
-        let content: usize = needs
-            .iter()
-            .zip(shown)
-            .filter(|(_, s)| **s)
-            .map(|(n, _)| n.least)
-            .sum();
-        frame(columns) + content
-    };
-    for &drop in drops {
-        if least(&shown) <= width {
-            break;
-        }
-        shown[drop] = false;
-    }
-    let mut spare = width.saturating_sub(least(&shown));
+    let least: Vec<usize> = needs.iter().map(|n| n.least).collect();
+    let shown = columns_shown(&least, drops.iter().copied(), width);
+    let mut spare = width.saturating_sub(table_width(&least, &shown));
     let mut widths: Vec<Option<usize>> = needs
         .iter()
         .zip(&shown)
