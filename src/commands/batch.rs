@@ -104,10 +104,12 @@ fn write_until(
     let fields = args.fields();
     let limits = args.limits();
     let options = args.checking.options()?;
+    let mut emitter = args.format.emitter(&args.output, args.all);
     // The baseline is read before anything is written, so that a wrong one fails cleanly.
     let mut identities = match &args.baseline {
         Some(path) => Identities::with_baseline(read_baseline(path, &args.files)?),
-        None => Identities::default(),
+        None if emitter.shows_fingerprints() => Identities::default(),
+        None => Identities::unshown(),
     };
     let inputs = BatchInputs {
         files: args.files.iter().map(|f| args.output.name_of(f)).collect(),
@@ -123,7 +125,6 @@ fn write_until(
         },
         config: args.output.config_used.clone(),
     };
-    let mut emitter = args.format.emitter(&args.output, args.all);
     let checker = Checker::new(options.clone());
     let reading = Reading {
         files: &args.files,

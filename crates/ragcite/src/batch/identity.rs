@@ -172,6 +172,8 @@ pub struct Identities {
     /// with an id or a question).
     seen: HashMap<u64, usize>,
     baseline: Option<Compared>,
+    /// No baseline, and the output shows no fingerprint: records are given none.
+    unshown: bool,
 }
 
 /// The run so far against its baseline.
@@ -191,6 +193,15 @@ struct Compared {
 
 impl Identities {
     /// Fingerprints matched against `baseline`.
+    /// For an output that shows no fingerprint, without a baseline: records keep no findings
+    /// (nothing reads them), and nothing is kept per finding.
+    pub fn unshown() -> Self {
+        Identities {
+            unshown: true,
+            ..Identities::default()
+        }
+    }
+
     pub fn with_baseline(baseline: Baseline) -> Self {
         let matched = vec![false; baseline.findings.len()];
         Identities {
@@ -203,12 +214,16 @@ impl Identities {
                 new_bad_records: 0,
                 new_counts: Counts::default(),
             }),
+            unshown: false,
         }
     }
 
     /// Gives `outcome` its findings, fingerprinted. With a baseline, each is marked new or not,
     /// and a checked record's gate becomes `limits` applied to its new findings only.
     pub fn mark(&mut self, outcome: &mut RecordOutcome, limits: &Limits) {
+        if self.unshown {
+            return;
+        }
         let record = RecordKey::of(outcome);
         // No other record has this one's position: its findings are counted within it, and
         // the run keeps nothing of them (a batch of records without ids or questions keeps no

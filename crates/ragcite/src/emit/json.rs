@@ -428,6 +428,10 @@ pub struct BatchJsonEmitter {
 }
 
 impl BatchEmitter for BatchJsonEmitter {
+    fn shows_fingerprints(&self) -> bool {
+        true
+    }
+
     fn begin(&mut self, inputs: &BatchInputs, out: &mut dyn Write) -> io::Result<()> {
         let tool = Tool {
             name: "ragcite",

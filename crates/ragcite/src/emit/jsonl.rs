@@ -12,6 +12,10 @@ use crate::batch::RecordOutcome;
 pub struct BatchJsonLinesEmitter;
 
 impl BatchEmitter for BatchJsonLinesEmitter {
+    fn shows_fingerprints(&self) -> bool {
+        true
+    }
+
     fn begin(&mut self, _inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
         Ok(())
     }

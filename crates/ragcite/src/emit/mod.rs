@@ -204,6 +204,12 @@ pub trait BatchEmitter {
     fn left_out(&self) -> Option<String> {
         None
     }
+
+    /// Whether it writes the findings' fingerprints ([`RecordOutcome::findings`]); without a
+    /// baseline, a batch whose output does not is spared making them.
+    fn shows_fingerprints(&self) -> bool {
+        false
+    }
 }
 
 /// What decided the verdicts, for the human outputs' footers: `decided with threshold 0.50 ·
