@@ -506,6 +506,7 @@ fn parse_field(s: &str) -> Result<(FieldKey, String), String> {
     if path.is_empty() || path.split('.').any(str::is_empty) {
         return Err(format!("`{path}` is not a field path (like outputs.text)"));
     }
+    ragcite::input::path::Path::parse(path).map_err(|e| format!("`{path}`: {e}"))?;
     Ok((key, path.to_string()))
 }
 

@@ -1186,14 +1186,15 @@ proptest! {
         ),
         document in profile_document(),
     ) {
-        use ragcite::input::path::{Found, Path, Template};
+        use ragcite::input::path::{Budget, Found, Path, Template};
         let text = parts.concat();
+        let budget = Budget::new(&document);
         if let Ok(path) = Path::parse(&text) {
             prop_assert_eq!(path.to_string(), text.trim());
-            let _ = path.select(&Found::root(&document));
+            let _ = path.select(&Found::root(&document, &budget));
         }
         if let Ok(template) = Template::parse(&text) {
-            let _ = template.render(&Found::root(&document));
+            let _ = template.render(&Found::root(&document, &budget));
         }
     }
 }

@@ -759,3 +759,168 @@ answer = "choices[0].message.content"
         .json(0);
     assert_eq!(detect["tie"], true);
 }
+
+/// A response whose answer is under `t` and whose `n` sources are under `a`, each source holding
+/// an empty list `a` of its own.
+fn fanning_response(n: usize) -> String {
+    let sources: Vec<Value> = (0..n)
+        .map(|_| serde_json::json!({"a": [], "text": "Paris is in France."}))
+        .collect();
+    serde_json::json!({"t": "Paris is in France [1].", "a": sources}).to_string()
+}
+
+#[test]
+fn a_path_that_climbs_back_over_its_items_is_refused_where_it_is_given() {
+    let tree = crate::util::Tree::new();
+    let dir = tree.dir("w");
+    // 150 sources: the path below reaches 150^4 values, which once took 3 GiB and aborted.
+    tree.write("w/fan.json", &fanning_response(150));
+    let fans = "a[].^.a[].^.a[].^.a[]";
+    let climbs = "its `^` climbs back above the items a `[]`, `*` or filter went over";
+    let line = tree
+        .ragcite(
+            &dir,
+            [
+                "check",
+                "fan.json",
+                "--isolated",
+                "--answer-path",
+                "t",
+                "--sources-path",
+                fans,
+                "--source-text-path",
+                "text",
+            ],
+        )
+        .input_error();
+    assert!(
+        line.contains(&format!("--sources-path `{fans}`: {climbs}")),
+        "{line}"
+    );
+    tree.write(
+        "w/fan.jsonl",
+        &format!("{}\n", fanning_response(150).replace("\"t\"", "\"answer\"")),
+    );
+    let out = tree
+        .ragcite(
+            &dir,
+            [
+                "batch",
+                "fan.jsonl",
+                "--isolated",
+                "--field",
+                &format!("contexts={fans}"),
+            ],
+        )
+        .exits(2);
+    assert!(out.stderr.contains(climbs), "{}", out.stderr);
+    // In a filter's own path too.
+    let out = tree
+        .ragcite(
+            &dir,
+            [
+                "batch",
+                "fan.jsonl",
+                "--isolated",
+                "--field",
+                "contexts=a[?^.a[].^.a].text",
+            ],
+        )
+        .exits(2);
+    assert!(out.stderr.contains(climbs), "{}", out.stderr);
+    // A profile of the configuration: refused when the configuration is read, by every
+    // command that reads it, the service before it listens.
+    tree.write(
+        ".ragcite.toml",
+        &format!(
+            "[[format]]\nname = \"fan\"\ntitle = \"x\"\ndetect = [\"t\"]\nanswer = \"t\"\n\
+             sources = \"{fans}\"\nsource-text = \"text\"\n"
+        ),
+    );
+    let line = tree.ragcite(&dir, ["check", "fan.json"]).input_error();
+    assert!(
+        line.contains(&format!("format `fan`: `sources`: {climbs}")),
+        "{line}"
+    );
+    #[cfg(feature = "service")]
+    {
+        let line = tree
+            .ragcite(&dir, ["serve", "--port", "0"])
+            .timeout(std::time::Duration::from_secs(30))
+            .input_error();
+        assert!(line.contains("format `fan`: `sources`"), "{line}");
+    }
+}
+
+#[test]
+fn paths_that_fan_out_together_stop_at_the_readings_budget() {
+    let tree = crate::util::Tree::new();
+    let dir = tree.dir("w");
+    // From each of 1,500 sources, a text path back over all of them: 2.25 M texts, which
+    // no document of 1,500 sources holds.
+    tree.write("w/fan.json", &fanning_response(1_500));
+    let line = tree
+        .ragcite(
+            &dir,
+            [
+                "check",
+                "fan.json",
+                "--isolated",
+                "--answer-path",
+                "t",
+                "--sources-path",
+                "a[]",
+                "--source-text-path",
+                "^.a[].text",
+            ],
+        )
+        .timeout(std::time::Duration::from_secs(60))
+        .input_error();
+    assert!(
+        line.starts_with("ragcite: error: fan.json: the path `^.a[].text` visits more than"),
+        "{line}"
+    );
+    // The same paths once each read the 1,500 sources.
+    let doc = tree
+        .ragcite(
+            &dir,
+            [
+                "check",
+                "fan.json",
+                "--isolated",
+                "--answer-path",
+                "t",
+                "--sources-path",
+                "a[]",
+                "--source-text-path",
+                "text",
+                "--format",
+                "json",
+            ],
+        )
+        .json(0);
+    assert_eq!(
+        doc["result"]["chunks"].as_array().map(Vec::len),
+        Some(1_500)
+    );
+    // A service whose configuration has such a profile answers a problem and goes on.
+    #[cfg(feature = "service")]
+    {
+        tree.write(
+            ".ragcite.toml",
+            "[[format]]\nname = \"fan\"\ntitle = \"x\"\ndetect = [\"t\", \"a\"]\nanswer = \"t\"\n\
+             sources = \"a[]\"\nsource-text = \"^.a[].text\"\n\n[serve]\nport = 0\n",
+        );
+        let server = crate::service::Server::spawn(tree.ragcite(&dir, ["serve"]));
+        let body = serde_json::json!({"answer": fanning_response(1_500), "chunks": ""});
+        let reply = server.post_json("/api/v1/calculate", &body);
+        let problem = reply.problem(422);
+        assert!(
+            problem.to_string().contains("visits more than"),
+            "{problem}"
+        );
+        let reply = server.post_json("/api/v1/calculate", &crate::service::example());
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        assert_eq!(server.stop(), Some(0));
+    }
+}

@@ -64,7 +64,7 @@ impl Server {
         Server::spawn(ragcite(args))
     }
 
-    fn spawn(run: Run) -> Server {
+    pub(crate) fn spawn(run: Run) -> Server {
         let mut child = run
             .env("SOURCE_DATE_EPOCH", "1796083199")
             .command()

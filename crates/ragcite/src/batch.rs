@@ -128,14 +128,17 @@ fn read_value(
     fields: &Fields,
     exports: bool,
 ) -> Result<Record, String> {
-    let named = fields
-        .id
-        .iter()
-        .find_map(|path| match lookup(value, path)? {
-            Value::String(s) => Some(s),
-            Value::Number(n) => Some(n.to_string()),
-            _ => None,
-        });
+    // A field path that goes past its budget (see `input::path::Budget`) fails the record.
+    let at = |path: &str| lookup(value, path).map_err(|e| format!("record {index}: {e}"));
+    let mut named = None;
+    for path in &fields.id {
+        match at(path)? {
+            Some(Value::String(s)) => named = Some(s),
+            Some(Value::Number(n)) => named = Some(n.to_string()),
+            _ => continue,
+        }
+        break;
+    }
     let has_id = named.is_some();
     let id = named.unwrap_or_else(|| index.to_string());
     let answer = fields
@@ -144,10 +147,13 @@ fn read_value(
         .find_map(|path| answer_at(value, path).transpose())
         .transpose()
         .map_err(|e| format!("record {id}: the answer: {e}"))?;
-    let contexts = fields
-        .contexts
-        .iter()
-        .find_map(|path| lookup(value, path).filter(|v| !v.is_null()));
+    let mut contexts = None;
+    for path in &fields.contexts {
+        contexts = at(path)?.filter(|v| !v.is_null());
+        if contexts.is_some() {
+            break;
+        }
+    }
     let (answer, contexts) = match (answer, contexts) {
         (Some(answer), Some(contexts)) => (answer, contexts),
         (answer, contexts) => {
@@ -183,13 +189,12 @@ fn read_value(
     let chunks = input::chunks_from_value(contexts)
         .map_err(|e| format!("record {id}: the contexts: {e}"))?;
     let mut answer = answer;
-    answer.question = fields
-        .question
-        .iter()
-        .find_map(|path| match lookup(value, path)? {
-            Value::String(s) => Some(s),
-            _ => None,
-        });
+    for path in &fields.question {
+        if let Some(Value::String(s)) = at(path)? {
+            answer.question = Some(s);
+            break;
+        }
+    }
     Ok(Record {
         id,
         has_id,
@@ -225,7 +230,10 @@ fn self_sourced(
         return Err(format!("record {id}: the answer is empty"));
     }
     let named = match format {
-        AnswerFormat::Profile(profile) => profile.0.id_of(value),
+        AnswerFormat::Profile(profile) => profile
+            .0
+            .id_of(value)
+            .map_err(|e| format!("record {id}: {e}"))?,
         _ => None,
     };
     let has_id = has_id || named.is_some();
@@ -243,7 +251,7 @@ fn self_sourced(
 /// or holds something that is not an answer (promptfoo's `response` object holds one in
 /// `output`, found by the next alias).
 fn answer_at(value: &Value, path: &str) -> Result<Option<Answer>, String> {
-    let Some(found) = lookup(value, path) else {
+    let Some(found) = lookup(value, path).map_err(|e| e.to_string())? else {
         return Ok(None);
     };
     let bytes = match &found {
@@ -680,13 +688,13 @@ mod tests {
     fn lookup_descends_and_maps_over_arrays() {
         let record = json!({"outputs": {"documents": [{"page_content": "a"}, {"page_content": "b"}]},
                             "vars": {"context": "c"}});
-        assert_eq!(lookup(&record, "vars.context"), Some(json!("c")));
+        assert_eq!(lookup(&record, "vars.context").unwrap(), Some(json!("c")));
         assert_eq!(
-            lookup(&record, "outputs.documents[].page_content"),
+            lookup(&record, "outputs.documents[].page_content").unwrap(),
             Some(json!(["a", "b"]))
         );
-        assert_eq!(lookup(&record, "outputs.missing"), None);
-        assert_eq!(lookup(&record, "vars[].context"), None);
+        assert_eq!(lookup(&record, "outputs.missing").unwrap(), None);
+        assert_eq!(lookup(&record, "vars[].context").unwrap(), None);
     }
 
     #[test]
@@ -694,12 +702,18 @@ mod tests {
         let row = json!({"attributes.output.value": "A.", "attributes": {"output": {"value": "B."}},
                          "attributes.retrieval.documents": [{"document.content": "x"}]});
         // The longest key the path starts with wins.
-        assert_eq!(lookup(&row, "attributes.output.value"), Some(json!("A.")));
         assert_eq!(
-            lookup(&row, "attributes.retrieval.documents[].document.content"),
+            lookup(&row, "attributes.output.value").unwrap(),
+            Some(json!("A."))
+        );
+        assert_eq!(
+            lookup(&row, "attributes.retrieval.documents[].document.content").unwrap(),
             Some(json!(["x"]))
         );
-        assert_eq!(lookup(&json!({"a": {"b.c": 1}}), "a.b.c"), Some(json!(1)));
+        assert_eq!(
+            lookup(&json!({"a": {"b.c": 1}}), "a.b.c").unwrap(),
+            Some(json!(1))
+        );
     }
 
     #[test]

@@ -299,6 +299,7 @@ pub fn judge_record(
     use serde_json::Value;
     let object = value.as_object().ok_or("the record is not a JSON object")?;
     let group = crate::input::lookup(value, group_by)
+        .map_err(|e| e.to_string())?
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_else(|| "all".to_string());
     let contexts = object
@@ -379,8 +380,11 @@ pub fn judge_record(
             _ => return Err("the record has no boolean `label` and no `labels` list".to_string()),
         }
     }
+    // Plain keys: a lookup that reaches one place, never past its budget.
     let text = |path: &str| {
         crate::input::lookup(value, path)
+            .ok()
+            .flatten()
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default()
     };

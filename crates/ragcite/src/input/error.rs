@@ -54,3 +54,13 @@ fn position_prefix(position: &Option<ChunkPosition>) -> String {
         Some(ChunkPosition { index, line: None }) => format!("chunk {index}: "),
     }
 }
+
+/// A reading by paths that went past its budget is a response that cannot be read.
+impl From<super::path::PathError> for InputError {
+    fn from(error: super::path::PathError) -> Self {
+        InputError::Response {
+            line: None,
+            message: error.to_string(),
+        }
+    }
+}

@@ -18,11 +18,33 @@
 //! A path selects every value it reaches, in document order: `results[].id` gives one value per
 //! result that has an `id`. Selecting is one walk over the part of the document the path names;
 //! no value is copied.
+//!
+//! What a path may reach is bounded. A path whose `^` climbs back to (or above) the array or
+//! object that an earlier `[]`, `*` or filter went over (`a[].^`, `a[].b.^.^`) reaches the same
+//! values once per item, and is refused when it is parsed. Paths that still fan out together
+//! (a source path and, from each source, a relative path that climbs out again) are bounded by
+//! the [`Budget`] of the reading: see there.
+
+use std::cell::{Cell, RefCell};
 
 use serde_json::Value;
 
 /// The longest path accepted: paths are written by people.
 pub const MAX_PATH_LEN: usize = 512;
+
+/// Places any reading may visit, whatever the document: the walks of a small document's paths
+/// are never measured against it.
+pub const BASE_VISITS: u64 = 1 << 20;
+/// Places a reading may visit per value of its document, past [`BASE_VISITS`]: each path of a
+/// profile visits each value of the document at most once (a relative path, once per item it
+/// starts from, visits that item's own values), and a profile has a few dozen paths.
+pub const VISITS_PER_VALUE: u64 = 64;
+/// Bytes of text a reading's values may give whatever the document (strings joined, chunk
+/// texts, values copied out).
+pub const BASE_BYTES: u64 = 1 << 20;
+/// Bytes of text a reading may give per byte of text in its document, past [`BASE_BYTES`]:
+/// each string is taken once or twice (a chunk's text and its title, say), never per item.
+pub const BYTES_PER_BYTE: u64 = 4;
 
 /// One step of a path.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,28 +67,199 @@ pub struct Path {
 }
 
 /// A value a path reached, with the objects that hold it (outermost first), so that a path
-/// relative to it can step out with `^`.
+/// relative to it can step out with `^`, and the budget of the reading it belongs to.
 #[derive(Debug, Clone)]
 pub struct Found<'v> {
     pub value: &'v Value,
     holders: Vec<&'v Value>,
     /// The key by which the last `*` reached it.
     key: Option<&'v str>,
+    budget: &'v Budget<'v>,
 }
 
 impl<'v> Found<'v> {
-    /// The document itself, as a starting point.
-    pub fn root(value: &'v Value) -> Self {
+    /// The document itself, as a starting point: `budget` is the reading's, made for the same
+    /// document.
+    pub fn root(value: &'v Value, budget: &'v Budget<'v>) -> Self {
         Found {
             value,
             holders: Vec::new(),
             key: None,
+            budget,
         }
     }
 
     /// The key by which the last `*` of the path reached it.
     pub fn key(&self) -> Option<&'v str> {
         self.key
+    }
+
+    /// The budget of the reading it belongs to.
+    pub fn budget(&self) -> &'v Budget<'v> {
+        self.budget
+    }
+}
+
+/// What one reading of a document by paths may cost: the places its walks visit and the bytes
+/// of text its values give. Every path of a reading (a response through its profile, with
+/// detection; a record's field) draws on the reading's budget. Both limits are small
+/// ([`BASE_VISITS`], [`BASE_BYTES`]) until first reached; the document is then measured once
+/// and they grow to [`VISITS_PER_VALUE`] places per value and [`BYTES_PER_BYTE`] bytes per byte
+/// of its text. A reading that goes past them goes over the same values again and again, which
+/// no document needs: its walks stop at once, the paths after it reach nothing, and
+/// [`Budget::finish`] gives the error, naming the path that went over. Linear in the document
+/// however the paths fan out.
+#[derive(Debug)]
+pub struct Budget<'v> {
+    document: &'v Value,
+    visits: Cell<u64>,
+    bytes: Cell<u64>,
+    /// The limits, and whether the document was measured for them.
+    limits: Cell<(u64, u64, bool)>,
+    /// The first path that went over, and what it went over.
+    over: RefCell<Option<PathError>>,
+    /// Whether a walk went over and no path is named yet.
+    spent: Cell<bool>,
+}
+
+/// A reading of a document that went past its [`Budget`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the path `{path}` {what}: it goes over the same values again and again, as a `^` back \
+     above the items of a `[]` does"
+)]
+pub struct PathError {
+    pub path: String,
+    /// What went past its limit, with the limit.
+    what: String,
+}
+impl<'v> Budget<'v> {
+    /// The budget of one reading of `document`.
+    pub fn new(document: &'v Value) -> Self {
+        Budget {
+            document,
+            visits: Cell::new(0),
+            bytes: Cell::new(0),
+            limits: Cell::new((BASE_VISITS, BASE_BYTES, false)),
+            over: RefCell::new(None),
+            spent: Cell::new(false),
+        }
+    }
+
+    /// Whether the reading went over: its walks reach nothing more.
+    pub fn is_spent(&self) -> bool {
+        self.spent.get() || self.over.borrow().is_some()
+    }
+
+    /// The limits, measured on the document once the base ones are reached.
+    fn limits_past(&self, visits: u64, bytes: u64) -> (u64, u64) {
+        let (max_visits, max_bytes, measured) = self.limits.get();
+        if (visits <= max_visits && bytes <= max_bytes) || measured {
+            return (max_visits, max_bytes);
+        }
+        let (values, text) = measure(self.document);
+        let limits = (
+            BASE_VISITS.saturating_add(values.saturating_mul(VISITS_PER_VALUE)),
+            BASE_BYTES.saturating_add(text.saturating_mul(BYTES_PER_BYTE)),
+        );
+        self.limits.set((limits.0, limits.1, true));
+        limits
+    }
+
+    /// Counts one place visited; false once the reading went over.
+    fn visit(&self) -> bool {
+        self.visit_many(1)
+    }
+
+    /// Counts `n` places visited; false once the reading went over.
+    fn visit_many(&self, n: u64) -> bool {
+        if self.is_spent() {
+            return false;
+        }
+        let visits = self.visits.get().saturating_add(n);
+        self.visits.set(visits);
+        if visits > self.limits_past(visits, 0).0 {
+            self.spent.set(true);
+            return false;
+        }
+        true
+    }
+
+    /// Counts `bytes` of text that `path` gives; false (and the reading over) when they go
+    /// past the limit.
+    pub fn take(&self, bytes: usize, path: &dyn std::fmt::Display) -> bool {
+        if self.is_spent() {
+            return false;
+        }
+        let total = self.bytes.get().saturating_add(bytes as u64);
+        self.bytes.set(total);
+        let limit = self.limits_past(0, total).1;
+        if total > limit {
+            self.name(
+                path,
+                format!(
+                    "takes more than {limit} bytes of text from this document (at most \
+                     {BYTES_PER_BYTE} per byte of its text)"
+                ),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// Names the path a walk went over in, when none is named yet.
+    fn name(&self, path: &dyn std::fmt::Display, what: String) {
+        let mut over = self.over.borrow_mut();
+        if over.is_none() {
+            *over = Some(PathError {
+                path: path.to_string(),
+                what,
+            });
+        }
+    }
+
+    /// Names `path` as the one whose walk went over the limit of places, when the budget is
+    /// spent and none is named yet.
+    fn name_walk(&self, path: &dyn std::fmt::Display) {
+        if self.spent.get() && self.over.borrow().is_none() {
+            let limit = self.limits.get().0;
+            self.name(
+                path,
+                format!(
+                    "visits more than {limit} places of this document (at most \
+                     {VISITS_PER_VALUE} per value it holds)"
+                ),
+            );
+        }
+    }
+
+    /// The reading's outcome: the error of the path that went over, if one did.
+    pub fn finish(&self) -> Result<(), PathError> {
+        match self.over.borrow().clone() {
+            Some(error) => Err(error),
+            None if self.spent.get() => Err(PathError {
+                path: String::from("?"),
+                what: format!("visits more than {} places", self.limits.get().0),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The values of `document` (objects, arrays, keys and scalars) and the bytes of its strings
+/// and keys. Recursive: serde_json nests at most 128 levels deep.
+fn measure(document: &Value) -> (u64, u64) {
+    match document {
+        Value::String(s) => (1, s.len() as u64),
+        Value::Array(items) => items.iter().fold((1, 0), |(v, t), item| {
+            let (iv, it) = measure(item);
+            (v + iv, t + it)
+        }),
+        Value::Object(object) => object.iter().fold((1, 0), |(v, t), (key, item)| {
+            let (iv, it) = measure(item);
+            (v + iv + 1, t + it + key.len() as u64)
+        }),
+        _ => (1, 0),
     }
 }
 
@@ -118,23 +311,31 @@ impl Path {
         if expect_step {
             return Err("it ends with `.`".to_string());
         }
+        climbs_back(&steps)?;
         Ok(Path {
             steps,
             text: text.trim().to_string(),
         })
     }
 
-    /// Every value the path reaches from `at`, in document order.
+    /// Every value the path reaches from `at`, in document order; none once the reading's
+    /// budget is spent (which names this path when it went over here).
     pub fn select<'v>(&self, at: &Found<'v>) -> Vec<Found<'v>> {
-        select_steps(&self.steps, at)
+        let found = select_steps(&self.steps, at);
+        at.budget.name_walk(self);
+        found
     }
 
     /// The value at the path as one JSON value, as a record's field is read (`--field`,
     /// `--group-by`): without `[]`, `*` or a filter, the first value it reaches; with one, the
     /// values each item gives, gathered in an array (an array per such step, nested as the
-    /// steps are), and none when the array or object it goes over is not there.
-    pub fn gather(&self, value: &Value) -> Option<Value> {
-        gather_steps(&self.steps, &Found::root(value))
+    /// steps are), and none when the array or object it goes over is not there. The copy is
+    /// bounded as every reading is (see [`Budget`]).
+    pub fn gather(&self, value: &Value) -> Result<Option<Value>, PathError> {
+        let budget = Budget::new(value);
+        let gathered = gather_steps(&self.steps, &Found::root(value, &budget), self);
+        budget.name_walk(self);
+        budget.finish().map(|()| gathered)
     }
 
     /// The first value the path reaches from `value` that is not null.
@@ -162,15 +363,28 @@ fn select_steps<'v>(steps: &[Step], at: &Found<'v>) -> Vec<Found<'v>> {
     let mut walk = Walk {
         out: &mut out,
         item_key: at.key,
+        budget: at.budget,
     };
     walk.walk(steps, at.value, &mut at.holders.clone(), at.key);
     out
 }
 
-fn gather_steps(steps: &[Step], at: &Found<'_>) -> Option<Value> {
+/// A copy of `value`, its text counted against the budget first; none once the budget is spent.
+fn copied(value: &Value, budget: &Budget<'_>, path: &Path) -> Option<Value> {
+    let (values, text) = measure(value);
+    if !budget.visit_many(values) {
+        return None;
+    }
+    budget
+        .take(usize::try_from(text).unwrap_or(usize::MAX), path)
+        .then(|| value.clone())
+}
+
+fn gather_steps(steps: &[Step], at: &Found<'_>, path: &Path) -> Option<Value> {
     let fans = |s: &Step| matches!(s, Step::Each | Step::Values | Step::Filter(..));
     let Some(fan) = steps.iter().position(fans) else {
-        return select_steps(steps, at).first().map(|f| f.value.clone());
+        let first = select_steps(steps, at).into_iter().next()?;
+        return copied(first.value, at.budget, path);
     };
     let container = select_steps(&steps[..fan], at).into_iter().next()?;
     let goes_over = match steps[fan] {
@@ -183,11 +397,14 @@ fn gather_steps(steps: &[Step], at: &Found<'_>) -> Option<Value> {
     let items = select_steps(&steps[fan..=fan], &container);
     let rest = &steps[fan + 1..];
     Some(Value::Array(if rest.is_empty() {
-        items.into_iter().map(|f| f.value.clone()).collect()
+        items
+            .into_iter()
+            .map_while(|f| copied(f.value, at.budget, path))
+            .collect()
     } else {
         items
             .iter()
-            .filter_map(|item| gather_steps(rest, item))
+            .filter_map(|item| gather_steps(rest, item, path))
             .collect()
     }))
 }
@@ -195,7 +412,7 @@ fn gather_steps(steps: &[Step], at: &Found<'_>) -> Option<Value> {
 /// [`Path::gather`] of `path` written as text (a path that does not parse reaches nothing).
 /// Each distinct path is parsed once per thread: a batch reads the same few field paths in
 /// every record.
-pub fn lookup(value: &Value, path: &str) -> Option<Value> {
+pub fn lookup(value: &Value, path: &str) -> Result<Option<Value>, PathError> {
     use std::cell::RefCell;
     use std::collections::HashMap;
     use std::rc::Rc;
@@ -216,7 +433,48 @@ pub fn lookup(value: &Value, path: &str) -> Option<Value> {
         parsed.insert(path.to_string(), new.clone());
         new
     });
-    parsed?.gather(value)
+    match parsed {
+        Some(parsed) => parsed.gather(value),
+        None => Ok(None),
+    }
+}
+
+/// Refuses a path whose `^` climbs back to the object that holds the items an earlier `[]`, `*`
+/// or filter went over (or above it): it would reach that object once per item. `^` steps to
+/// the object that holds the current value (an array's items are held by the array's holder),
+/// so depth here counts objects: a key, `*` or `[$key]` step goes one down, `^` one up. Every
+/// key step counts (a dotted key such as `a.b` may be one key, one level: such a path is let
+/// through, and the reading's [`Budget`] bounds it).
+fn climbs_back(steps: &[Step]) -> Result<(), String> {
+    let mut depth: i64 = 0;
+    // The depth of the items of the shallowest `[]`, `*` or filter so far.
+    let mut fanned: Option<i64> = None;
+    for step in steps {
+        let items = match step {
+            Step::Each | Step::Filter(..) => Some(depth),
+            Step::Values => Some(depth + 1),
+            _ => None,
+        };
+        if let Some(items) = items {
+            fanned = Some(fanned.map_or(items, |f| f.min(items)));
+        }
+        match step {
+            Step::Key(_) | Step::Values | Step::ItemKey => depth += 1,
+            Step::Parent => {
+                depth -= 1;
+                if fanned.is_some_and(|f| depth < f) {
+                    return Err(
+                        "its `^` climbs back above the items a `[]`, `*` or filter went over, \
+                         which reaches the same values once per item: select the holder first \
+                         and filter its items (`a[?b]`) instead"
+                            .to_string(),
+                    );
+                }
+            }
+            Step::Each | Step::Filter(..) | Step::Index(_) | Step::Here => {}
+        }
+    }
+    Ok(())
 }
 
 /// Parses what follows a `[` up to its `]`.
@@ -268,6 +526,7 @@ fn bracket(after: &str) -> Result<(Step, &str), String> {
 struct Walk<'o, 'v> {
     out: &'o mut Vec<Found<'v>>,
     item_key: Option<&'v str>,
+    budget: &'v Budget<'v>,
 }
 
 impl<'v> Walk<'_, 'v> {
@@ -278,11 +537,15 @@ impl<'v> Walk<'_, 'v> {
         holders: &mut Vec<&'v Value>,
         key: Option<&'v str>,
     ) {
+        if !self.budget.visit() {
+            return;
+        }
         let Some((step, rest)) = steps.split_first() else {
             self.out.push(Found {
                 value,
                 holders: holders.clone(),
                 key,
+                budget: self.budget,
             });
             return;
         };
@@ -353,11 +616,13 @@ impl<'v> Walk<'_, 'v> {
                             value: item,
                             holders: holders.clone(),
                             key,
+                            budget: self.budget,
                         };
                         let keep = match wanted {
-                            None => path.exists(&here),
-                            Some(wanted) => path
-                                .select(&here)
+                            None => !select_steps(&path.steps, &here)
+                                .iter()
+                                .all(|f| f.value.is_null()),
+                            Some(wanted) => select_steps(&path.steps, &here)
                                 .iter()
                                 .any(|f| scalar_text(f.value).as_deref() == Some(wanted.as_str())),
                         };
@@ -475,7 +740,11 @@ impl Template {
                     if values.is_empty() {
                         return None;
                     }
-                    out.push_str(&values.join(", "));
+                    let joined = values.join(", ");
+                    if !at.budget.take(joined.len(), path) {
+                        return None;
+                    }
+                    out.push_str(&joined);
                 }
             }
         }
@@ -489,9 +758,10 @@ mod tests {
     use serde_json::json;
 
     fn texts(path: &str, value: &Value) -> Vec<String> {
+        let budget = Budget::new(value);
         Path::parse(path)
             .unwrap()
-            .select(&Found::root(value))
+            .select(&Found::root(value, &budget))
             .iter()
             .map(|f| scalar_text(f.value).unwrap_or_else(|| f.value.to_string()))
             .collect()
@@ -514,12 +784,18 @@ mod tests {
             ["RETRIEVER"]
         );
         assert_eq!(texts("m.*.t", &doc), ["x", "y"]);
-        let items = Path::parse("m.*").unwrap().select(&Found::root(&doc));
+        let budget = Budget::new(&doc);
+        let items = Path::parse("m.*")
+            .unwrap()
+            .select(&Found::root(&doc, &budget));
         assert_eq!(items[1].key(), Some("k2"));
         let key = Template::parse("{$key}: {t}").unwrap();
         assert_eq!(key.render(&items[1]).as_deref(), Some("k2: y"));
         let index = json!({"index": {"k1": 1, "k2": 2}, "m": {"k1": {}, "k2": {}}});
-        let items = Path::parse("m.*").unwrap().select(&Found::root(&index));
+        let budget = Budget::new(&index);
+        let items = Path::parse("m.*")
+            .unwrap()
+            .select(&Found::root(&index, &budget));
         let numbered = Path::parse("^.^.index[$key]").unwrap();
         assert_eq!(numbered.first(&items[1]), Some(&json!(2)));
         assert_eq!(texts("a.missing", &doc), Vec::<String>::new());
@@ -536,7 +812,8 @@ mod tests {
         assert_eq!(texts("content[?meta.n=2].text", &doc), ["B"]);
         assert_eq!(texts("content[?url].type", &doc), ["source"]);
         let path = Path::parse("attributions[].segments[]").unwrap();
-        let found = path.select(&Found::root(&doc));
+        let budget = Budget::new(&doc);
+        let found = path.select(&Found::root(&doc, &budget));
         assert_eq!(found.len(), 2);
         let up = Path::parse("^.doc").unwrap();
         assert_eq!(up.first(&found[1]), Some(&json!("d1")));
@@ -557,7 +834,8 @@ mod tests {
     #[test]
     fn templates_join_values() {
         let doc = json!({"file": {"name": "a.pdf"}, "pages": [1, 2]});
-        let at = Found::root(&doc);
+        let budget = Budget::new(&doc);
+        let at = Found::root(&doc, &budget);
         let t = Template::parse("{file.name} p. {pages}").unwrap();
         assert_eq!(t.render(&at).as_deref(), Some("a.pdf p. 1, 2"));
         assert_eq!(
@@ -566,5 +844,99 @@ mod tests {
         );
         assert_eq!(Template::parse("{nothing}").unwrap().render(&at), None);
         assert!(Template::parse("{a").is_err());
+    }
+
+    #[test]
+    fn a_path_that_climbs_back_over_the_items_it_went_over_is_refused() {
+        for fans in [
+            "a[].^",
+            "a[].^.a[]",
+            "a[].b.^.^",
+            "m.*.^",
+            "a[?x].^.a",
+            "a[].b[].^.^",
+        ] {
+            let err = Path::parse(fans).expect_err(fans);
+            assert!(err.contains("climbs back"), "{fans}: {err}");
+        }
+        // Inside an item, `^` back to the item is one value per item; a relative path starts
+        // with `^`; a filter's own path is relative to the item.
+        for fine in [
+            "a[].b.^.c",
+            "^.^.index[$key]",
+            "^.title",
+            "a[?^.x].y",
+            "a[1].^.b",
+        ] {
+            assert!(Path::parse(fine).is_ok(), "{fine}");
+        }
+    }
+
+    /// A document of `n` items under `a`, each with a text.
+    fn items(n: usize) -> Value {
+        json!({"a": (0..n).map(|k| json!({"t": format!("item {k}"), "a": []})).collect::<Vec<_>>()})
+    }
+
+    #[test]
+    fn paths_that_fan_out_together_stop_at_the_budget_and_name_the_path() {
+        // Each of 3,000 items climbs to the root and over all the items again: 9 M places,
+        // past the document's 6,000 values at 64 places per value.
+        let doc = items(3_000);
+        let budget = Budget::new(&doc);
+        let root = Found::root(&doc, &budget);
+        let sources = Path::parse("a[]").unwrap().select(&root);
+        assert_eq!(sources.len(), 3_000);
+        let relative = Path::parse("^.a[].t").unwrap();
+        let mut reached = 0;
+        for item in &sources {
+            reached += relative.select(item).len();
+        }
+        assert!(reached < 3_000 * 3_000, "stopped early: {reached}");
+        let err = budget.finish().expect_err("over budget");
+        assert_eq!(err.path, "^.a[].t");
+        assert!(err.to_string().contains("visits more than"), "{err}");
+        // The same walks once each stay within it.
+        let budget = Budget::new(&doc);
+        let root = Found::root(&doc, &budget);
+        assert_eq!(Path::parse("a[].t").unwrap().select(&root).len(), 3_000);
+        assert!(budget.finish().is_ok());
+    }
+
+    #[test]
+    fn text_taken_again_and_again_stops_at_the_budget() {
+        let doc = json!({"big": "x".repeat(100_000), "a": vec![json!({}); 200]});
+        let budget = Budget::new(&doc);
+        let path = Path::parse("big").unwrap();
+        let mut taken = 0;
+        while budget.take(100_000, &path) {
+            taken += 1;
+        }
+        // 1 MiB whatever the document, then 4 bytes per byte of its text.
+        assert_eq!(taken, (BASE_BYTES as usize + 4 * 100_003) / 100_000);
+        assert!(
+            budget
+                .finish()
+                .expect_err("over")
+                .to_string()
+                .contains("bytes")
+        );
+    }
+
+    #[test]
+    fn gathering_copies_within_the_budget() {
+        let doc = items(2_000);
+        assert_eq!(
+            lookup(&doc, "a[].t")
+                .unwrap()
+                .unwrap()
+                .as_array()
+                .unwrap()
+                .len(),
+            2_000
+        );
+        // `[?^...]`: every item's filter walks all the items again.
+        let err = lookup(&doc, "a[?^.a[].t=item 1999].t").expect_err("over budget");
+        assert!(err.to_string().contains("a[?^.a[].t=item 1999].t"), "{err}");
+        assert_eq!(lookup(&doc, "not a path["), Ok(None));
     }
 }

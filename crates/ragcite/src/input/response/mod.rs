@@ -192,7 +192,7 @@ pub(crate) fn chunks_of(value: &Value, text: &str) -> Option<Result<Chunks, Inpu
     let format = detect::classify(value)?;
     if let AnswerFormat::Profile(profile) = format {
         let profile = profile.0;
-        let sources = profile.read_sources(&crate::input::path::Found::root(value));
+        let sources = profile.read_sources(value);
         return Some(sources.and_then(|s| {
             if s.chunks.is_empty() {
                 Err(InputError::ChunkShape {

@@ -20,7 +20,7 @@ use serde_json::Value;
 
 use super::offsets::{byte_span, char_starts, ending_at};
 use super::reading::{Reading, Sources};
-use crate::input::path::{Found, Path, Template, scalar_text};
+use crate::input::path::{Budget, Found, Path, PathError, Template, scalar_text};
 use crate::input::{AnswerFormat, Chunk, CitationTarget, InputError, NativeCitation};
 use crate::pattern::MarkerPattern;
 
@@ -356,19 +356,20 @@ impl Profile {
     }
 
     /// Its score for `value`: the number of its conditions, when all hold.
+    /// A condition whose walk goes past the budget of its reading does not hold.
     pub fn score(&self, value: &Value) -> Option<usize> {
-        let at = Found::root(value);
-        self.detect
-            .iter()
-            .all(|c| holds(c, &at))
-            .then_some(self.detect.len())
+        let budget = Budget::new(value);
+        let at = Found::root(value, &budget);
+        let all = self.detect.iter().all(|c| holds(c, &at));
+        (all && !budget.is_spent()).then_some(self.detect.len())
     }
 
     /// How many of its conditions hold for `value`, and how many it has.
     pub fn conditions_held(&self, value: &Value) -> (usize, usize) {
-        let at = Found::root(value);
+        let budget = Budget::new(value);
+        let at = Found::root(value, &budget);
         let held = self.detect.iter().filter(|c| holds(c, &at)).count();
-        (held, self.detect.len())
+        (if budget.is_spent() { 0 } else { held }, self.detect.len())
     }
 
     /// Reads a whole response.
@@ -379,7 +380,14 @@ impl Profile {
     }
 
     pub(crate) fn read_value(&self, value: &Value) -> Result<Reading, InputError> {
-        let root = Found::root(value);
+        let budget = Budget::new(value);
+        let read = self.read_within(&Found::root(value, &budget));
+        budget.finish()?;
+        read
+    }
+
+    /// [`Profile::read_value`] from `root`, within its reading's budget.
+    fn read_within(&self, root: &Found<'_>) -> Result<Reading, InputError> {
         let mut reading = Reading::default();
         if !self.has_answer() {
             return Err(InputError::Response {
@@ -392,11 +400,11 @@ impl Profile {
             });
         }
         reading.text = self
-            .strings(&root, &self.answer, "answer")?
+            .strings(root, &self.answer, "answer")?
             .unwrap_or_default();
-        reading.question = self.strings(&root, &self.question, "question")?;
-        let mut sources = self.read_sources(&root)?;
-        self.read_citations(&root, &reading.text, &mut reading.citations, &mut sources)?;
+        reading.question = self.strings(root, &self.question, "question")?;
+        let mut sources = self.sources_within(root)?;
+        self.read_citations(root, &reading.text, &mut reading.citations, &mut sources)?;
         if let Some(marker) = self.marker() {
             self.name_markers(&marker, &reading.text, &mut sources);
         }
@@ -407,11 +415,14 @@ impl Profile {
     }
 
     /// The document's own id (a string or a number), if the profile says where.
-    pub fn id_of(&self, value: &Value) -> Option<String> {
-        let root = Found::root(value);
-        self.id
+    pub fn id_of(&self, value: &Value) -> Result<Option<String>, PathError> {
+        let budget = Budget::new(value);
+        let root = Found::root(value, &budget);
+        let id = self
+            .id
             .iter()
-            .find_map(|path| path.first(&root).and_then(scalar_text))
+            .find_map(|path| path.first(&root).and_then(scalar_text));
+        budget.finish().map(|()| id)
     }
 
     /// The strings the first of `paths` that reaches any gives, joined.
@@ -434,6 +445,10 @@ impl Profile {
                 }
             }
             if !parts.is_empty() {
+                let bytes = parts.iter().map(|p| p.len()).sum();
+                if !at.budget().take(bytes, path) {
+                    return Ok(None);
+                }
                 return Ok(Some(parts.join(&self.spec.answer_join)));
             }
         }
@@ -441,7 +456,15 @@ impl Profile {
     }
 
     /// The sources of the document, as a chunks file or beside the answer.
-    pub(crate) fn read_sources(&self, root: &Found<'_>) -> Result<Sources, InputError> {
+    pub(crate) fn read_sources(&self, value: &Value) -> Result<Sources, InputError> {
+        let budget = Budget::new(value);
+        let sources = self.sources_within(&Found::root(value, &budget));
+        budget.finish()?;
+        sources
+    }
+
+    /// [`Profile::read_sources`] from `root`, within its reading's budget.
+    fn sources_within(&self, root: &Found<'_>) -> Result<Sources, InputError> {
         let mut sources = SourceList::default();
         let items = self
             .sources
@@ -702,12 +725,15 @@ fn read_source(
         .unwrap_or_else(|| fallback.to_string());
     let mut texts = Vec::new();
     if let Some(path) = &shape.text {
+        let taken = |s: &str| item.budget().take(s.len(), path);
         match path.first(item) {
             None => {}
-            Some(Value::String(s)) => texts.push(s.clone()),
+            Some(Value::String(s)) if taken(s) => texts.push(s.clone()),
+            Some(Value::String(_)) => {}
             Some(Value::Array(items)) => {
                 for piece in items {
                     match piece {
+                        Value::String(s) if !taken(s) => break,
                         Value::String(s) => texts.push(s.clone()),
                         other => {
                             return Err(wrong_type(&spec.name, field, path, other, "a string"));
