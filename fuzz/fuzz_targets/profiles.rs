@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ragcite::input::path::{Found, Path, Template};
+use ragcite::input::path::{Budget, Found, Path, Template};
 use ragcite::input::response::profile::{Profile, ProfileSpec};
 use ragcite::input::{AnswerFormat, ProfileRef, read_answer};
 use ragcite_fuzz::assert_span;
@@ -16,7 +16,8 @@ fuzz_target!(|data: &[u8]| {
     };
     let (head, body) = text.split_once('\n').unwrap_or((text, ""));
     if let Ok(value) = serde_json::from_str::<Value>(body) {
-        let root = Found::root(&value);
+        let budget = Budget::new(&value);
+        let root = Found::root(&value, &budget);
         if let Ok(path) = Path::parse(head) {
             for found in path.select(&root) {
                 let _ = Path::parse("^").map(|up| up.select(&found));
