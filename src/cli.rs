@@ -253,6 +253,11 @@ pub struct ServeArgs {
     /// Ignore every configuration file
     #[arg(long)]
     pub isolated: bool,
+
+    /// The configuration file that was applied, or why none was, as for `check` (every
+    /// envelope names it).
+    #[arg(skip)]
+    pub config_used: ragcite::emit::ConfigUsed,
 }
 
 #[cfg(feature = "service")]
@@ -923,7 +928,7 @@ impl BatchFormat {
         match self {
             BatchFormat::Table => Box::new(BatchTableEmitter::new(output.table(), all)),
             BatchFormat::Json => Box::new(BatchJsonEmitter::default()),
-            BatchFormat::Jsonl => Box::new(BatchJsonLinesEmitter),
+            BatchFormat::Jsonl => Box::new(BatchJsonLinesEmitter::default()),
             BatchFormat::Sarif => Box::new(SarifEmitter::default()),
             BatchFormat::Github => Box::new(GithubEmitter::default()),
             BatchFormat::Gitlab => Box::new(GitlabEmitter::default()),

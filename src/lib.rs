@@ -33,10 +33,13 @@ pub fn main(args: Vec<OsString>) -> u8 {
     };
     match Cli::try_parse_from(args) {
         Ok(mut cli) => {
-            if let Command::Check(args) = &mut cli.command {
-                args.output.config_used = used;
-            } else if let Command::Batch(args) = &mut cli.command {
-                args.output.config_used = used;
+            match &mut cli.command {
+                Command::Check(args) => args.output.config_used = used,
+                Command::Batch(args) => args.output.config_used = used,
+                Command::Compare(args) => args.output.config_used = used,
+                #[cfg(feature = "service")]
+                Command::Serve(args) => args.config_used = used,
+                _ => {}
             }
             finish(run(cli))
         }

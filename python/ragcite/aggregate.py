@@ -41,6 +41,7 @@ COUNTS = (
     "abstentions",
     "misquotedCitations",
     "unknownMarkers",
+    "uncheckedLines",
     "chunks",
     "used",
     "citedButNotSupporting",

@@ -76,6 +76,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitStatus> {
             contexts: fields.contexts.clone(),
             question: fields.question.clone(),
         },
+        config: args.output.config_used.clone(),
     };
     let mut out = io::BufWriter::new(io::stdout().lock());
     let result = (|| -> io::Result<()> {

@@ -21,8 +21,8 @@ use tokio::sync::mpsc;
 use super::serve::open_documents;
 use crate::cli::{McpArgs, load_model, model_kind};
 use crate::exit::ExitStatus;
-use crate::service::Service;
 use crate::service::mcp::Tools;
+use crate::service::{Origin, Service};
 
 /// The longest message line read, without its newline: the size of the largest body `/mcp`
 /// takes.
@@ -42,8 +42,12 @@ pub fn run(args: &McpArgs) -> Result<ExitStatus> {
         .build()
         .context("cannot start the server's threads")?;
     runtime.block_on(async {
+        let origin = Origin {
+            base_url: ragcite::api::DEFAULT_BASE_URL.to_string(),
+            config: ragcite::emit::ConfigUsed::isolated(),
+        };
         let service = Service::new(
-            ragcite::api::DEFAULT_BASE_URL.to_string(),
+            origin,
             documents,
             model_kind(&args.model),
             model,

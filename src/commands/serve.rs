@@ -9,8 +9,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::cli::{ServeArgs, load_model, model_kind};
 use crate::exit::ExitStatus;
-use crate::service::Service;
 use crate::service::http::{Settings, serve};
+use crate::service::{Origin, Service};
 
 pub fn run(args: &ServeArgs) -> Result<ExitStatus> {
     let documents = open_documents(args.documents.as_deref())?;
@@ -61,8 +61,12 @@ pub fn run(args: &ServeArgs) -> Result<ExitStatus> {
                 ragcite::escape::printable_line(args.cors.as_deref().unwrap_or_default())
             );
         }
-        let service = Service::new(
+        let origin = Origin {
             base_url,
+            config: args.config_used.clone(),
+        };
+        let service = Service::new(
+            origin,
             documents,
             model_kind(&args.model),
             model,

@@ -42,11 +42,22 @@ impl CheckTimedOut {
     }
 }
 
+/// What every envelope says of the server that wrote it: where it answers, for the links, and
+/// the configuration file it applied (`ragcite serve`'s; `ragcite mcp` reads none).
+#[derive(Debug, Clone)]
+pub struct Origin {
+    /// Where the server answers (`http://127.0.0.1:8080`).
+    pub base_url: String,
+    pub config: ragcite::emit::ConfigUsed,
+}
+
 /// The checks a server runs, shared by its transports.
 #[derive(Debug)]
 pub struct Service {
     /// Where the server answers (`http://127.0.0.1:8080`), for the envelope's links.
     pub base_url: String,
+    /// The configuration file the server applied, or why none was.
+    pub config: ragcite::emit::ConfigUsed,
     pub documents: Option<Documents>,
     /// What scores support in every check, loaded once at start.
     pub model: Arc<Model>,
@@ -61,7 +72,7 @@ pub struct Service {
 impl Service {
     /// `model` is what `--model` named, loaded; `model_name` says which kind it is.
     pub fn new(
-        base_url: String,
+        origin: Origin,
         documents: Option<Documents>,
         model_name: &'static str,
         model: Arc<Model>,
@@ -70,7 +81,8 @@ impl Service {
         check_timeout: Duration,
     ) -> Arc<Self> {
         Arc::new(Service {
-            base_url,
+            base_url: origin.base_url,
+            config: origin.config,
             documents,
             model,
             model_name,
@@ -133,8 +145,14 @@ impl Service {
             let deadline = Deadline::after(limit);
             let (report, gate) = check_within(&request, &service.model, &deadline)
                 .map_err(|_| CheckTimedOut { limit })?;
-            let envelope =
-                envelope_value(&request, &report, &gate, &computed_at(), &service.base_url);
+            let envelope = envelope_value(
+                &request,
+                &report,
+                &gate,
+                &computed_at(),
+                &service.base_url,
+                &service.config,
+            );
             let text = if summary {
                 tool_summary(&report, &gate)
             } else {

@@ -113,7 +113,7 @@ fn worked_example_fails_with_exit_code_1_and_a_table() {
 #[test]
 fn worked_example_json_verdicts_statuses_and_gate() {
     let doc = check_json(&[EIFFEL_ANSWER, EIFFEL_CHUNKS], 1);
-    assert_eq!(doc["schemaVersion"], "3.3");
+    assert_eq!(doc["schemaVersion"], "3.4");
     assert_eq!(
         verdicts(&doc),
         [
@@ -1349,4 +1349,148 @@ fn a_closed_pipe_is_not_an_error() {
 fn a_closed_pipe_keeps_the_gates_exit_code() {
     let (code, _) = run_into_closed_pipe("table");
     assert_eq!(code, Some(1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// What an answer cannot hide from the check
+
+/// The worked example's four sentences, one per line, each line prefixed.
+fn eiffel_lines(prefix: &str) -> String {
+    [
+        "The Eiffel Tower is 330 metres tall [1].",
+        "It was completed in 1888 for the World's Fair [2].",
+        "It was designed by the engineering company of Gustave Eiffel [3].",
+        "Around 7 million people visit it every year.",
+    ]
+    .iter()
+    .map(|line| format!("{prefix}{line}\n"))
+    .collect()
+}
+
+/// An answer that opens a fence or a comment it never closes, or is indented as plain-text
+/// models write, is checked whole: once `PASS · 0 sentences`, exit 0.
+#[test]
+fn an_answer_cannot_opt_out_of_the_gate() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let chunks = path(EIFFEL_CHUNKS).display().to_string();
+    let cases = [
+        (
+            "fence.md",
+            format!("```\n{}", eiffel_lines("")),
+            Some("the code fence opened at line 1 never closes"),
+        ),
+        (
+            "tildes.md",
+            format!("Intro.\n~~~ text\n{}", eiffel_lines("")),
+            Some("the code fence opened at line 2 never closes"),
+        ),
+        (
+            "comment.md",
+            format!("<!--\n{}", eiffel_lines("")),
+            Some("the HTML comment opened at line 1 never closes"),
+        ),
+        ("spaces.md", eiffel_lines("    "), None),
+        ("tabs.md", eiffel_lines("\t"), None),
+    ];
+    for (name, text, warning) in &cases {
+        std::fs::write(dir.path().join(name), text).expect("written");
+        let doc = check(&[name, &chunks, "--format", "json"])
+            .in_dir(dir.path())
+            .json(1);
+        let found = verdicts(&doc);
+        assert_eq!(
+            found[found.len() - 4..],
+            [
+                "supported",
+                "number-mismatch",
+                "unsupported-citation",
+                "uncited-claim"
+            ],
+            "{name}"
+        );
+        assert_eq!(doc["result"]["counts"]["uncheckedLines"], 0, "{name}");
+        let warnings = doc["warnings"].to_string();
+        match warning {
+            Some(warning) => assert!(warnings.contains(warning), "{name}: {warnings}"),
+            None => assert!(!warnings.contains("never closes"), "{name}: {warnings}"),
+        }
+    }
+    // A response whose content starts with tabs.
+    let response = String::from_utf8(read("testdata/responses/openai-chat.json")).unwrap();
+    let content = eiffel_lines("\t").replace('\n', "\\n").replace('\t', "\\t");
+    let response = response.replace(
+        "\"The Eiffel Tower is 330 metres tall [1]. It was completed in 1888 for the World's Fair [2]. It was designed by the engineering company of Gustave Eiffel [3]. Around 7 million people visit it every year.\"",
+        &format!("\"{content}\""),
+    );
+    assert!(response.contains("\\t"), "the content was replaced");
+    std::fs::write(dir.path().join("response.json"), response).expect("written");
+    let doc = check(&["response.json", &chunks, "--format", "json"])
+        .in_dir(dir.path())
+        .json(1);
+    assert_eq!(doc["result"]["counts"]["sentences"], 4);
+    // And in a batch, the record fails as the check does.
+    let record = serde_json::json!({"id": "q1", "answer": format!("```\n{}", eiffel_lines("")),
+        "contexts": ["It was completed in 1889."]});
+    std::fs::write(dir.path().join("t.jsonl"), format!("{record}\n")).expect("written");
+    let doc = ragcite(["batch", "t.jsonl", "--format", "json"])
+        .in_dir(dir.path())
+        .json(1);
+    assert_eq!(doc["records"][0]["counts"]["sentences"], 4);
+    assert_eq!(doc["records"][0]["passed"], false);
+}
+
+/// Code that is code stays out of the check, and every output says how many lines it took.
+#[test]
+fn every_output_counts_the_lines_not_checked() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let chunks = path(EIFFEL_CHUNKS).display().to_string();
+    let answer = format!(
+        "{}\n```python\nprint(height)\n```\n\nThen:\n\n    let x = tower();\n\n<!-- a note\nover two lines -->\n",
+        eiffel_lines("")
+    );
+    std::fs::write(dir.path().join("answer.md"), answer).expect("written");
+    let run = |format: &str| {
+        check(&["answer.md", &chunks, "--format", format])
+            .in_dir(dir.path())
+            .output()
+            .stdout
+    };
+    let doc: Value = serde_json::from_str(&run("json")).unwrap();
+    assert_eq!(doc["result"]["counts"]["uncheckedLines"], 6);
+    assert_eq!(doc["result"]["counts"]["sentences"], 5);
+    assert!(
+        doc["warnings"].to_string().contains(
+            "6 lines of the answer (lines 6-8, 12 and 14-15) are code or comments: not checked"
+        ),
+        "{}",
+        doc["warnings"]
+    );
+    for format in ["table", "concise", "full", "github", "junit", "html"] {
+        let out = run(format);
+        assert!(
+            out.contains("6 lines not checked (code or comments)"),
+            "--format {format}: {out}"
+        );
+    }
+    let sarif: Value = serde_json::from_str(&run("sarif")).unwrap();
+    assert_eq!(
+        sarif["runs"][0]["invocations"][0]["properties"]["uncheckedLines"],
+        6
+    );
+    let gitlab: Value = serde_json::from_str(&run("gitlab")).unwrap();
+    let entry = gitlab
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["check_name"] == "unchecked-lines")
+        .unwrap_or_else(|| panic!("{gitlab}"));
+    assert_eq!(entry["location"]["lines"]["begin"], 6);
+    assert_eq!(entry["severity"], "info");
+    let api: Value = serde_json::from_str(&run("api")).unwrap();
+    assert!(
+        api["summary"]
+            .as_str()
+            .unwrap()
+            .contains("6 lines not checked")
+    );
 }

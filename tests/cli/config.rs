@@ -258,6 +258,100 @@ fn the_batch_document_names_the_config_too() {
     );
 }
 
+/// The configuration applied (`config ../.ragcite.toml`) is named by every output of `check`,
+/// `batch` and `compare`, not only by the table and the JSON documents: a parent folder's file
+/// that changes the verdicts is never hidden.
+#[test]
+fn every_output_names_the_config_it_applied() {
+    let tree = Tree::new();
+    tree.write(".ragcite.toml", "threshold = 0.95\n");
+    let dir = tree.dir("w");
+    let (answer, chunks) = (answer(), chunks());
+    let named = "config ../.ragcite.toml";
+    let output = |args: &[&str]| tree.ragcite(&dir, args.to_vec()).output().stdout;
+    for format in ["github", "junit", "html", "full", "concise", "table"] {
+        let out = output(&["check", &answer, &chunks, "--format", format]);
+        assert!(out.contains(named), "check --format {format}: {out}");
+        assert!(
+            out.contains("threshold 0.95"),
+            "check --format {format}: {out}"
+        );
+    }
+    // SARIF: a note, and the invocation's properties.
+    let sarif: Value =
+        serde_json::from_str(&output(&["check", &answer, &chunks, "--format", "sarif"])).unwrap();
+    let invocation = &sarif["runs"][0]["invocations"][0];
+    assert_eq!(
+        invocation["properties"]["config"],
+        serde_json::json!({"source": "found", "path": "../.ragcite.toml"})
+    );
+    let notes = invocation["toolExecutionNotifications"].to_string();
+    assert!(notes.contains(named), "{notes}");
+    // GitLab: an `info` entry, since a Code Quality report has no other place.
+    let gitlab: Value =
+        serde_json::from_str(&output(&["check", &answer, &chunks, "--format", "gitlab"])).unwrap();
+    let entry = gitlab
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["check_name"] == "configuration")
+        .unwrap_or_else(|| panic!("no configuration entry: {gitlab}"));
+    assert_eq!(entry["severity"], "info");
+    assert!(entry["description"].as_str().unwrap().contains(named));
+    // The API envelope.
+    let api: Value =
+        serde_json::from_str(&output(&["check", &answer, &chunks, "--format", "api"])).unwrap();
+    assert_eq!(
+        api["inputs"]["config"],
+        serde_json::json!({"source": "found", "path": "../.ragcite.toml"})
+    );
+    // Batch: JSON Lines' summary line carries the inputs; the CI formats as for check.
+    let transcript = path("testdata/compare/a.jsonl").display().to_string();
+    let lines = output(&["batch", &transcript, "--format", "jsonl"]);
+    let summary: Value = serde_json::from_str(lines.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["inputs"]["config"]["path"], "../.ragcite.toml");
+    for format in ["github", "junit", "html", "table"] {
+        let out = output(&["batch", &transcript, "--format", format]);
+        assert!(out.contains(named), "batch --format {format}: {out}");
+    }
+    // Compare: both sides were checked with it.
+    let b = path("testdata/compare/b.jsonl").display().to_string();
+    for format in ["table", "html"] {
+        let out = output(&["compare", &transcript, &b, "--format", format]);
+        assert!(out.contains(named), "compare --format {format}: {out}");
+        assert!(
+            out.contains("(both sides)"),
+            "compare --format {format}: {out}"
+        );
+    }
+    let doc: Value =
+        serde_json::from_str(&output(&["compare", &transcript, &b, "--format", "json"])).unwrap();
+    assert_eq!(
+        doc["inputs"]["config"],
+        serde_json::json!({"source": "found", "path": "../.ragcite.toml"})
+    );
+    // Isolated, the same outputs say so.
+    let out = output(&[
+        "check",
+        &answer,
+        &chunks,
+        "--format",
+        "github",
+        "--isolated",
+    ]);
+    assert!(out.contains("no config (--isolated)"), "{out}");
+    let gitlab = output(&[
+        "check",
+        &answer,
+        &chunks,
+        "--format",
+        "gitlab",
+        "--isolated",
+    ]);
+    assert!(!gitlab.contains("\"configuration\""), "{gitlab}");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Keys
 
@@ -374,7 +468,7 @@ fn format_json_makes_the_output_json() {
     let doc = tree
         .ragcite(&tree.root, ["check", &answer, &chunks])
         .json(1);
-    assert_eq!(doc["schemaVersion"], "3.3");
+    assert_eq!(doc["schemaVersion"], "3.4");
     // `--format table` on the command line wins.
     let table = tree
         .ragcite(

@@ -745,6 +745,12 @@ fn the_serve_table_of_the_configuration_sets_the_servers_options() {
     let server = Server::spawn(tree.ragcite(&tree.root, ["serve", "--rate-limit", "1000/s"]));
     let statuses: Vec<u16> = (0..6).map(|_| server.get("/api/v1/tool").status).collect();
     assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+    // Every envelope names the configuration the server applied.
+    let envelope = server.post_json("/api/v1/calculate", &example()).json();
+    assert_eq!(
+        envelope["inputs"]["config"],
+        json!({"source": "found", "path": ".ragcite.toml"})
+    );
     // check and batch read the top-level keys and leave the table to serve.
     let answer = path("testdata/eiffel/answer.md");
     let chunks = path("testdata/eiffel/chunks.json");

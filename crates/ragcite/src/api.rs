@@ -38,7 +38,8 @@ pub fn calculate(
         .expect("a check without a deadline runs to its end")
 }
 
-/// [`calculate`] that gives up soon after `deadline` passes, with `Expired`.
+/// [`calculate`] that gives up soon after `deadline` passes, with `Expired`. No configuration
+/// file is read: the envelope says `isolated`.
 pub fn calculate_within(
     request: &CalculateRequest,
     model: &Arc<Model>,
@@ -53,6 +54,7 @@ pub fn calculate_within(
         &gate,
         computed_at,
         base_url,
+        &crate::report::ConfigUsed::isolated(),
     ))
 }
 
@@ -77,13 +79,15 @@ pub fn check_within(
     Ok((report, gate))
 }
 
-/// The envelope of a checked `calculate` request, as JSON.
+/// The envelope of a checked `calculate` request, as JSON; `config` is the configuration file
+/// the server applied, or why none was.
 pub fn envelope_value(
     request: &CalculateRequest,
     report: &Report,
     gate: &GateOutcome,
     computed_at: &str,
     base_url: &str,
+    config: &crate::report::ConfigUsed,
 ) -> serde_json::Value {
     let envelope = Envelope::new(EnvelopeParts {
         report,
@@ -99,6 +103,7 @@ pub fn envelope_value(
             chunks: &request.chunks,
         }),
         gate: Some(gate),
+        config,
     });
     serde_json::to_value(&envelope).expect("the envelope serialises")
 }

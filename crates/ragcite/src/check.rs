@@ -293,12 +293,12 @@ impl Checker {
             if self.options.citation_scope == CitationScope::Paragraph {
                 scope::inherit_paragraph_citations(&mut sentences, &answer.text);
             }
-            (sentences, citations, source_map)
+            (sentences, citations, source_map, split.unchecked)
         };
         // A long answer's chunks are read on a second thread while this one reads the answer
         // (whose words go through this thread's interner); a short answer's chunks are read
         // while indexing, screened by its few words.
-        let ((sentences, citations, source_map), chunk_words) = if parallel {
+        let ((sentences, citations, source_map, unchecked), chunk_words) = if parallel {
             let (answer, texts) = parallel::on_two_threads(read_answer, || {
                 ChunkTexts::read(&chunks.chunks, analyzer)
             });
@@ -328,7 +328,10 @@ impl Checker {
             sentence.span.start += answer.offset;
             sentence.span.end += answer.offset;
         }
+        result.counts.unchecked_lines = unchecked.lines.len();
         let mut warnings = answer.warnings.clone();
+        warnings.extend(unchecked.warnings.iter().cloned());
+        warnings.extend(unchecked.warning());
         warnings.extend(chunks.warnings.iter().cloned());
         if !source_map.unmatched.is_empty() {
             warnings.push(format!(
@@ -365,6 +368,7 @@ impl Checker {
             warnings,
             language,
             source: None,
+            unchecked,
         })
     }
 

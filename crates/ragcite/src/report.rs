@@ -417,6 +417,11 @@ pub struct Counts {
     pub misquoted_citations: usize,
     /// Distinct labels that resolve to no chunk.
     pub unknown_markers: usize,
+    /// Lines of the answer that held text and were not checked: code and comments (an answer
+    /// cannot hide its text in a fence or a comment it never closes, nor by indenting it).
+    /// Added in schema 3.4 (read as 0 from counts written before).
+    #[serde(default)]
+    pub unchecked_lines: usize,
     pub chunks: usize,
     pub used: usize,
     pub cited_but_not_supporting: usize,
@@ -468,6 +473,7 @@ impl Counts {
             abstentions,
             misquoted_citations,
             unknown_markers,
+            unchecked_lines,
             chunks,
             used,
             cited_but_not_supporting,
@@ -487,6 +493,7 @@ impl Counts {
         self.abstentions += abstentions;
         self.misquoted_citations += misquoted_citations;
         self.unknown_markers += unknown_markers;
+        self.unchecked_lines += unchecked_lines;
         self.chunks += chunks;
         self.used += used;
         self.cited_but_not_supporting += cited_but_not_supporting;
@@ -610,6 +617,9 @@ pub struct Report {
     /// provider response when an output points into the file (the CI formats), `None`
     /// otherwise (and always for a plain-text answer, whose spans are already the file's).
     pub source: Option<Arc<SourceMap>>,
+    /// The lines of the answer's text that were not checked (code and comments); their count
+    /// is `result.counts.unchecked_lines`.
+    pub unchecked: crate::sentence::Unchecked,
 }
 
 /// The language a check read the answer in (`--lang`, or detected with `--lang auto`).
@@ -686,6 +696,13 @@ impl Report {
                 plural(counts.unknown_markers, "marker", "markers")
             ));
         }
+        if counts.unchecked_lines > 0 {
+            line.push_str(&format!(
+                " · {} {} not checked (code or comments)",
+                counts.unchecked_lines,
+                plural(counts.unchecked_lines, "line", "lines")
+            ));
+        }
         if counts.abstentions > 0 {
             line.push_str(&format!(
                 " · {} {}",
@@ -727,6 +744,60 @@ pub fn preview(text: &str, max: usize) -> String {
     out.truncate(out.trim_end().len());
     out.push('…');
     out
+}
+
+/// The configuration file a run applied (`.ragcite.toml`, `ragcite.toml` or `pyproject.toml`'s
+/// `[tool.ragcite]`), or why it applied none: what makes two people's verdicts differ on the same
+/// files. Added in schema 3.3.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct ConfigUsed {
+    /// How the file was chosen: `found` (the nearest above the working directory), `given`
+    /// (`--config`), `isolated` (`--isolated`, or a caller that reads no configuration, such as
+    /// the Python package: none read), `none` (none found above the working directory).
+    pub source: ConfigSource,
+    /// The file whose options were applied: relative to the working directory when `found`
+    /// (`../.ragcite.toml`), as given when `given`; absent for `isolated` and `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+/// How the configuration file was chosen.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConfigSource {
+    /// The nearest configuration file above the working directory.
+    Found,
+    /// The file `--config` named.
+    Given,
+    /// None read: `--isolated`, or a caller that reads no configuration file.
+    #[default]
+    Isolated,
+    /// None found above the working directory.
+    None,
+}
+
+impl ConfigUsed {
+    /// No configuration file was read: `--isolated`, or a caller that reads none.
+    pub fn isolated() -> Self {
+        Self::default()
+    }
+
+    /// What a person reads, for a table's footer: `config ../.ragcite.toml`, `config team.toml
+    /// (--config)`, `no config (--isolated)`, `no config found`. The path is escaped for a
+    /// terminal.
+    pub fn describe(&self) -> String {
+        let path = self
+            .path
+            .as_deref()
+            .map(crate::escape::printable_line)
+            .unwrap_or_default();
+        match self.source {
+            ConfigSource::Found => format!("config {path}"),
+            ConfigSource::Given => format!("config {path} (--config)"),
+            ConfigSource::Isolated => "no config (--isolated)".to_string(),
+            ConfigSource::None => "no config found".to_string(),
+        }
+    }
 }
 
 #[cfg(test)]

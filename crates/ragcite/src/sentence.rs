@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::marker::sources::{self, SourceList};
 use crate::marker::{Resolver, link_group, marker_at, superscript};
 
+mod blocks;
 mod conventions;
 pub use conventions::Conventions;
 
@@ -47,6 +48,64 @@ pub struct Sentences {
     /// The answer's source lists: the lines of `reference` sentences, and the entries that map
     /// marker labels to chunks.
     pub sources: SourceList,
+    /// The lines that held text and were not read: code and comments.
+    pub unchecked: Unchecked,
+}
+
+/// The lines of the answer that held text and were not read as prose because code or a comment
+/// took them wholly (see `sentence/blocks.rs` for what is code in an answer), and what was read
+/// otherwise than Markdown would.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Unchecked {
+    /// Their numbers (1-based), ascending.
+    pub lines: Vec<usize>,
+    /// A fence or an HTML comment that never closes, whose text was read as prose.
+    pub warnings: Vec<String>,
+}
+
+impl Unchecked {
+    /// The most line ranges a warning names.
+    const NAMED: usize = 6;
+
+    /// The warning that names the lines not checked (`lines 3-5 and 9 are code or comments:
+    /// not checked`), when there are any.
+    pub fn warning(&self) -> Option<String> {
+        let mut ranges: Vec<(usize, usize)> = Vec::new();
+        for &line in &self.lines {
+            match ranges.last_mut() {
+                Some((_, end)) if *end + 1 == line => *end = line,
+                _ => ranges.push((line, line)),
+            }
+        }
+        let named: Vec<String> = ranges
+            .iter()
+            .take(Self::NAMED)
+            .map(|&(a, b)| {
+                if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}-{b}")
+                }
+            })
+            .collect();
+        let more = ranges.len().saturating_sub(Self::NAMED);
+        let list = match (named.as_slice(), more) {
+            ([], _) => return None,
+            ([one], 0) => one.clone(),
+            (_, 0) => {
+                let (last, rest) = named.split_last()?;
+                format!("{} and {last}", rest.join(", "))
+            }
+            (_, more) => format!("{} and {more} more", named.join(", ")),
+        };
+        let n = self.lines.len();
+        Some(format!(
+            "{n} {} of the answer ({} {list}) {} code or comments: not checked",
+            if n == 1 { "line" } else { "lines" },
+            if n == 1 { "line" } else { "lines" },
+            if n == 1 { "is" } else { "are" },
+        ))
+    }
 }
 
 /// Abbreviations after which a full stop does not end a sentence (lower-cased, without the
@@ -77,7 +136,8 @@ pub fn split(answer: &str, resolver: &Resolver) -> Sentences {
 /// Splits an answer into sentences, its full stops read by `conventions` (the abbreviations and
 /// ordinals of its language) beside the English abbreviations.
 pub fn split_in(answer: &str, resolver: &Resolver, conventions: &Conventions) -> Sentences {
-    let (prose, headings) = neutralise_markdown(answer);
+    let (prose, headings, hidden) = neutralise_markdown(answer);
+    let unchecked = unchecked(answer, &prose, hidden);
     let sources = sources::read(answer);
     let mut spans = Vec::new();
     let mut cursor = Cursor::new(answer);
@@ -107,6 +167,44 @@ pub fn split_in(answer: &str, resolver: &Resolver, conventions: &Conventions) ->
         prose,
         spans,
         sources,
+        unchecked,
+    }
+}
+
+/// The lines that held text in `answer`, hold none in `prose`, and that code or a comment took.
+fn unchecked(answer: &str, prose: &str, hidden: blocks::Hidden) -> Unchecked {
+    let mut candidates = hidden.code_lines;
+    if candidates.is_empty() && hidden.comments.is_empty() {
+        return Unchecked {
+            lines: Vec::new(),
+            warnings: hidden.warnings,
+        };
+    }
+    if !hidden.comments.is_empty() {
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(answer.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        let line_of = |at: usize| starts.partition_point(|&s| s <= at) - 1;
+        for comment in &hidden.comments {
+            candidates.extend(line_of(comment.start)..=line_of(comment.end.saturating_sub(1)));
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+    }
+    let answer_lines: Vec<&str> = answer.split('\n').collect();
+    let prose_lines: Vec<&str> = prose.split('\n').collect();
+    let lines = candidates
+        .into_iter()
+        .filter(|&k| {
+            let held = answer_lines.get(k).is_some_and(|l| !l.trim().is_empty());
+            let left = prose_lines.get(k).is_some_and(|l| !l.trim().is_empty());
+            held && !left
+        })
+        .map(|k| k + 1)
+        .collect();
+    Unchecked {
+        lines,
+        warnings: hidden.warnings,
     }
 }
 
@@ -287,35 +385,6 @@ static LINK: LazyLock<Regex> = LazyLock::new(|| {
 });
 static URL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?:https?|ftp)://[^\s<>\[\]()"]+"#).unwrap());
-static LINK_DEFINITION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^ {0,3}\[[^\]\n]+\]:[ \t]*(?:<[^>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*\r?$"#)
-        .unwrap()
-});
-static FOOTNOTE_DEFINITION: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^ {0,3}\[\^[^\]\n]+\]:").unwrap());
-static LINE_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[ \t]*(?:>[ \t]?)*[ \t]*(?:#{1,6}(?:[ \t]+|$)|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)?").unwrap()
-});
-static LIST_ITEM: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|[0-9]{1,9}[.)])[ \t]+").unwrap()
-});
-static FENCE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^ {0,3}(?:>[ \t]?)*[ \t]*(`{3,}|~{3,})").unwrap());
-
-/// Byte ranges of the HTML comments of `text`, `<!--` to `-->` or to the end of the text.
-/// (Written out rather than as a regex: compiling `(?s)<!--.*?` costs more than a small check.)
-fn html_comments(text: &str) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
-    let mut from = 0;
-    std::iter::from_fn(move || {
-        let start = from + text.get(from..)?.find("<!--")?;
-        let end = text[start + 4..]
-            .find("-->")
-            .map_or(text.len(), |k| start + 4 + k + 3);
-        from = end;
-        Some(start..end)
-    })
-}
-
 /// Blanks byte ranges to spaces, keeping line breaks, so offsets stay valid.
 struct Blanker {
     bytes: Vec<u8>,
@@ -334,14 +403,13 @@ impl Blanker {
 /// The answer with code blocks, HTML comments and tags, footnote and link definitions, line
 /// prefixes (headings, bullets, blockquotes, checkboxes), link targets and bare URLs blanked;
 /// and the byte offsets at which heading lines start, ascending.
-fn neutralise_markdown(answer: &str) -> (String, Vec<usize>) {
+fn neutralise_markdown(answer: &str) -> (String, Vec<usize>, blocks::Hidden) {
     let mut out = Blanker {
         bytes: answer.as_bytes().to_vec(),
     };
-    for comment in html_comments(answer) {
-        out.blank(comment);
-    }
-    let headings = blank_blocks(answer, &mut out);
+    let mut hidden = blocks::Hidden::default();
+    blocks::blank_comments(answer, &mut out, &mut hidden);
+    let headings = blocks::blank_blocks(answer, &mut out, &mut hidden);
     let partial = String::from_utf8(out.bytes.clone()).unwrap_or_default();
     // Each regex is compiled on first use only, and is not used (nor compiled) when the text
     // lacks what every match needs: compiling them costs more than checking a short answer.
@@ -398,7 +466,11 @@ fn neutralise_markdown(answer: &str) -> (String, Vec<usize>) {
         out.blank(m.start()..m.start() + url.len());
     }
     // Only whole characters were blanked, so the bytes are still UTF-8.
-    (String::from_utf8(out.bytes).unwrap_or_default(), headings)
+    (
+        String::from_utf8(out.bytes).unwrap_or_default(),
+        headings,
+        hidden,
+    )
 }
 
 /// How far a `<sup>` element may reach for its `</sup>`, in bytes.
@@ -482,94 +554,6 @@ fn sup_labels(content: &str) -> Option<String> {
             ok(ends.next()) && ends.next().is_none_or(|b| ok(Some(b))) && ends.next().is_none()
         });
     valid.then(|| canonical.replace(';', ","))
-}
-
-/// The fence (its backticks or tildes) that `line` opens or closes, if any; none at all
-/// when the text has no three backticks or tildes in a row (`fences` false).
-fn fence_at(fences: bool, line: &str) -> Option<regex::Match<'_>> {
-    if !fences {
-        return None;
-    }
-    FENCE.captures(line).and_then(|c| c.get(1))
-}
-
-/// Line-level Markdown: fenced and indented code, footnote and link definitions, line prefixes.
-/// Returns the offsets of heading lines.
-fn blank_blocks(answer: &str, out: &mut Blanker) -> Vec<usize> {
-    let mut headings = Vec::new();
-    let mut fence: Option<(u8, usize)> = None;
-    let mut previous_blank = true;
-    let mut previous_code = false;
-    let mut in_list = false;
-    let mut in_footnote = false;
-    let mut offset = 0;
-    let fences = answer.contains("```") || answer.contains("~~~");
-    for raw_line in answer.split_inclusive('\n') {
-        let line = raw_line.trim_end_matches(['\n', '\r']);
-        let range = offset..offset + line.len();
-        offset += raw_line.len();
-        let visible = std::str::from_utf8(&out.bytes[range.clone()]).unwrap_or("");
-        let blank_line = visible.trim().is_empty();
-        if let Some((ch, len)) = fence {
-            if let Some(m) = fence_at(fences, line)
-                && m.as_str().as_bytes()[0] == ch
-                && m.len() >= len
-                && line[m.end()..].trim().is_empty()
-            {
-                fence = None;
-            }
-            out.blank(range);
-            continue;
-        }
-        if let Some(m) = fence_at(fences, line) {
-            fence = Some((m.as_str().as_bytes()[0], m.len()));
-            out.blank(range);
-            continue;
-        }
-        let indent = line.starts_with('\t') || line.starts_with("    ");
-        if in_footnote && (indent || blank_line) {
-            out.blank(range);
-            previous_blank = blank_line;
-            continue;
-        }
-        in_footnote = false;
-        if indent && !blank_line && !in_list && (previous_blank || previous_code) {
-            out.blank(range);
-            previous_code = true;
-            previous_blank = false;
-            continue;
-        }
-        previous_code = false;
-        if blank_line {
-            previous_blank = true;
-            continue;
-        }
-        let definition = line.trim_start_matches(' ').starts_with('[');
-        if definition && FOOTNOTE_DEFINITION.is_match(line) {
-            out.blank(range);
-            in_footnote = true;
-            previous_blank = false;
-            continue;
-        }
-        if definition && LINK_DEFINITION.is_match(line) {
-            out.blank(range);
-            previous_blank = false;
-            continue;
-        }
-        if LIST_ITEM.is_match(line) {
-            in_list = true;
-        } else if !indent {
-            in_list = false;
-        }
-        if let Some(m) = LINE_PREFIX.find(line) {
-            if m.as_str().contains('#') {
-                headings.push(range.start);
-            }
-            out.blank(range.start..range.start + m.end());
-        }
-        previous_blank = false;
-    }
-    headings
 }
 
 #[cfg(test)]
@@ -865,20 +849,106 @@ mod tests {
         );
     }
 
+    fn split_plain(answer: &str) -> Sentences {
+        split(answer, &Resolver::new(std::iter::empty()))
+    }
+
     #[test]
-    fn html_comments_end_at_their_close_or_at_the_end() {
-        let text = "a <!-- b --> c <!---> d <!-- e";
-        let found: Vec<&str> = html_comments(text).map(|r| &text[r]).collect();
-        assert_eq!(found, ["<!-- b -->", "<!---> d <!-- e"]);
-        assert_eq!(html_comments("no comment -->").count(), 0);
-        let ranges: Vec<_> = html_comments("é<!--é-->é").collect();
-        assert_eq!(ranges, std::iter::once(2..11).collect::<Vec<_>>());
+    fn html_comments_that_close_are_blanked_and_an_unclosed_one_only_opens() {
+        let text = "A <!-- b --> c.\n<!---> d <!-- e\nThe text after it is read.";
+        let split = split_plain(text);
+        let found: Vec<&str> = split.spans.iter().map(|s| &text[s.span.clone()]).collect();
+        assert_eq!(
+            found,
+            [
+                "A <!-- b --> c.",
+                "-> d <!-- e",
+                "The text after it is read."
+            ]
+        );
+        assert_eq!(split.unchecked.lines, Vec::<usize>::new());
+        assert_eq!(
+            split.unchecked.warnings,
+            ["the HTML comment opened at line 2 never closes: the text after it is checked"]
+        );
+        let text = "é<!--é-->é.\n<!-- a comment\nover lines -->\nLast.";
+        let split = split_plain(text);
+        assert_eq!(split.unchecked.lines, [2, 3]);
+        assert!(split.unchecked.warnings.is_empty());
+        assert_eq!(split.spans.len(), 2);
     }
 
     #[test]
     fn code_blocks_comments_and_definitions_are_not_sentences() {
-        let answer = "Intro text.\n\n```python\nx = 1. y = 2.\n```\n\n    indented code. here\n\n<!-- a comment. -->\n[^1]: A footnote definition.\n    its continuation.\n[1]: https://example.com \"Title\"\nOutro text.";
+        let answer = "Intro text.\n\n```python\nx = 1. y = 2.\n```\n\n    let code = here();\n\n<!-- a comment. -->\n[^1]: A footnote definition.\n    its continuation.\n[1]: https://example.com \"Title\"\nOutro text.";
         assert_eq!(sentences(answer), ["Intro text.", "Outro text."]);
+        let unchecked = split_plain(answer).unchecked;
+        assert_eq!(unchecked.lines, [3, 4, 5, 7, 9]);
+        assert_eq!(
+            unchecked.warning().as_deref(),
+            Some("5 lines of the answer (lines 3-5, 7 and 9) are code or comments: not checked")
+        );
+    }
+
+    #[test]
+    fn an_answer_cannot_hide_its_text_in_a_fence_or_a_comment_it_never_closes() {
+        let answer = "```\nThe tower is 330 metres tall [1].\nIt opened in 1889 [2].";
+        assert_eq!(
+            sentences(answer),
+            [
+                "The tower is 330 metres tall [1].",
+                "It opened in 1889 [2]."
+            ]
+        );
+        let split = split_plain(answer);
+        assert_eq!(split.unchecked.lines, Vec::<usize>::new());
+        assert_eq!(
+            split.unchecked.warnings,
+            [
+                "the code fence opened at line 1 never closes: the lines after it are checked as text"
+            ]
+        );
+        // A fence closes with its own character, as long or longer; a shorter one does not.
+        let answer = "````\ncode\n```\nStill code.\n````\nProse [1].";
+        assert_eq!(sentences(answer), ["Prose [1]."]);
+        assert_eq!(split_plain(answer).unchecked.lines, [1, 2, 3, 4, 5]);
+        let answer = "Intro.\n~~~~\nThe text [1].\n~~~\nMore text [2].";
+        assert_eq!(
+            sentences(answer),
+            ["Intro.", "The text [1].", "More text [2]."]
+        );
+        let answer = "<!--\nThe tower is 330 metres tall [1].";
+        assert_eq!(sentences(answer), ["The tower is 330 metres tall [1]."]);
+    }
+
+    #[test]
+    fn indented_text_is_prose_unless_it_is_code_in_a_markdown_answer() {
+        // Every line indented: a plain-text answer, read whole.
+        let answer =
+            "    The tower is 330 metres tall [1].\n    x = 1;\n\n\tIt opened in 1889 [2].";
+        assert_eq!(
+            sentences(answer),
+            [
+                "The tower is 330 metres tall [1].",
+                "x = 1;",
+                "It opened in 1889 [2]."
+            ]
+        );
+        // In Markdown, an indented block of prose is prose, one of code is code.
+        let answer = "Intro.\n\n    The tower is 330 metres tall [1].\n\nThen:\n\n    let x = 1;\n    run(x);\n\nEnd.";
+        assert_eq!(
+            sentences(answer),
+            [
+                "Intro.",
+                "The tower is 330 metres tall [1].",
+                "Then:",
+                "End."
+            ]
+        );
+        assert_eq!(split_plain(answer).unchecked.lines, [7, 8]);
+        // A block is judged whole, across its blank lines.
+        let answer = "Intro.\n\n    let x = 1;\n\n    The value is then printed.\n\nEnd.";
+        assert_eq!(sentences(answer), ["Intro.", "End."]);
     }
 
     #[test]

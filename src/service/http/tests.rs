@@ -49,8 +49,12 @@ fn settings() -> Settings {
 
 /// The state of a server with `settings`, the formula's scores and a deadline per check.
 fn state_with(settings: &Settings, check_timeout: Duration) -> Arc<AppState> {
+    let origin = crate::service::Origin {
+        base_url: BASE_URL.to_string(),
+        config: ragcite::emit::ConfigUsed::isolated(),
+    };
     let service = Service::new(
-        BASE_URL.to_string(),
+        origin,
         None,
         "formula",
         ragcite::Model::formula(),

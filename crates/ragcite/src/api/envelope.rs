@@ -66,6 +66,9 @@ pub struct EnvelopeInputs<'a> {
     /// Present (`true`) when `lang` was detected.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub lang_detected: bool,
+    /// The configuration file whose options were applied (`ragcite serve`'s, `check`'s), or
+    /// why none was.
+    pub config: &'a crate::report::ConfigUsed,
 }
 
 /// The contract's `result`.
@@ -238,6 +241,8 @@ pub struct EnvelopeParts<'a> {
     pub read: Option<Read<'a>>,
     /// The gate, for the `gate` block; `None` leaves the block out.
     pub gate: Option<&'a crate::gate::GateOutcome>,
+    /// The configuration file applied, or why none was.
+    pub config: &'a crate::report::ConfigUsed,
 }
 
 /// The answer and chunks as read.
@@ -330,6 +335,7 @@ impl<'a> Envelope<'a> {
                 chunk_count: result.chunks.len(),
                 lang: language.auto.then(|| language.used.code()),
                 lang_detected: language.auto,
+                config: parts.config,
             },
             summary: parts.report.counts_line(),
             result: EnvelopeResult {
@@ -520,6 +526,7 @@ mod tests {
     fn a_contradicted_sentence_keeps_its_detail_in_the_presentation_block() {
         let report = crate::emit::testing::report();
         let (answer, chunks) = crate::emit::testing::read();
+        let isolated = crate::report::ConfigUsed::isolated();
         let envelope = Envelope::new(EnvelopeParts {
             report: &report,
             answer: crate::emit::testing::ANSWER,
@@ -534,6 +541,7 @@ mod tests {
                 chunks: &chunks,
             }),
             gate: None,
+            config: &isolated,
         });
         let doc = serde_json::to_value(&envelope).unwrap();
         let result = &doc["result"];

@@ -48,6 +48,7 @@ impl Emitter for ApiEmitter {
             base_url: DEFAULT_BASE_URL,
             read: self.read.as_ref().map(ReadInputs::parts),
             gate: Some(run.gate),
+            config: &run.inputs.config,
         });
         write_document(out, &envelope)
     }

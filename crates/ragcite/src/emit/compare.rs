@@ -270,6 +270,7 @@ impl CompareTable {
             )?;
         }
         writeln!(out, "{}", comparison.matching_line())?;
+        writeln!(out, "{}", inputs.decided())?;
         let summary = printable_line(&comparison.summary_line());
         let (verdict, rest) = summary.split_at(summary.find(':').unwrap_or(0));
         if self.style.color {

@@ -1,7 +1,8 @@
 //! `--format github`: GitHub Actions workflow commands, one annotation line per finding
 //! (`::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=T::message`), the most severe
-//! first and no more than GitHub shows, then the summary as a notice. The findings are those of
-//! SARIF ([`super::sarif`]).
+//! first and no more than GitHub shows, then the summary as a notice, with what decided the
+//! verdicts (the configuration file applied among them). The findings are those of SARIF
+//! ([`super::sarif`]).
 
 use std::io::{self, Write};
 
@@ -153,6 +154,8 @@ impl Annotations {
 pub struct GithubEmitter {
     findings: BatchFindings,
     annotations: Annotations,
+    /// What decided the verdicts, said after the summary.
+    decided: String,
 }
 
 impl GithubEmitter {
@@ -168,7 +171,12 @@ impl GithubEmitter {
 impl Emitter for GithubEmitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
         let findings = check_findings(run.report, &run.inputs.answer.path);
-        Self::annotations_of(&findings).write(&summary_line(run.report, run.gate), out)
+        let summary = format!(
+            "{} · {}",
+            summary_line(run.report, run.gate),
+            run.inputs.decided()
+        );
+        Self::annotations_of(&findings).write(&summary, out)
     }
 
     fn left_out(&self, run: &Run<'_>) -> Option<String> {
@@ -188,6 +196,7 @@ impl BatchEmitter for GithubEmitter {
     fn begin(&mut self, inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
         self.findings = BatchFindings::new(inputs);
         self.annotations = Annotations::default();
+        self.decided = inputs.decided();
         Ok(())
     }
 
@@ -216,7 +225,8 @@ impl BatchEmitter for GithubEmitter {
             self.annotations.kept[0].insert(0, stopped);
             self.annotations.kept[0].truncate(MAX_PER_KIND);
         }
-        self.annotations.write(&batch_summary_line(end), out)
+        let summary = format!("{} · {}", batch_summary_line(end), self.decided);
+        self.annotations.write(&summary, out)
     }
 
     fn left_out(&self) -> Option<String> {

@@ -1,6 +1,9 @@
 //! `--format gitlab`: a GitLab Code Quality report, a JSON array with one entry per finding
 //! (`description`, `check_name`, `fingerprint`, `severity`, `location.path`,
-//! `location.lines.begin`). The findings are those of SARIF ([`super::sarif`]).
+//! `location.lines.begin`). The findings are those of SARIF ([`super::sarif`]). A report has no
+//! other place to say how it was made, so two `info` entries say it when there is something to
+//! say: `configuration`, what decided the verdicts when a configuration file was applied, and
+//! `unchecked-lines`, the lines of the answers that were code or comments.
 
 use std::io::{self, Write};
 
@@ -14,6 +17,46 @@ use crate::batch::RecordOutcome;
 
 /// `check_name` of the entry that says a batch stopped before the end of its file.
 const STOPPED: &str = "batch-stopped";
+/// `check_name` of the entry that names the configuration file applied.
+const CONFIGURATION: &str = "configuration";
+/// `check_name` of the entry that counts the lines not checked.
+const UNCHECKED: &str = "unchecked-lines";
+
+/// The `info` entries that say how the run was made (see the module's documentation), at
+/// `line` of `path`: the configuration file applied, if one was, with what decided the
+/// verdicts; the lines not checked, if any.
+fn run_entries(
+    path: &str,
+    line: usize,
+    config: &super::ConfigUsed,
+    decided: &str,
+    unchecked: Option<String>,
+) -> Vec<Entry> {
+    let at = || EntryLocation {
+        path: path.to_string(),
+        lines: Lines { begin: line },
+    };
+    let mut entries = Vec::new();
+    if config.path.is_some() {
+        entries.push(Entry {
+            description: format!("{CONFIGURATION}: ragcite {decided}"),
+            check_name: CONFIGURATION,
+            fingerprint: fnv1a_hex(&[CONFIGURATION, path, decided]),
+            severity: "info",
+            location: at(),
+        });
+    }
+    if let Some(unchecked) = unchecked {
+        entries.push(Entry {
+            description: format!("{UNCHECKED}: {unchecked}"),
+            check_name: UNCHECKED,
+            fingerprint: fnv1a_hex(&[UNCHECKED, path, &unchecked]),
+            severity: "info",
+            location: at(),
+        });
+    }
+    entries
+}
 
 /// One Code Quality entry.
 #[derive(Debug, Clone, Serialize)]
@@ -86,15 +129,32 @@ pub struct GitlabEmitter {
     findings: BatchFindings,
     fingerprints: Fingerprints,
     written: usize,
+    /// What decided the verdicts, and the configuration applied.
+    decided: String,
+    config: super::ConfigUsed,
 }
 
 impl Emitter for GitlabEmitter {
     fn emit(&self, run: &Run<'_>, out: &mut dyn Write) -> io::Result<()> {
         let mut fingerprints = Fingerprints::default();
-        let entries: Vec<Entry> = check_findings(run.report, &run.inputs.answer.path)
+        let path = &run.inputs.answer.path;
+        let mut entries: Vec<Entry> = check_findings(run.report, path)
             .iter()
             .map(|finding| fingerprints.entry(finding))
             .collect();
+        // The first line not checked, in the answer's file (a response's text is placed in
+        // its file by line only when it is plain text: else its first line).
+        let unchecked = run.report.unchecked.lines.first().map_or(1, |&line| {
+            if run.report.source.is_some() { 1 } else { line }
+        });
+        let path = super::location::display_path(path);
+        entries.extend(run_entries(
+            &path,
+            unchecked,
+            &run.inputs.config,
+            &run.inputs.decided(),
+            run.report.unchecked.warning(),
+        ));
         write_document(out, &entries)
     }
 
@@ -112,6 +172,8 @@ impl BatchEmitter for GitlabEmitter {
         self.findings = BatchFindings::new(inputs);
         self.fingerprints = Fingerprints::default();
         self.written = 0;
+        self.decided = inputs.decided();
+        self.config = inputs.config.clone();
         out.write_all(b"[")
     }
 
@@ -128,6 +190,23 @@ impl BatchEmitter for GitlabEmitter {
     }
 
     fn finish(&mut self, end: &BatchEnd<'_>, out: &mut dyn Write) -> io::Result<()> {
+        let unchecked = end.aggregate.counts.unchecked_lines;
+        let unchecked = (unchecked > 0).then(|| {
+            format!(
+                "{unchecked} {} of the answers {} code or comments: not checked",
+                crate::report::plural(unchecked, "line", "lines"),
+                if unchecked == 1 { "is" } else { "are" }
+            )
+        });
+        let path = self.findings.path().to_string();
+        for entry in run_entries(&path, 1, &self.config, &self.decided, unchecked) {
+            if self.written > 0 {
+                out.write_all(b",")?;
+            }
+            out.write_all(b"\n")?;
+            crate::escape::to_writer(&mut *out, &entry)?;
+            self.written += 1;
+        }
         // Code Quality has no notion of an incomplete report: an entry says it, so that the
         // merge request does not show a short list as if it were the whole.
         if let Some(reason) = end.stopped {

@@ -136,6 +136,7 @@ pub fn envelope_value(run: &Run<'_>, read: &ReadInputs) -> serde_json::Value {
         base_url: DEFAULT_BASE_URL,
         read: Some(read.parts()),
         gate: Some(run.gate),
+        config: &run.inputs.config,
     });
     let mut value = serde_json::to_value(&envelope).expect("the envelope serialises");
     if let Some(object) = value.as_object_mut() {
@@ -166,13 +167,12 @@ impl Emitter for HtmlEmitter {
         );
         page.push_str("<body>\n<main id=\"main\">\n<h1>ragcite report</h1>\n");
         page.push_str(&format!(
-            "<p class=\"inputs\">Answer <code>{}</code> ({}), chunks <code>{}</code> ({}), threshold {}, language {}.</p>\n",
+            "<p class=\"inputs\">Answer <code>{}</code> ({}), chunks <code>{}</code> ({}); {}.</p>\n",
             escape(&run.inputs.answer.path),
             escape(&run.inputs.answer.format),
             escape(&run.inputs.chunks.path),
             escape(&run.inputs.chunks.format),
-            run.inputs.threshold,
-            escape(&run.inputs.lang),
+            escape(&run.inputs.decided()),
         ));
         page.push_str("<div id=\"result\" aria-live=\"polite\">\n");
         page.push_str("<div id=\"view\"><noscript>This report needs JavaScript to show its result.</noscript></div>\n");

@@ -20,6 +20,8 @@ use crate::batch::RecordOutcome;
 #[derive(Debug, Default)]
 pub struct BatchHtmlEmitter {
     threshold: f64,
+    /// The configuration file applied, or why none was.
+    config: super::ConfigUsed,
 }
 
 impl BatchHtmlEmitter {
@@ -48,18 +50,18 @@ const COLUMNS: [(&str, &str); 12] = [
 impl BatchEmitter for BatchHtmlEmitter {
     fn begin(&mut self, inputs: &BatchInputs, out: &mut dyn Write) -> io::Result<()> {
         self.threshold = inputs.threshold;
+        self.config = inputs.config.clone();
         let mut page = head("ragcite batch report", &Self::script());
         page.push_str("<body>\n<main id=\"main\">\n<h1>ragcite batch report</h1>\n");
         page.push_str(&format!(
-            "<p class=\"inputs\">Files: {}; threshold {}, language {}.</p>\n",
+            "<p class=\"inputs\">Files: {}; {}.</p>\n",
             inputs
                 .files
                 .iter()
                 .map(|f| format!("<code>{}</code>", escape(f)))
                 .collect::<Vec<_>>()
                 .join(", "),
-            inputs.threshold,
-            escape(&inputs.lang)
+            escape(&inputs.decided())
         ));
         page.push_str(
             "<div id=\"totals\"></div>\n\
@@ -112,6 +114,7 @@ impl BatchEmitter for BatchHtmlEmitter {
                         chunks: &checked.chunks,
                     }),
                     gate: Some(&checked.gate),
+                    config: &self.config,
                 });
                 let mut value = serde_json::to_value(&envelope)?;
                 // What is the same for every record is left out: 20,000 copies of the units,

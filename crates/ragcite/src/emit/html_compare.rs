@@ -20,11 +20,10 @@ pub fn write_html(
     let mut page = head("ragcite comparison", "");
     page.push_str("<body>\n<main id=\"main\">\n<h1>ragcite comparison</h1>\n");
     page.push_str(&format!(
-        "<p class=\"inputs\">A: <code>{}</code>; B: <code>{}</code>; threshold {}, language {}.</p>\n",
+        "<p class=\"inputs\">A: <code>{}</code>; B: <code>{}</code>; {}.</p>\n",
         escape(&inputs.a),
         escape(&inputs.b),
-        inputs.threshold,
-        escape(&inputs.lang)
+        escape(&inputs.decided())
     ));
     let (passed, verdict) = match comparison.better {
         Better::B => (" data-passed=\"true\"", "B is better"),

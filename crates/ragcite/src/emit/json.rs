@@ -19,7 +19,7 @@ use crate::sentence::LineColumn;
 
 /// Version of the JSON document's schema. A change that removes or renames a field, or changes
 /// its meaning, raises the major number; a new field raises the minor one.
-pub const SCHEMA_VERSION: &str = "3.3";
+pub const SCHEMA_VERSION: &str = "3.4";
 
 /// The tool that wrote a document.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -334,7 +334,17 @@ pub struct BatchDocument<'a> {
 #[serde(untagged)]
 pub enum BatchLine<'a> {
     Record(RecordSummary<'a>),
-    Summary(BatchClosing<'a>),
+    Summary(LinesClosing<'a>),
+}
+
+/// The summary line of `batch --format jsonl`: the batch's end, and what it was run on and how
+/// (the document's `inputs`, which JSON Lines has no header for; added in schema 3.4).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct LinesClosing<'a> {
+    #[serde(flatten)]
+    pub closing: BatchClosing<'a>,
+    pub inputs: &'a BatchInputs,
 }
 
 /// What two transcripts were compared with, for `inputs` in the JSON document.
@@ -351,6 +361,24 @@ pub struct CompareInputs {
     pub lang: String,
     /// The field paths tried, in order, for each field.
     pub fields: BatchFields,
+    /// The configuration file whose options were applied to both sides, or why none was.
+    /// Added in 3.4.
+    pub config: super::ConfigUsed,
+}
+
+impl CompareInputs {
+    /// What decided the verdicts of both sides (see [`super::decided_line`]).
+    pub fn decided(&self) -> String {
+        let lang = if self.lang == "auto" {
+            "detected per record"
+        } else {
+            self.lang.as_str()
+        };
+        format!(
+            "{} (both sides)",
+            super::decided_line(self.threshold, &self.model, lang, false, &self.config)
+        )
+    }
 }
 
 /// The `compare --format json` document. Added in schema 3.3.

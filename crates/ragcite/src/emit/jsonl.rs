@@ -1,22 +1,26 @@
 //! `--format jsonl` for a batch: one JSON object per line, written as each record finishes, in
 //! input order (`"type": "record"`), then one `"type": "summary"` line. The objects are those
-//! of `--format json`.
+//! of `--format json`; the summary line also carries the document's `inputs`.
 
 use std::io::{self, Write};
 
-use super::json::{BatchClosing, RecordSummary};
+use super::json::{BatchClosing, LinesClosing, RecordSummary};
 use super::{BatchEmitter, BatchEnd, BatchInputs};
 use crate::batch::RecordOutcome;
 
 #[derive(Debug, Default)]
-pub struct BatchJsonLinesEmitter;
+pub struct BatchJsonLinesEmitter {
+    /// What the batch was run on and how, for the summary line.
+    inputs: Option<BatchInputs>,
+}
 
 impl BatchEmitter for BatchJsonLinesEmitter {
     fn shows_fingerprints(&self) -> bool {
         true
     }
 
-    fn begin(&mut self, _inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
+    fn begin(&mut self, inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
+        self.inputs = Some(inputs.clone());
         Ok(())
     }
 
@@ -28,7 +32,13 @@ impl BatchEmitter for BatchJsonLinesEmitter {
     }
 
     fn finish(&mut self, end: &BatchEnd<'_>, out: &mut dyn Write) -> io::Result<()> {
-        crate::escape::to_writer(&mut *out, &BatchClosing::new(end))?;
+        let closing = BatchClosing::new(end);
+        match &self.inputs {
+            Some(inputs) => {
+                crate::escape::to_writer(&mut *out, &LinesClosing { closing, inputs })?;
+            }
+            None => crate::escape::to_writer(&mut *out, &closing)?,
+        }
         out.write_all(b"\n")
     }
 }

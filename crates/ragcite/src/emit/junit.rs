@@ -339,6 +339,8 @@ pub struct JunitEmitter {
     limits: Limits,
     suites: Vec<Suite>,
     spool: Spool,
+    /// What decided the verdicts, said after the summary.
+    decided: String,
 }
 
 /// Bytes of test cases kept in memory before they go to a temporary file.
@@ -403,7 +405,12 @@ impl Emitter for JunitEmitter {
             &mut totals,
         );
         suite.totals = totals;
-        write_document(out, &[suite], &summary_line(run.report, run.gate), None)
+        let summary = format!(
+            "{}\n{}",
+            summary_line(run.report, run.gate),
+            run.inputs.decided()
+        );
+        write_document(out, &[suite], &summary, None)
     }
 
     fn file_positions(&self) -> bool {
@@ -434,6 +441,7 @@ impl BatchEmitter for JunitEmitter {
     fn begin(&mut self, inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
         self.findings = BatchFindings::new(inputs);
         self.limits = inputs.limits.per_record;
+        self.decided = inputs.decided();
         self.suites.clear();
         self.spool = Spool::default();
         Ok(())
@@ -509,12 +517,8 @@ impl BatchEmitter for JunitEmitter {
             spool.push(&case)?;
         }
         let mut spool = self.spool.reader()?;
-        write_document(
-            out,
-            &self.suites,
-            &batch_summary_line(end),
-            Some(&mut *spool),
-        )
+        let summary = format!("{}\n{}", batch_summary_line(end), self.decided);
+        write_document(out, &self.suites, &summary, Some(&mut *spool))
     }
 }
 

@@ -30,6 +30,7 @@ use crate::batch::baseline::BaselineOutcome;
 use crate::batch::{Aggregate, BatchGate, BatchLimits, RecordOutcome};
 pub use crate::gate::summary_line;
 use crate::gate::{GateOutcome, Limits};
+pub use crate::report::{ConfigSource, ConfigUsed};
 use crate::report::{Report, plural};
 
 /// What was checked and how: file names and settings, for `inputs` in machine output.
@@ -49,60 +50,6 @@ pub struct Inputs {
     pub limits: Limits,
     /// The configuration file whose options were applied, or why none was. Added in 3.3.
     pub config: ConfigUsed,
-}
-
-/// The configuration file a run applied (`.ragcite.toml`, `ragcite.toml` or `pyproject.toml`'s
-/// `[tool.ragcite]`), or why it applied none: what makes two people's verdicts differ on the same
-/// files. Added in schema 3.3.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct ConfigUsed {
-    /// How the file was chosen: `found` (the nearest above the working directory), `given`
-    /// (`--config`), `isolated` (`--isolated`, or a caller that reads no configuration, such as
-    /// the Python package: none read), `none` (none found above the working directory).
-    pub source: ConfigSource,
-    /// The file whose options were applied: relative to the working directory when `found`
-    /// (`../.ragcite.toml`), as given when `given`; absent for `isolated` and `none`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-}
-
-/// How the configuration file was chosen.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum ConfigSource {
-    /// The nearest configuration file above the working directory.
-    Found,
-    /// The file `--config` named.
-    Given,
-    /// None read: `--isolated`, or a caller that reads no configuration file.
-    #[default]
-    Isolated,
-    /// None found above the working directory.
-    None,
-}
-
-impl ConfigUsed {
-    /// No configuration file was read: `--isolated`, or a caller that reads none.
-    pub fn isolated() -> Self {
-        Self::default()
-    }
-
-    /// What a person reads, for a table's footer: `config ../.ragcite.toml`, `config team.toml
-    /// (--config)`, `no config (--isolated)`, `no config found`. The path is escaped for a
-    /// terminal.
-    pub fn describe(&self) -> String {
-        let path = self
-            .path
-            .as_deref()
-            .map(crate::escape::printable_line)
-            .unwrap_or_default();
-        match self.source {
-            ConfigSource::Found => format!("config {path}"),
-            ConfigSource::Given => format!("config {path} (--config)"),
-            ConfigSource::Isolated => "no config (--isolated)".to_string(),
-            ConfigSource::None => "no config found".to_string(),
-        }
-    }
 }
 
 /// The answer file: its name, its format, whether it was a stream, and the token counts the
@@ -231,6 +178,33 @@ pub fn decided_line(
     )
 }
 
+impl Inputs {
+    /// What decided the verdicts (see [`decided_line`]): every output says it, so that the
+    /// configuration file a run applied is never hidden.
+    pub fn decided(&self) -> String {
+        decided_line(
+            self.threshold,
+            &self.model,
+            &self.lang,
+            self.lang_detected,
+            &self.config,
+        )
+    }
+}
+
+impl BatchInputs {
+    /// What decided the verdicts (see [`decided_line`]); with `--lang auto`, the language is
+    /// detected per record.
+    pub fn decided(&self) -> String {
+        let lang = if self.lang == "auto" {
+            "detected per record"
+        } else {
+            self.lang.as_str()
+        };
+        decided_line(self.threshold, &self.model, lang, false, &self.config)
+    }
+}
+
 /// The batch's one-line summary: whether the gate passed, records, rates and failed limits.
 pub fn batch_summary_line(end: &BatchEnd<'_>) -> String {
     let a = end.aggregate;
@@ -256,6 +230,13 @@ pub fn batch_summary_line(end: &BatchEnd<'_>) -> String {
         line.push_str(&format!(
             ", contradicted {:.1}%",
             a.rates.contradicted * 100.0
+        ));
+    }
+    if a.counts.unchecked_lines > 0 {
+        line.push_str(&format!(
+            " · {} {} not checked (code or comments)",
+            a.counts.unchecked_lines,
+            plural(a.counts.unchecked_lines, "line", "lines")
         ));
     }
     if a.abstaining_records > 0 {

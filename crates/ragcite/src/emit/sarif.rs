@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::findings::{BatchFindings, Finding, Occurrences, Rule, check_findings, stopped_line};
 use super::location::{SRCROOT, folder_uri, project_root, sarif_uri, working_directory};
-use super::{BatchEmitter, BatchEnd, BatchInputs, Emitter, Run, write_document};
+use super::{BatchEmitter, BatchEnd, BatchInputs, ConfigUsed, Emitter, Run, write_document};
 use crate::batch::RecordOutcome;
 
 /// Most results GitHub code scanning accepts in one run: a larger upload is rejected whole.
@@ -222,6 +222,32 @@ struct Invocation {
     working_directory: Option<BaseUri>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tool_execution_notifications: Vec<Notification>,
+    properties: InvocationProperties,
+}
+
+/// What decided the run, in the invocation's property bag: the configuration file applied (or
+/// why none was) and the lines of the answers that were not checked (code or comments).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct InvocationProperties {
+    config: ConfigUsed,
+    unchecked_lines: usize,
+}
+
+/// What an invocation says besides its results.
+struct Said<'a> {
+    /// Why a batch stopped early.
+    stopped: Option<&'a str>,
+    /// The file of the run (a batch's last).
+    path: &'a str,
+    /// What was left out past [`MAX_RESULTS`].
+    left_out: Option<String>,
+    /// What decided the verdicts ([`super::decided_line`]), a note.
+    decided: String,
+    config: &'a ConfigUsed,
+    unchecked_lines: usize,
+    /// The check's warnings.
+    warnings: &'a [String],
 }
 
 #[derive(Debug, Serialize)]
@@ -255,7 +281,17 @@ impl Invocation {
     /// A run that stopped early did not succeed, whatever it found: the results are partial.
     /// The notifications say where the file's structure broke, when it did, and what was left
     /// out past [`MAX_RESULTS`].
-    fn new(stopped: Option<&str>, path: &str, left_out: Option<String>) -> Self {
+    /// What decided the verdicts is a note, and the check's warnings are warnings.
+    fn new(said: Said<'_>) -> Self {
+        let Said {
+            stopped,
+            path,
+            left_out,
+            decided,
+            config,
+            unchecked_lines,
+            warnings,
+        } = said;
         let mut notifications = Vec::new();
         if let Some(reason) = stopped {
             let reason = if reason.is_empty() {
@@ -286,12 +322,28 @@ impl Invocation {
                 locations: Vec::new(),
             });
         }
+        for warning in warnings {
+            notifications.push(Notification {
+                message: Text::new(warning.clone()),
+                level: "warning",
+                locations: Vec::new(),
+            });
+        }
+        notifications.push(Notification {
+            message: Text::new(decided),
+            level: "note",
+            locations: Vec::new(),
+        });
         Invocation {
             execution_successful: stopped.is_none(),
             working_directory: working_directory().map(|dir| BaseUri {
                 uri: folder_uri(&dir),
             }),
             tool_execution_notifications: notifications,
+            properties: InvocationProperties {
+                config: config.clone(),
+                unchecked_lines,
+            },
         }
     }
 }
@@ -328,6 +380,9 @@ pub struct SarifEmitter {
     occurrences: Occurrences,
     written: usize,
     left_out: usize,
+    /// What decided the verdicts, and the configuration applied.
+    decided: String,
+    config: ConfigUsed,
 }
 
 impl Emitter for SarifEmitter {
@@ -349,7 +404,15 @@ impl Emitter for SarifEmitter {
                 original_uri_base_ids: original_uri_base_ids(),
                 column_kind: "unicodeCodePoints",
                 results,
-                invocations: [Invocation::new(None, &run.inputs.answer.path, left_out)],
+                invocations: [Invocation::new(Said {
+                    stopped: None,
+                    path: &run.inputs.answer.path,
+                    left_out,
+                    decided: run.inputs.decided(),
+                    config: &run.inputs.config,
+                    unchecked_lines: run.report.result.counts.unchecked_lines,
+                    warnings: &run.report.warnings,
+                })],
             }],
         };
         write_document(out, &log)
@@ -375,6 +438,8 @@ impl BatchEmitter for SarifEmitter {
         self.occurrences = Occurrences::default();
         self.written = 0;
         self.left_out = 0;
+        self.decided = inputs.decided();
+        self.config = inputs.config.clone();
         write!(
             out,
             "{{\"$schema\":{},\"version\":\"2.1.0\",\"runs\":[{{\"tool\":{},\"originalUriBaseIds\":{},\"columnKind\":\"unicodeCodePoints\",\"results\":[",
@@ -405,11 +470,15 @@ impl BatchEmitter for SarifEmitter {
         writeln!(
             out,
             "\n],\"invocations\":[{}]}}]}}",
-            crate::escape::to_string(&Invocation::new(
-                end.stopped,
-                self.findings.path(),
-                BatchEmitter::left_out(self)
-            ))?
+            crate::escape::to_string(&Invocation::new(Said {
+                stopped: end.stopped,
+                path: self.findings.path(),
+                left_out: BatchEmitter::left_out(self),
+                decided: self.decided.clone(),
+                config: &self.config,
+                unchecked_lines: end.aggregate.counts.unchecked_lines,
+                warnings: &[],
+            }))?
         )
     }
 

@@ -829,18 +829,7 @@ pub(crate) fn write_footer(out: &mut dyn Write, run: &Run<'_>, color: bool) -> i
         };
         writeln!(out, "{label}: {}", printable(warning))?;
     }
-    let inputs = run.inputs;
-    writeln!(
-        out,
-        "{}",
-        super::decided_line(
-            inputs.threshold,
-            &inputs.model,
-            &inputs.lang,
-            inputs.lang_detected,
-            &inputs.config
-        )
-    )?;
+    writeln!(out, "{}", run.inputs.decided())?;
     write_summary(
         out,
         &summary_line(run.report, run.gate),
@@ -986,14 +975,7 @@ impl BatchTableEmitter {
 impl BatchEmitter for BatchTableEmitter {
     fn begin(&mut self, inputs: &BatchInputs, _out: &mut dyn Write) -> io::Result<()> {
         self.several_files = inputs.files.len() > 1;
-        // `--lang auto` detects each record's language.
-        let lang = if inputs.lang == "auto" {
-            "detected per record"
-        } else {
-            inputs.lang.as_str()
-        };
-        self.decided =
-            super::decided_line(inputs.threshold, &inputs.model, lang, false, &inputs.config);
+        self.decided = inputs.decided();
         Ok(())
     }
 

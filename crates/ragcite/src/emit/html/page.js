@@ -108,6 +108,15 @@
     });
   }
 
+  /* The configuration file the server applied, as the command line's footers say it. */
+  function configText(config) {
+    if (!config) return 'no config';
+    if (config.source === 'found') return 'config ' + config.path;
+    if (config.source === 'given') return 'config ' + config.path + ' (--config)';
+    if (config.source === 'none') return 'no config found';
+    return 'no config (--isolated)';
+  }
+
   /* The report `check --format html` writes, built here from the same renderer and stylesheet:
      one self-contained file whose policy allows its inline script and style by their hashes. */
   function report(env) {
@@ -131,6 +140,7 @@
             '<body>\n<main id="main">\n<h1>ragcite report</h1>\n<p class="inputs">Threshold ' +
             escapeHtml(String(env.inputs.supportThreshold)) + ', answer read as ' +
             escapeHtml(env.inputs.answerFormat) + ', chunks as ' + escapeHtml(env.inputs.chunksFormat) +
+            ', ' + escapeHtml(configText(env.inputs.config)) +
             '.</p>\n<div id="result" aria-live="polite">\n<div id="view"><noscript>This report needs ' +
             'JavaScript to show its result.</noscript></div>\n</div>\n</main>\n' +
             '<script type="application/json" id="envelope">' +

@@ -1,0 +1,347 @@
+//! Line-level Markdown: fenced and indented code, footnote and link definitions, line prefixes;
+//! and what of the answer is not read as prose because it is code or a comment.
+//!
+//! An answer is text a model wrote, not Markdown a person checked in a preview: Markdown's
+//! rules would let an answer opt out of the check by opening a fence or a comment it never
+//! closes, or by indenting its text. So:
+//!
+//! - A fence (```` ``` ````, `~~~`) that no later line closes is no code block: its line is
+//!   blanked, the lines after it are prose, and a warning says so.
+//! - An HTML comment `<!--` that no `-->` closes blanks its four characters only, with a
+//!   warning; the text after it is prose.
+//! - Indented lines (four spaces or a tab, after a blank line) are code only when the answer is
+//!   otherwise Markdown (some line that is not blank is not indented) and the block looks like
+//!   code ([`looks_like_code`]); else they are prose.
+//!
+//! Every line that held text and that code or a comment took wholly is counted as not checked
+//! ([`Hidden`]): each output says how many.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+use regex::{Regex, RegexSet};
+
+use super::Blanker;
+
+static FOOTNOTE_DEFINITION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^ {0,3}\[\^[^\]\n]+\]:").unwrap());
+static LINK_DEFINITION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^ {0,3}\[[^\]\n]+\]:[ \t]*(?:<[^>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*\r?$"#)
+        .unwrap()
+});
+static LINE_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[ \t]*(?:>[ \t]?)*[ \t]*(?:#{1,6}(?:[ \t]+|$)|(?:[-*+]|[0-9]{1,9}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?)?").unwrap()
+});
+static LIST_ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[ \t]*(?:>[ \t]?)*[ \t]*(?:[-*+]|[0-9]{1,9}[.)])[ \t]+").unwrap()
+});
+static FENCE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^ {0,3}(?:>[ \t]?)*[ \t]*(`{3,}|~{3,})").unwrap());
+
+/// What marks a line as code: punctuation and operators that prose does not end or join words
+/// with, declarations, assignments, calls, prompts, comments, tags, commands. Compiled only
+/// when an indented block has to be judged.
+static CODE_LINE: LazyLock<RegexSet> = LazyLock::new(|| {
+    RegexSet::new([
+        // Ends with `;`, `{` or `}`, or starts with a closing bracket.
+        r"[;{}]\s*$",
+        r"^\s*[}\])]",
+        // Operators and an assignment at the start of the line.
+        r"\S\s*(?:==|!=|<=|>=|=>|->|:=|\+=|-=|\*=|/=|&&|\|\|)\s*\S",
+        r#"^\s*[\w.\[\]"'$]+\s*=\s*\S"#,
+        // A call that ends the line, `f(x)`, `main():`.
+        r"[\w.]\([^()]*\)\s*[;:,{]?\s*$",
+        // Declarations and imports, in lower case as code writes them.
+        r"^\s*(?:def|fn|function|class|struct|enum|impl|interface|trait|func)\s+\w+\s*[(<:{]",
+        r"^\s*(?:import\s+[\w.]+(?:\s+as\s+\w+)?|from\s+[\w.]+\s+import\s+.+)\s*;?\s*$",
+        r"^\s*(?:#include|#define|#!|//|/\*|\*/|<\?|<!DOCTYPE)",
+        // Prompts, and a line that is one tag.
+        r"^\s*(?:\$|>>>|\.\.\.|%|PS>)\s",
+        r"^\s*</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>\s*$",
+        r"^\s*(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP)\s",
+        // A JSON key, a YAML key alone on its line.
+        r#"^\s*"[^"]*"\s*:"#,
+        r"^\s*[\w-]+:\s*$",
+    ])
+    .unwrap()
+});
+
+/// A command at the start of a line that does not end as a sentence does.
+static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:pip3?|npm|npx|yarn|pnpm|cargo|git|cd|curl|wget|docker|kubectl|python3?|node|sudo|apt(?:-get)?|brew|export|mkdir|chmod|ragcite)\s+[-\w./]").unwrap()
+});
+
+/// What the block stage blanked as code or comments, for counting the lines not checked.
+#[derive(Debug, Default)]
+pub(super) struct Hidden {
+    /// Indices (0-based) of the lines that code took, ascending.
+    pub code_lines: Vec<usize>,
+    /// Byte ranges of the closed HTML comments, ascending.
+    pub comments: Vec<Range<usize>>,
+    /// What was read otherwise than Markdown would (an unclosed fence or comment).
+    pub warnings: Vec<String>,
+}
+
+/// Byte ranges of the HTML comments of `text` that close, `<!--` to `-->`; each `<!--` that no
+/// `-->` follows is blanked alone (its four characters), with a warning in `hidden`. One pass.
+pub(super) fn blank_comments(text: &str, out: &mut Blanker, hidden: &mut Hidden) {
+    let mut from = 0;
+    let mut unclosed = None;
+    while let Some(start) = text.get(from..).and_then(|rest| rest.find("<!--")) {
+        let start = from + start;
+        match text[start + 4..].find("-->") {
+            Some(k) => {
+                let end = start + 4 + k + 3;
+                out.blank(start..end);
+                hidden.comments.push(start..end);
+                from = end;
+            }
+            None => {
+                out.blank(start..start + 4);
+                unclosed.get_or_insert(start);
+                from = start + 4;
+            }
+        }
+    }
+    if let Some(start) = unclosed {
+        let line = 1 + text[..start].bytes().filter(|&b| b == b'\n').count();
+        hidden.warnings.push(format!(
+            "the HTML comment opened at line {line} never closes: the text after it is checked"
+        ));
+    }
+}
+
+/// The fence (its backticks or tildes) that `line` opens or closes, if any; none at all when
+/// the text has no three backticks or tildes in a row (`fences` false).
+fn fence_at(fences: bool, line: &str) -> Option<regex::Match<'_>> {
+    if !fences {
+        return None;
+    }
+    FENCE.captures(line).and_then(|c| c.get(1))
+}
+
+/// The length of the fence that `line` could close a block with (a fence and nothing after it),
+/// by its character: backticks first, tildes second.
+fn closer(fences: bool, line: &str) -> Option<(usize, usize)> {
+    let m = fence_at(fences, line)?;
+    if !line[m.end()..].trim().is_empty() {
+        return None;
+    }
+    let kind = usize::from(m.as_str().as_bytes()[0] == b'~');
+    Some((kind, m.len()))
+}
+
+/// For each line, the longest fence of each kind that a line after it could close a block
+/// with: a fence opened at line `k` with a fence of length `n` closes when `after[k+1]` of its
+/// kind is at least `n` (else it never closes). Empty when the text has no fences.
+fn closers_after(fences: bool, lines: &[&str]) -> Vec<[usize; 2]> {
+    if !fences {
+        return Vec::new();
+    }
+    let mut after = vec![[0usize; 2]; lines.len() + 1];
+    for (k, line) in lines.iter().enumerate().rev() {
+        after[k] = after[k + 1];
+        if let Some((kind, len)) = closer(true, line) {
+            after[k][kind] = after[k][kind].max(len);
+        }
+    }
+    after
+}
+
+/// Whether an indented block's lines (each with its indentation) look like code: at least one
+/// line marked as code, and no more lines that read as sentences (three words or more ending in
+/// `.`, `!` or `?`, markers and closing brackets aside) than lines marked as code.
+pub(super) fn looks_like_code(lines: &[&str]) -> bool {
+    let mut code = 0;
+    let mut sentences = 0;
+    for line in lines {
+        let text = line.trim();
+        if text.is_empty() {
+            continue;
+        }
+        let ends = text
+            .trim_end_matches(|c: char| c == ']' || c == '[' || c.is_ascii_digit() || c == ',')
+            .trim_end_matches(['"', '\'', ')', '”', '’', '*', '_'])
+            .ends_with(['.', '!', '?']);
+        let words = text.split_whitespace().count();
+        let sentence = ends && words >= 3;
+        if CODE_LINE.is_match(text) || (!ends && COMMAND.is_match(text)) {
+            code += 1;
+        } else if sentence {
+            sentences += 1;
+        }
+    }
+    code > 0 && code >= sentences
+}
+
+/// The indented block last judged: its end (a line index, exclusive) and whether it is code.
+#[derive(Default)]
+struct IndentedBlock {
+    end: usize,
+    code: bool,
+}
+
+fn is_indented(line: &str) -> bool {
+    line.starts_with('\t') || line.starts_with("    ")
+}
+
+/// Line-level Markdown: fenced and indented code, footnote and link definitions, line prefixes.
+/// Returns the offsets of heading lines; the lines code took go to `hidden`.
+pub(super) fn blank_blocks(answer: &str, out: &mut Blanker, hidden: &mut Hidden) -> Vec<usize> {
+    let mut headings = Vec::new();
+    let mut fence: Option<(u8, usize)> = None;
+    let mut previous_blank = true;
+    let mut in_list = false;
+    let mut in_footnote = false;
+    let mut offset = 0;
+    let fences = answer.contains("```") || answer.contains("~~~");
+    let raw_lines: Vec<&str> = answer.split_inclusive('\n').collect();
+    let lines: Vec<&str> = raw_lines
+        .iter()
+        .map(|l| l.trim_end_matches(['\n', '\r']))
+        .collect();
+    let closers = closers_after(fences, &lines);
+    // Whether some line that holds text is not indented: only then can indentation mark code.
+    let markdown = lines
+        .iter()
+        .any(|l| !l.trim().is_empty() && !is_indented(l));
+    let mut block = IndentedBlock::default();
+    let mut unclosed_fence = None;
+    for (k, raw_line) in raw_lines.iter().enumerate() {
+        let line = lines[k];
+        let range = offset..offset + line.len();
+        offset += raw_line.len();
+        let visible = std::str::from_utf8(&out.bytes[range.clone()]).unwrap_or("");
+        let blank_line = visible.trim().is_empty();
+        if let Some((ch, len)) = fence {
+            if let Some(m) = fence_at(fences, line)
+                && m.as_str().as_bytes()[0] == ch
+                && m.len() >= len
+                && line[m.end()..].trim().is_empty()
+            {
+                fence = None;
+            }
+            out.blank(range);
+            hidden.code_lines.push(k);
+            continue;
+        }
+        if let Some(m) = fence_at(fences, line) {
+            let (ch, len) = (m.as_str().as_bytes()[0], m.len());
+            let kind = usize::from(ch == b'~');
+            out.blank(range);
+            if closers.get(k + 1).is_some_and(|after| after[kind] >= len) {
+                fence = Some((ch, len));
+                hidden.code_lines.push(k);
+            } else {
+                // A fence that never closes opens no block: its line is blanked, the rest read.
+                unclosed_fence.get_or_insert(k + 1);
+                previous_blank = true;
+            }
+            continue;
+        }
+        let indent = is_indented(line);
+        if in_footnote && (indent || blank_line) {
+            out.blank(range);
+            previous_blank = blank_line;
+            continue;
+        }
+        in_footnote = false;
+        if indent && !blank_line && !in_list {
+            if k >= block.end && previous_blank {
+                // The block runs to the next line that holds text and is not indented; it is
+                // judged once, as a whole.
+                let end = (k..lines.len())
+                    .find(|&j| !lines[j].trim().is_empty() && !is_indented(lines[j]))
+                    .unwrap_or(lines.len());
+                block = IndentedBlock {
+                    end,
+                    code: markdown && looks_like_code(&lines[k..end]),
+                };
+            }
+            if k < block.end && block.code {
+                out.blank(range);
+                hidden.code_lines.push(k);
+                previous_blank = false;
+                continue;
+            }
+        }
+        if blank_line {
+            previous_blank = true;
+            continue;
+        }
+        let definition = line.trim_start_matches(' ').starts_with('[');
+        if definition && FOOTNOTE_DEFINITION.is_match(line) {
+            out.blank(range);
+            in_footnote = true;
+            previous_blank = false;
+            continue;
+        }
+        if definition && LINK_DEFINITION.is_match(line) {
+            out.blank(range);
+            previous_blank = false;
+            continue;
+        }
+        if LIST_ITEM.is_match(line) {
+            in_list = true;
+        } else if !indent {
+            in_list = false;
+        }
+        if let Some(m) = LINE_PREFIX.find(line) {
+            if m.as_str().contains('#') {
+                headings.push(range.start);
+            }
+            out.blank(range.start..range.start + m.end());
+        }
+        previous_blank = false;
+    }
+    if let Some(line) = unclosed_fence {
+        hidden.warnings.push(format!(
+            "the code fence opened at line {line} never closes: the lines after it are checked \
+             as text"
+        ));
+    }
+    headings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_is_told_from_indented_prose() {
+        for code in [
+            ["    let x = 1;", "    println!(\"{x}\");"].as_slice(),
+            &["    def main():", "        return 0"],
+            &["    $ pip install ragcite"],
+            &["    pip install ragcite"],
+            &["    import numpy as np"],
+            &["    SELECT id FROM t"],
+            &["    <div class=\"x\">"],
+            &["    \"key\": 1"],
+            &["    x = compute(a, b)", "    The result is printed below."],
+        ] {
+            assert!(looks_like_code(code), "{code:?}");
+        }
+        for prose in [
+            ["    The Eiffel Tower is 330 metres tall [1]."].as_slice(),
+            &[
+                "    It was completed in 1889 and",
+                "    from the start it drew crowds [2].",
+            ],
+            &["    Paris is the capital"],
+            &["    export restrictions were lifted in 1990."],
+            &["    See the guide (chapter 2)."],
+        ] {
+            assert!(!looks_like_code(prose), "{prose:?}");
+        }
+    }
+
+    #[test]
+    fn fences_close_only_with_a_fence_of_their_kind_as_long() {
+        let lines = ["```", "x", "~~~~", "````", "y"];
+        let after = closers_after(true, &lines);
+        assert_eq!(after[1], [4, 4]);
+        assert_eq!(after[4], [0, 0]);
+        assert_eq!(closer(true, "``` rust"), None);
+    }
+}
