@@ -362,6 +362,18 @@ def test_batch_of_records_and_options():
     assert by_fields["aggregate"] == report["aggregate"]
 
 
+def test_a_field_path_that_fans_out_is_an_input_error():
+    # 150 sources, each holding a list of its own: `a[].^` goes back to the record once per
+    # source, so the path reaches 150^4 values (it once took 3 GiB and killed the interpreter).
+    sources = [{"a": [], "text": "Paris is in France."} for _ in range(150)]
+    records = [{"answer": "Paris is in France [1].", "a": sources}]
+    with pytest.raises(ragcite.InputError, match="climbs back above the items"):
+        ragcite.batch(records, fields={"contexts": "a[].^.a[].^.a[].^.a[]"})
+    # The same sources through a path that reaches each once are read.
+    report = ragcite.batch(records, fields={"contexts": "a[].text"})
+    assert report["records"][0]["counts"]["chunks"] == 150
+
+
 # The support model
 
 #: A model file that gives every cited sentence the support sigmoid(3) = 0.9526: one tree of one
