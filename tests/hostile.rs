@@ -1470,3 +1470,57 @@ fn error_messages_hold_no_control_characters_from_the_input() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Markdown an answer cannot hide behind
+// ---------------------------------------------------------------------------------------------
+
+/// Floods of what opens code or a comment without closing it, and of indented blocks: each
+/// judged once, in bounded time (a flood of unclosed `<!--` searched the rest of the answer
+/// for a `-->` once each).
+#[test]
+fn floods_of_unclosed_comments_fences_and_indented_blocks() {
+    let dir = tempdir();
+    write_chunks(dir.path());
+    let n = size(400_000, 200_000);
+    let floods = [
+        ("comments.md", "<!--".repeat(n)),
+        (
+            "fences.md",
+            (0..n / 2)
+                .map(|k| format!("{}\n", "`".repeat(3 + k % 50)))
+                .collect::<String>(),
+        ),
+        (
+            "indented.md",
+            format!("Intro.\n\n{}", "    x = 1;\n\n".repeat(n / 2)),
+        ),
+        (
+            "comments-then-text.md",
+            format!("{}\nThe tower is 330 metres tall [1].\n", "<!-- ".repeat(n)),
+        ),
+    ];
+    for (name, text) in &floods {
+        fs::write(dir.path().join(name), text).unwrap();
+        let out = run_in(
+            dir.path(),
+            &["check", name, "chunks.json", "--format", "json"],
+            None,
+        );
+        report(&format!("{name}, {}", megabytes(text.len())), &out);
+        assert_clean(&out, &[0, 1]);
+    }
+    // The text after a flood of unclosed comments is checked.
+    let out = run_in(
+        dir.path(),
+        &[
+            "check",
+            "comments-then-text.md",
+            "chunks.json",
+            "--format",
+            "json",
+        ],
+        None,
+    );
+    assert_eq!(out.json()["result"]["counts"]["supported"], 1);
+}

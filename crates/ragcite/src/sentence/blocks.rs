@@ -89,7 +89,14 @@ pub(super) fn blank_comments(text: &str, out: &mut Blanker, hidden: &mut Hidden)
     let mut unclosed = None;
     while let Some(start) = text.get(from..).and_then(|rest| rest.find("<!--")) {
         let start = from + start;
-        match text[start + 4..].find("-->") {
+        // Once one `<!--` finds no `-->` after it, none after it will: they are not searched
+        // again (which made a flood of them quadratic).
+        let close = if unclosed.is_none() {
+            text[start + 4..].find("-->")
+        } else {
+            None
+        };
+        match close {
             Some(k) => {
                 let end = start + 4 + k + 3;
                 out.blank(start..end);
