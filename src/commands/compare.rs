@@ -42,8 +42,10 @@ pub fn run(args: &CompareArgs) -> Result<ExitStatus> {
             limits: &limits,
         };
         let mut kept = Keep::default();
+        // Opened and read on a thread of its own, so that a signal ends a wait for input.
+        let open = |file: &str| interrupt.open(file, open_transcript);
         let stopped = reading.read(
-            &open_transcript,
+            &open,
             &interrupt,
             &mut kept,
             &mut io::sink(),
