@@ -8,7 +8,7 @@ use anyhow::{Result, bail};
 use ragcite::Checker;
 use ragcite::batch::identity::Identities;
 use ragcite::batch::{Aggregate, RecordOutcome};
-use ragcite::compare::{self, Better, SideRecord};
+use ragcite::compare::{self, SideRecord};
 use ragcite::emit::compare::CompareTable;
 use ragcite::emit::json::CompareInputs;
 use ragcite::emit::{BatchEmitter, BatchEnd, BatchFields, BatchInputs};
@@ -97,7 +97,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitStatus> {
         out.flush()
     })();
     written(result, "comparison")?;
-    Ok(if args.fail_if_worse && comparison.better == Better::A {
+    Ok(if args.fail_if_worse && comparison.fails_if_worse() {
         ExitStatus::LimitsExceeded
     } else {
         ExitStatus::Success

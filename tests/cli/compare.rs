@@ -308,11 +308,89 @@ fn fail_if_worse_fails_only_when_b_is_worse() {
     // B has 3 problem sentences of 7 claims over the matched records, A 2 of 6.
     let worse = ragcite(["compare", A, B, "--fail-if-worse"]).stdout(1);
     assert!(worse.lines().last().unwrap().starts_with("B is worse: "));
-    let better = ragcite(["compare", B, A, "--fail-if-worse"]).stdout(0);
+    let better = ragcite(["compare", A, A_FIXED, "--fail-if-worse"]).stdout(0);
     assert!(better.lines().last().unwrap().starts_with("B is better: "));
+    // Better, but each side has a record the other lacks: not all compared.
+    let unmatched = ragcite(["compare", B, A, "--fail-if-worse"]).stdout(1);
+    assert!(
+        unmatched
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("B is better: ")
+    );
     let tie = ragcite(["compare", A, A, "--fail-if-worse"]).stdout(0);
     assert!(tie.lines().last().unwrap().starts_with("A and B tie: "));
     assert!(tie.contains("No matched record changed."));
+}
+
+#[test]
+fn records_left_out_fail_the_gate_and_the_summary_says_so() {
+    let record = |id: &str, answer: &str| {
+        format!(
+            "{}\n",
+            serde_json::json!({"id": id, "answer": answer,
+                "contexts": ["The tower is 330 metres tall.", "It was built in 1889."]})
+        )
+    };
+    let a = temp(
+        ".jsonl",
+        &format!(
+            "{}{}{}",
+            record("q1", "It is 330 metres tall [1]."),
+            record("q2", "It was built in 1889 [2]."),
+            record("q3", "It is 330 metres tall [1]."),
+        ),
+    );
+    // B: a broken JSON line and a record without contexts where A has q2 and q3.
+    let b = temp(
+        ".jsonl",
+        &format!(
+            "{}{{\"id\": \"q2\", broken\n{{\"id\": \"q3\", \"answer\": \"It is tall.\"}}\n",
+            record("q1", "It is 330 metres tall [1]."),
+        ),
+    );
+    let (a, b) = (path(&a), path(&b));
+    let table = ragcite(["compare", &a, &b, "--fail-if-worse"]).stdout(1);
+    let last = table.lines().last().unwrap();
+    assert!(
+        last.starts_with("A and B tie: ")
+            && last.ends_with(
+                " · INCOMPLETE: records left out: 2 of A (2 unmatched), 2 of B (2 unreadable); \
+                 --fail-if-worse fails"
+            ),
+        "{last}"
+    );
+    // Without --fail-if-worse the comparison is only shown.
+    ragcite(["compare", &a, &b]).stdout(0);
+    let doc = ragcite(["compare", &a, &b, "--format", "json", "--fail-if-worse"]).json(1);
+    assert_eq!(doc["complete"], false);
+    assert_eq!(doc["summary"], last);
+    let html = ragcite(["compare", &a, &b, "--format", "html", "--fail-if-worse"]).stdout(1);
+    assert!(html.contains("INCOMPLETE: records left out"), "{html}");
+    // Ids renamed in B, with no question to match by: nothing left to compare but one record.
+    let renamed = temp(
+        ".jsonl",
+        &format!(
+            "{}{}{}",
+            record("q1", "It is 330 metres tall [1]."),
+            record("Q2", "It was built in 1889 [2]."),
+            record("Q3", "It is 330 metres tall [1]."),
+        ),
+    );
+    let table = ragcite(["compare", &a, &path(&renamed), "--fail-if-worse"]).stdout(1);
+    let last = table.lines().last().unwrap();
+    assert!(
+        last.ends_with(
+            " · INCOMPLETE: records left out: 2 of A (2 unmatched), 2 of B (2 unmatched); \
+             --fail-if-worse fails"
+        ),
+        "{last}"
+    );
+    // Every record read and matched: complete.
+    let doc = ragcite(["compare", A, A_FIXED, "--format", "json", "--fail-if-worse"]).json(0);
+    assert_eq!(doc["complete"], true);
+    assert!(!doc["summary"].as_str().unwrap().contains("INCOMPLETE"));
 }
 
 #[test]
