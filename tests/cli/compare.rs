@@ -538,6 +538,44 @@ fn the_html_page_escapes_the_inputs() {
 }
 
 #[test]
+fn the_html_page_writes_no_control_character() {
+    let record = |id: &str, question: &str, answer: &str| {
+        format!(
+            "{}\n",
+            serde_json::json!({"id": id, "question": question, "answer": answer,
+                "contexts": ["The tower is 330 metres tall."]})
+        )
+    };
+    let a = temp(
+        ".jsonl",
+        &record("x", "How tall?", "It is 330 metres tall [1]."),
+    );
+    let b = temp(
+        ".jsonl",
+        &format!(
+            "{}{}",
+            record(
+                "x",
+                "How tall?",
+                "It is 330 metres tall [1]. It was \u{1b}]0;owned\u{7} built in 1740."
+            ),
+            record("\u{1b}[31mred", "Bell\u{7}?\u{202e}", "It is tall [1]."),
+        ),
+    );
+    let html = ragcite(["compare", &path(&a), &path(&b), "--format", "html"]).stdout(0);
+    for raw in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!html.contains(raw), "{raw:?} reached the page");
+    }
+    for escaped in [
+        r"It was \u{1b}]0;owned\u{7} built in 1740.",
+        r"\u{1b}[31mred",
+        r"Bell\u{7}?\u{202e}",
+    ] {
+        assert!(html.contains(escaped), "`{escaped}` is not in the page");
+    }
+}
+
+#[test]
 fn compare_reads_the_configuration_as_batch_does() {
     let tree = crate::util::Tree::new();
     // `format = "jsonl"` is batch's, not compare's; `baseline` may not be in a file at all.
