@@ -141,6 +141,7 @@ fn write_until(
         fields: &fields,
         records: args.records.as_deref(),
         max_record_size: args.max_record_size,
+        trace_limits: (args.max_open_traces, args.max_trace_memory),
         checker: &checker,
         limits: &limits.per_record,
     };
@@ -236,6 +237,8 @@ pub(super) struct Reading<'a> {
     /// `--records`: where the array of records is in a file that is one JSON object.
     pub records: Option<&'a str>,
     pub max_record_size: u64,
+    /// `--max-open-traces` and `--max-trace-memory`: how a trace export is joined.
+    pub trace_limits: (u32, u64),
     pub checker: &'a Checker,
     pub limits: &'a ragcite::Limits,
 }
@@ -264,6 +267,7 @@ impl Reading<'_> {
                 .then(|| std::path::Path::new(file))
                 .filter(|path| batch::giskard::is_report_folder(path));
             let limit = super::record_limit(self.max_record_size);
+            let (open_traces, trace_memory) = self.trace_limits;
             let records = if let Some(folder) = folder {
                 match batch::giskard::ReportFolder::open(folder, limit) {
                     Ok(folder) => batch::traces::Records::of(folder),
@@ -287,7 +291,10 @@ impl Reading<'_> {
                 if let Some(path) = self.records {
                     scanner = scanner.with_records_path(path);
                 }
-                batch::traces::Records::new(scanner)
+                batch::traces::Records::new(scanner).with_limits(
+                    usize::try_from(open_traces).unwrap_or(usize::MAX),
+                    super::record_limit(trace_memory),
+                )
             };
             emitter.file(name);
             let name: Arc<str> = name.as_str().into();

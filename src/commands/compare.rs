@@ -38,6 +38,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitStatus> {
             fields: &fields,
             records: args.records.as_deref(),
             max_record_size: args.max_record_size,
+            trace_limits: (args.max_open_traces, args.max_trace_memory),
             checker: &checker,
             limits: &limits,
         };
