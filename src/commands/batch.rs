@@ -7,13 +7,13 @@ use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use ragcite::Checker;
-use ragcite::batch::baseline::Baseline;
+use ragcite::batch::baseline::{Baseline, FindingOptions};
 use ragcite::batch::identity::Identities;
 use ragcite::batch::{self, Aggregate, BatchError};
 use ragcite::emit::{BatchEmitter, BatchEnd, BatchFields, BatchInputs};
 
 use super::{warn, written};
-use crate::cli::BatchArgs;
+use crate::cli::{BatchArgs, Scope};
 use crate::exit::ExitStatus;
 use crate::files::{
     DEFAULT_MAX_INPUT, STDIN_NAME, check_is_file, open_transcript, read_input, stdin_at_most_once,
@@ -111,10 +111,36 @@ fn write_until(
     let limits = args.limits();
     let options = args.checking.options()?;
     let mut emitter = args.format.emitter(&args.output, args.all);
+    let finding_options = FindingOptions {
+        threshold: options.threshold,
+        model: args.checking.model.clone(),
+        lang: args.checking.lang.to_string(),
+        citation_scope: match args.checking.citation_scope {
+            Scope::Sentence => "sentence",
+            Scope::Paragraph => "paragraph",
+        }
+        .to_string(),
+        marker: args
+            .checking
+            .marker
+            .as_ref()
+            .map(|m| m.as_str().to_string()),
+    };
     // The baseline is read before anything is written, so that a wrong one fails cleanly.
     let mut identities = match &args.baseline {
         Some(path) => match read_baseline(path, &args.files, interrupt)? {
-            Ok(baseline) => Identities::with_baseline(baseline),
+            Ok(baseline) => {
+                let differences = baseline.options.differences(&finding_options);
+                if !differences.is_empty() {
+                    bail!(
+                        "{}: made with other options than this run's: {}: its findings would \
+                         not match this run's; write it again with this run's options",
+                        baseline.file,
+                        differences.join(", ")
+                    );
+                }
+                Identities::with_baseline(baseline)
+            }
             Err(stopped) => return stopped.status("nothing was checked"),
         },
         None if emitter.shows_fingerprints() => Identities::default(),
@@ -122,9 +148,11 @@ fn write_until(
     };
     let inputs = BatchInputs {
         files: args.files.iter().map(|f| args.output.name_of(f)).collect(),
-        threshold: options.threshold,
-        model: args.checking.model.clone(),
-        lang: args.checking.lang.to_string(),
+        threshold: finding_options.threshold,
+        model: finding_options.model,
+        lang: finding_options.lang,
+        citation_scope: finding_options.citation_scope,
+        marker: finding_options.marker,
         limits,
         fields: BatchFields {
             id: fields.id.clone(),

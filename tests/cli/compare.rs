@@ -248,6 +248,30 @@ fn a_baseline_that_is_no_batch_document_is_an_input_error() {
             "missing field `fingerprint`",
         ),
         ("empty", temp(".json", ""), "not JSON: EOF while parsing"),
+        (
+            "no complete",
+            temp(".json", &a_json.replace(",\"complete\":true", "")),
+            "it has no `complete`",
+        ),
+        (
+            "zzzz",
+            temp(
+                ".json",
+                &a_json.replace(
+                    "\"fingerprint\":\"4a62e52bd90298b2\"",
+                    "\"fingerprint\":\"zzzz\"",
+                ),
+            ),
+            "line 2: fingerprint `zzzz` is not 16 hex digits",
+        ),
+        (
+            "summary",
+            temp(
+                ".json",
+                &a_json.replacen("{\"type\":\"record\"", "{\"type\":\"summary\"", 2),
+            ),
+            "line 2: a record of type `summary`",
+        ),
     ];
     for (what, file, expected) in &cases {
         let line = ragcite(["batch", B, "--baseline", &path(file)]).input_error();
@@ -262,6 +286,49 @@ fn a_baseline_that_is_no_batch_document_is_an_input_error() {
         folder,
         "ragcite: error: testdata/compare: is a directory, not a file"
     );
+}
+
+#[test]
+fn a_baseline_made_with_other_options_is_refused() {
+    let baseline = temp(
+        ".json",
+        &ragcite(["batch", A, "--format", "json", "--threshold", "0.3"]).stdout(1),
+    );
+    let line = ragcite(["batch", A, "--baseline", &path(&baseline)]).input_error();
+    assert_eq!(
+        line,
+        format!(
+            "ragcite: error: {}: made with other options than this run's: --threshold 0.3 \
+             (this run: 0.5): its findings would not match this run's; write it again with this \
+             run's options",
+            path(&baseline)
+        )
+    );
+    let line = ragcite([
+        "batch",
+        A,
+        "--baseline",
+        &path(&baseline),
+        "--threshold",
+        "0.3",
+        "--citation-scope",
+        "paragraph",
+    ])
+    .input_error();
+    assert!(
+        line.contains(": --citation-scope sentence (this run: paragraph): "),
+        "{line}"
+    );
+    // The same options: read.
+    ragcite([
+        "batch",
+        A,
+        "--baseline",
+        &path(&baseline),
+        "--threshold",
+        "0.3",
+    ])
+    .stdout(0);
 }
 
 #[test]
