@@ -561,15 +561,18 @@ fn the_comparison_as_one_html_page() {
     }
 }
 
+/// A JSON Lines record of `id`, `question` and `answer`, with one chunk about the tower.
+fn tower_record(id: &str, question: &str, answer: &str) -> String {
+    format!(
+        "{}\n",
+        serde_json::json!({"id": id, "question": question, "answer": answer,
+            "contexts": ["The tower is 330 metres tall."]})
+    )
+}
+
 #[test]
 fn the_html_page_escapes_the_inputs() {
-    let record = |id: &str, question: &str, answer: &str| {
-        format!(
-            "{}\n",
-            serde_json::json!({"id": id, "question": question, "answer": answer,
-                "contexts": ["The tower is 330 metres tall."]})
-        )
-    };
+    let record = tower_record;
     let a = temp(
         ".jsonl",
         &record("<b>x</b>", "How tall?", "It is 330 metres tall [1]."),
@@ -606,13 +609,7 @@ fn the_html_page_escapes_the_inputs() {
 
 #[test]
 fn the_html_page_writes_no_control_character() {
-    let record = |id: &str, question: &str, answer: &str| {
-        format!(
-            "{}\n",
-            serde_json::json!({"id": id, "question": question, "answer": answer,
-                "contexts": ["The tower is 330 metres tall."]})
-        )
-    };
+    let record = tower_record;
     let a = temp(
         ".jsonl",
         &record("x", "How tall?", "It is 330 metres tall [1]."),

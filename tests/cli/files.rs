@@ -410,12 +410,40 @@ fn write_records(path: &Path, count: usize) {
     std::fs::write(path, text).expect("records written");
 }
 
+/// Sends `signal` (`INT`, `TERM`) to `child`, runs `then`, and waits for the child's end; fails
+/// (killing it) unless it ends within `limit` of the signal.
+fn signal_and_wait(
+    child: &mut std::process::Child,
+    signal: &str,
+    limit: std::time::Duration,
+    then: impl FnOnce(),
+) -> std::process::ExitStatus {
+    let sent = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    then();
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            return status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("ragcite did not stop within {limit:?} of SIG{signal}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// Runs `batch FILE --format jsonl`, sends `signal` once the first line is out, and gives the
 /// exit code, the lines written and stderr. The run is killed if it takes over a minute.
 fn interrupted_batch(signal: &str) -> (Option<i32>, Vec<serde_json::Value>, String) {
     use std::io::{BufRead, Read};
     use std::process::Stdio;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     let dir = tempfile::tempdir().expect("a temporary directory");
     let file = dir.path().join("records.jsonl");
     let total = 20_000;
@@ -433,26 +461,12 @@ fn interrupted_batch(signal: &str) -> (Option<i32>, Vec<serde_json::Value>, Stri
     let mut first = String::new();
     stdout.read_line(&mut first).expect("a first line");
     assert!(first.ends_with('\n'), "a first record line: {first:?}");
-    let sent = std::process::Command::new("kill")
-        .args([&format!("-{signal}"), &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
     let mut rest = String::new();
-    stdout
-        .read_to_string(&mut rest)
-        .expect("the rest of stdout");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waits") {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("batch did not stop within 60 s of SIG{signal}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = signal_and_wait(&mut child, signal, Duration::from_secs(60), || {
+        stdout
+            .read_to_string(&mut rest)
+            .expect("the rest of stdout");
+    });
     let mut stderr = String::new();
     child
         .stderr
@@ -592,7 +606,7 @@ fn signalled_while_waiting(
 ) -> (Option<i32>, String, String) {
     use std::io::Read;
     use std::process::Stdio;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     let mut child = ragcite(args)
         .command()
         .stdin(Stdio::piped())
@@ -604,23 +618,7 @@ fn signalled_while_waiting(
     let stdin = child.stdin.take();
     wait_for_handlers(child.id());
     std::thread::sleep(wait);
-    let sent = std::process::Command::new("kill")
-        .args([&format!("-{signal}"), &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waits") {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(10) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{args:?} waiting on input did not end within 10 s of SIG{signal}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = signal_and_wait(&mut child, signal, Duration::from_secs(10), || {});
     drop(stdin);
     let mut stdout = String::new();
     let mut stderr = String::new();

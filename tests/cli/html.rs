@@ -189,6 +189,23 @@ fn the_batch_report() {
     }
 }
 
+/// The answer's text in the envelope of a batch report's first record.
+fn first_answer(html: &str) -> Value {
+    let record = bodies(
+        html,
+        "<script type=\"application/json\" id=\"record-1\">",
+        "</script>",
+    );
+    let envelope: Value = serde_json::from_str(record[0].1).expect("JSON");
+    envelope["presentation"]
+        .as_array()
+        .expect("blocks")
+        .iter()
+        .find(|b| b["kind"] == "answer")
+        .expect("the answer")["text"]
+        .clone()
+}
+
 #[test]
 fn data_that_looks_like_markup_cannot_close_its_block() {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -207,20 +224,7 @@ fn data_that_looks_like_markup_cannot_close_its_block() {
         html.matches("<script").count()
     );
     assert!(!html.contains("<script>alert"));
-    let record = bodies(
-        &html,
-        "<script type=\"application/json\" id=\"record-1\">",
-        "</script>",
-    );
-    let envelope: Value = serde_json::from_str(record[0].1).expect("JSON");
-    let answer = envelope["presentation"]
-        .as_array()
-        .expect("blocks")
-        .iter()
-        .find(|b| b["kind"] == "answer")
-        .expect("the answer")["text"]
-        .clone();
-    assert_eq!(answer, "It says </script><!-- here [1].");
+    assert_eq!(first_answer(&html), "It says </script><!-- here [1].");
 }
 
 #[test]
@@ -254,18 +258,5 @@ fn no_control_character_reaches_a_page_as_it_is() {
         }
     }
     // The data blocks hold the text as it was, escaped as JSON.
-    let record = bodies(
-        &batch,
-        "<script type=\"application/json\" id=\"record-1\">",
-        "</script>",
-    );
-    let envelope: Value = serde_json::from_str(record[0].1).expect("JSON");
-    let shown = envelope["presentation"]
-        .as_array()
-        .expect("blocks")
-        .iter()
-        .find(|b| b["kind"] == "answer")
-        .expect("the answer")["text"]
-        .clone();
-    assert_eq!(shown, text);
+    assert_eq!(first_answer(&batch), text);
 }
