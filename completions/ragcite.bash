@@ -118,7 +118,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__batch)
-            opts="-h -V --format --field --records --all --max-record-size --threshold --lang --citation-scope --marker --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-contradicted-rate --max-abstention-rate --max-failing-records --max-bad-records --baseline --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --field --records --all --max-record-size --max-open-traces --max-trace-memory --threshold --lang --citation-scope --marker --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-contradicted-rate --max-abstention-rate --max-failing-records --max-bad-records --baseline --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -137,6 +137,14 @@ _ragcite() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-open-traces)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-trace-memory)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -354,7 +362,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__compare)
-            opts="-h -V --format --fail-if-worse --all --field --records --max-record-size --threshold --lang --citation-scope --marker --model --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --fail-if-worse --all --field --records --max-record-size --max-open-traces --max-trace-memory --threshold --lang --citation-scope --marker --model --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -373,6 +381,14 @@ _ragcite() {
                     return 0
                     ;;
                 --max-record-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-open-traces)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-trace-memory)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -153,6 +153,8 @@ html\t'One self-contained HTML page: a sortable, filterable table of records, ea
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l field -d 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts or id; PATH like outputs.text or docs[].page_content); repeatable' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l records -d 'Where the array of records is in a file that is one JSON object, as a path of keys (data, results.results, traces), for when it cannot be told' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-record-size -d 'Largest record (a JSON line, a CSV row, an element of the array of records), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-open-traces -d 'Most traces of a trace export open at once (their spans waiting for the rest); opening one more closes the oldest, as at the end of the file' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-trace-memory -d 'Most memory the open traces of a trace export hold, in bytes or with a unit (256MiB, 1GiB); past it the oldest is closed, as at the end of the file' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l lang -d 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another' -r -f -a "auto\t'Detect the answer\'s language (English when unsure)'
 ar\t'Arabic'
@@ -211,6 +213,8 @@ html\t'One self-contained HTML page of the same'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l field -d 'Where a field is in each record, as KEY=PATH (KEY: answer, contexts, id or question); repeatable' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l records -d 'Where the array of records is in a file that is one JSON object, as a path of keys (data, results.results, traces)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l max-record-size -d 'Largest record (a JSON line, a CSV row, an element of the array of records), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l max-open-traces -d 'Most traces of a trace export open at once (their spans waiting for the rest); opening one more closes the oldest, as at the end of the file' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l max-trace-memory -d 'Most memory the open traces of a trace export hold, in bytes or with a unit (256MiB, 1GiB); past it the oldest is closed, as at the end of the file' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l threshold -d 'Support threshold: the `support` score a sentence\'s best cited chunk must reach (the support model\'s estimate that the chunk backs the sentence; see --model)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l lang -d 'Language of the stemmer, stop words, number format and abbreviations; `auto` detects it from the answer (and its chunks when the answer is short), English when the detector is unsure. A language given is used as is, with a warning when the answer looks written in another' -r -f -a "auto\t'Detect the answer\'s language (English when unsure)'
 ar\t'Arabic'
@@ -243,7 +247,7 @@ always\t''
 never\t''"
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l stdin-filename -d 'The name to give standard input in reports [default: <stdin>]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l config -d 'Read options from this file instead of the .ragcite.toml, ragcite.toml or pyproject.toml found above the working directory' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l fail-if-worse -d 'Exit 1 when B is worse than A: more problem sentences per claim sentence'
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l fail-if-worse -d 'Exit 1 when B is worse than A (more problem sentences per claim sentence), or when records were left out (unreadable or unmatched)'
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l all -d 'List every record that changed in the table, not only the first 20'
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l isolated -d 'Ignore every configuration file'
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -441,6 +441,14 @@ pub struct BatchArgs {
     #[arg(long, default_value = "64MiB", value_parser = parse_size, value_name = "SIZE")]
     pub max_record_size: u64,
 
+    /// Most traces of a trace export open at once (their spans waiting for the rest); opening one more closes the oldest, as at the end of the file
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000), value_name = "N")]
+    pub max_open_traces: u32,
+
+    /// Most memory the open traces of a trace export hold, in bytes or with a unit (256MiB, 1GiB); past it the oldest is closed, as at the end of the file
+    #[arg(long, default_value = "256MiB", value_parser = parse_size, value_name = "SIZE")]
+    pub max_trace_memory: u64,
+
     #[command(flatten)]
     pub checking: CheckingArgs,
 

@@ -14,7 +14,8 @@ sentences. B is better when it has fewer problem sentences (claims that are not 
 claim sentence; equal shares are a tie. A finding is matched within its record by rule and text, \
 wherever its sentence stands, so a moved sentence is neither new nor fixed.
 
-Exit codes: 0 compared, whichever side is better; 1 with --fail-if-worse, B is worse than A; 2 \
+Exit codes: 0 compared, whichever side is better; 1 with --fail-if-worse, B is worse than A, or \
+records were left out (unreadable or unmatched, on either side: the summary says INCOMPLETE); 2 \
 usage or input error, a transcript that broke off, or no record matched; 130 interrupted by \
 SIGINT, 143 by SIGTERM. Without --fail-if-worse the comparison is a report: two prompts' \
 transcripts always differ, so failing on a difference would fail every run.
@@ -38,7 +39,7 @@ pub struct CompareArgs {
     #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
     pub format: CompareFormat,
 
-    /// Exit 1 when B is worse than A: more problem sentences per claim sentence
+    /// Exit 1 when B is worse than A (more problem sentences per claim sentence), or when records were left out (unreadable or unmatched)
     #[arg(long)]
     pub fail_if_worse: bool,
 
@@ -57,6 +58,14 @@ pub struct CompareArgs {
     /// Largest record (a JSON line, a CSV row, an element of the array of records), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run
     #[arg(long, default_value = "64MiB", value_parser = parse_size, value_name = "SIZE")]
     pub max_record_size: u64,
+
+    /// Most traces of a trace export open at once (their spans waiting for the rest); opening one more closes the oldest, as at the end of the file
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000), value_name = "N")]
+    pub max_open_traces: u32,
+
+    /// Most memory the open traces of a trace export hold, in bytes or with a unit (256MiB, 1GiB); past it the oldest is closed, as at the end of the file
+    #[arg(long, default_value = "256MiB", value_parser = parse_size, value_name = "SIZE")]
+    pub max_trace_memory: u64,
 
     #[command(flatten)]
     pub checking: CheckingArgs,

@@ -1,22 +1,25 @@
 //! `ragcite batch`: every record of the transcript files, streamed and checked in parallel.
 
+mod interrupt;
+
 use std::io::{self, Write};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Result, bail};
 use ragcite::Checker;
-use ragcite::batch::baseline::Baseline;
+use ragcite::batch::baseline::{Baseline, FindingOptions};
 use ragcite::batch::identity::Identities;
 use ragcite::batch::{self, Aggregate, BatchError};
 use ragcite::emit::{BatchEmitter, BatchEnd, BatchFields, BatchInputs};
 
 use super::{warn, written};
-use crate::cli::BatchArgs;
+use crate::cli::{BatchArgs, Scope};
 use crate::exit::ExitStatus;
 use crate::files::{
-    DEFAULT_MAX_INPUT, check_is_file, open_transcript, read_input, stdin_at_most_once,
+    DEFAULT_MAX_INPUT, STDIN_NAME, check_is_file, open_transcript, read_input, stdin_at_most_once,
 };
+
+pub use interrupt::Interrupt;
 
 /// The command line's `batch`: SIGINT and SIGTERM stop reading (the records read are still
 /// checked and written, then a summary that says the output is incomplete) while it runs.
@@ -65,7 +68,10 @@ fn report_until(
     interrupt: &Interrupt,
 ) -> Result<ExitStatus> {
     check_transcripts(&args.files)?;
-    write_until(args, &open_transcript, out, interrupt)
+    // Opened and read on threads of their own while signals are handled, so that a signal
+    // ends a wait for input.
+    let open = |file: &str| interrupt.open(file, open_transcript);
+    write_until(args, &open, out, interrupt)
 }
 
 /// Fails unless each of `files` is a file or a Giskard report folder, and standard input comes
@@ -105,17 +111,48 @@ fn write_until(
     let limits = args.limits();
     let options = args.checking.options()?;
     let mut emitter = args.format.emitter(&args.output, args.all);
+    let finding_options = FindingOptions {
+        threshold: options.threshold,
+        model: args.checking.model.clone(),
+        lang: args.checking.lang.to_string(),
+        citation_scope: match args.checking.citation_scope {
+            Scope::Sentence => "sentence",
+            Scope::Paragraph => "paragraph",
+        }
+        .to_string(),
+        marker: args
+            .checking
+            .marker
+            .as_ref()
+            .map(|m| m.as_str().to_string()),
+    };
     // The baseline is read before anything is written, so that a wrong one fails cleanly.
     let mut identities = match &args.baseline {
-        Some(path) => Identities::with_baseline(read_baseline(path, &args.files)?),
+        Some(path) => match read_baseline(path, &args.files, interrupt)? {
+            Ok(baseline) => {
+                let differences = baseline.options.differences(&finding_options);
+                if !differences.is_empty() {
+                    bail!(
+                        "{}: made with other options than this run's: {}: its findings would \
+                         not match this run's; write it again with this run's options",
+                        baseline.file,
+                        differences.join(", ")
+                    );
+                }
+                Identities::with_baseline(baseline)
+            }
+            Err(stopped) => return stopped.status("nothing was checked"),
+        },
         None if emitter.shows_fingerprints() => Identities::default(),
         None => Identities::unshown(),
     };
     let inputs = BatchInputs {
         files: args.files.iter().map(|f| args.output.name_of(f)).collect(),
-        threshold: options.threshold,
-        model: args.checking.model.clone(),
-        lang: args.checking.lang.to_string(),
+        threshold: finding_options.threshold,
+        model: finding_options.model,
+        lang: finding_options.lang,
+        citation_scope: finding_options.citation_scope,
+        marker: finding_options.marker,
         limits,
         fields: BatchFields {
             id: fields.id.clone(),
@@ -132,6 +169,7 @@ fn write_until(
         fields: &fields,
         records: args.records.as_deref(),
         max_record_size: args.max_record_size,
+        trace_limits: (args.max_open_traces, args.max_trace_memory),
         checker: &checker,
         limits: &limits.per_record,
     };
@@ -183,11 +221,28 @@ fn write_until(
 
 /// The findings of an earlier `batch --format json`, read whole (up to
 /// [`DEFAULT_MAX_INPUT`]); a file that is no such document is an input error that names it.
-fn read_baseline(path: &str, files: &[String]) -> Result<Baseline> {
+/// A signal that comes while it waits for the file stops the run.
+fn read_baseline(
+    path: &str,
+    files: &[String],
+    interrupt: &Interrupt,
+) -> Result<Result<Baseline, Stopped>> {
     if path == "-" && files.iter().any(|f| f == "-") {
         bail!("standard input (`-`) can be read only once: name the baseline's file");
     }
-    let (bytes, shown) = read_input(path, DEFAULT_MAX_INPUT).map_err(|e| {
+    let owned = path.to_string();
+    let read = match interrupt.wait_for(move || read_input(&owned, DEFAULT_MAX_INPUT)) {
+        Ok(read) => read,
+        Err(signal) => {
+            let shown = if path == "-" { STDIN_NAME } else { path };
+            let why = format!(
+                "interrupted by {} while reading the baseline",
+                signal.name()
+            );
+            return Ok(Err(Stopped::signalled(shown, why, signal)));
+        }
+    };
+    let (bytes, shown) = read.map_err(|e| {
         // Batch has no --max-input-size: the baseline's limit is fixed.
         let message = format!("{e:#}");
         match message.split_once(" (--max-input-size") {
@@ -195,7 +250,9 @@ fn read_baseline(path: &str, files: &[String]) -> Result<Baseline> {
             None => e,
         }
     })?;
-    Baseline::read(&bytes, &shown).map_err(|e| anyhow::anyhow!("{shown}: not a baseline: {e}"))
+    Baseline::read(&bytes, &shown)
+        .map(Ok)
+        .map_err(|e| anyhow::anyhow!("{shown}: not a baseline: {e}"))
 }
 
 /// How `batch` and `compare` read transcripts: the files, the fields and the records' limit, and
@@ -208,6 +265,8 @@ pub(super) struct Reading<'a> {
     /// `--records`: where the array of records is in a file that is one JSON object.
     pub records: Option<&'a str>,
     pub max_record_size: u64,
+    /// `--max-open-traces` and `--max-trace-memory`: how a trace export is joined.
+    pub trace_limits: (u32, u64),
     pub checker: &'a Checker,
     pub limits: &'a ragcite::Limits,
 }
@@ -236,6 +295,7 @@ impl Reading<'_> {
                 .then(|| std::path::Path::new(file))
                 .filter(|path| batch::giskard::is_report_folder(path));
             let limit = super::record_limit(self.max_record_size);
+            let (open_traces, trace_memory) = self.trace_limits;
             let records = if let Some(folder) = folder {
                 match batch::giskard::ReportFolder::open(folder, limit) {
                     Ok(folder) => batch::traces::Records::of(folder),
@@ -245,7 +305,13 @@ impl Reading<'_> {
                 let reader = match open(file) {
                     // After a signal, the reader ends where it is: what was read is still checked.
                     Ok(reader) => interrupt.reader(reader),
-                    Err(e) => return Ok(Some(Stopped::new(name, format!("cannot read: {e}")))),
+                    Err(e) => {
+                        return Ok(Some(match interrupt.received() {
+                            // A signal ended the wait for the file to open.
+                            Some(signal) => Stopped::interrupted(name, index, signal),
+                            None => Stopped::new(name, format!("cannot read: {e}")),
+                        }));
+                    }
                 };
                 // A `.jsonl` or `.csv` name, given or for standard input, says the layout.
                 let mut scanner =
@@ -253,7 +319,10 @@ impl Reading<'_> {
                 if let Some(path) = self.records {
                     scanner = scanner.with_records_path(path);
                 }
-                batch::traces::Records::new(scanner)
+                batch::traces::Records::new(scanner).with_limits(
+                    usize::try_from(open_traces).unwrap_or(usize::MAX),
+                    super::record_limit(trace_memory),
+                )
             };
             emitter.file(name);
             let name: Arc<str> = name.as_str().into();
@@ -310,6 +379,15 @@ impl Stopped {
         }
     }
 
+    /// Stopped by `signal`, `why` saying where.
+    fn signalled(file: &str, why: String, signal: Signal) -> Self {
+        Stopped {
+            file: file.to_string(),
+            why,
+            signal: Some(signal),
+        }
+    }
+
     /// Interrupted after `records` records.
     fn interrupted(file: &str, records: usize, signal: Signal) -> Self {
         Stopped {
@@ -340,120 +418,6 @@ impl Signal {
             Signal::Interrupt => ExitStatus::Interrupted,
             Signal::Terminate => ExitStatus::Terminated,
         }
-    }
-}
-
-/// Whether SIGINT or SIGTERM came while a batch ran: set by the handlers `install` registers
-/// (signal-hook), which a second signal of the same kind bypasses to end the process at once;
-/// removed when dropped, so that the Python console script gets its own handlers back.
-pub struct Interrupt {
-    interrupt: Arc<AtomicBool>,
-    terminate: Arc<AtomicBool>,
-    #[cfg(unix)]
-    handlers: Vec<signal_hook::SigId>,
-}
-
-impl Interrupt {
-    /// Flags that no signal sets.
-    pub fn never() -> Self {
-        Interrupt {
-            interrupt: Arc::default(),
-            terminate: Arc::default(),
-            #[cfg(unix)]
-            handlers: Vec::new(),
-        }
-    }
-
-    /// Flags set by SIGINT and SIGTERM from now until dropped.
-    pub fn install() -> Result<Self> {
-        #[cfg_attr(not(unix), allow(unused_mut))]
-        let mut interrupt = Interrupt::never();
-        #[cfg(unix)]
-        {
-            use signal_hook::consts::{SIGINT, SIGTERM};
-            for (signal, flag) in [
-                (SIGINT, Arc::clone(&interrupt.interrupt)),
-                (SIGTERM, Arc::clone(&interrupt.terminate)),
-            ] {
-                // The first signal sets the flag; a second one, the flag already set, does what
-                // the signal does by default: it ends the process (a read that waits on a
-                // pipe cannot be interrupted otherwise).
-                let handlers = [
-                    signal_hook::flag::register_conditional_default(signal, Arc::clone(&flag)),
-                    signal_hook::flag::register(signal, flag),
-                ];
-                for handler in handlers {
-                    interrupt
-                        .handlers
-                        .push(handler.map_err(|e| anyhow::anyhow!("cannot handle signals: {e}"))?);
-                }
-            }
-        }
-        Ok(interrupt)
-    }
-
-    /// The signal received, if any (SIGINT first).
-    fn received(&self) -> Option<Signal> {
-        if self.interrupt.load(Ordering::Relaxed) {
-            Some(Signal::Interrupt)
-        } else if self.terminate.load(Ordering::Relaxed) {
-            Some(Signal::Terminate)
-        } else {
-            None
-        }
-    }
-
-    /// `reader`, ending (as at the end of the file) once a signal came.
-    fn reader(&self, reader: Box<dyn io::BufRead + Send>) -> Box<dyn io::BufRead + Send> {
-        Box::new(UntilSignal {
-            inner: reader,
-            interrupt: Arc::clone(&self.interrupt),
-            terminate: Arc::clone(&self.terminate),
-        })
-    }
-}
-
-impl Drop for Interrupt {
-    fn drop(&mut self) {
-        #[cfg(unix)]
-        for handler in self.handlers.drain(..) {
-            signal_hook::low_level::unregister(handler);
-        }
-    }
-}
-
-/// A reader that ends once a flag is set.
-struct UntilSignal {
-    inner: Box<dyn io::BufRead + Send>,
-    interrupt: Arc<AtomicBool>,
-    terminate: Arc<AtomicBool>,
-}
-
-impl UntilSignal {
-    fn stopped(&self) -> bool {
-        self.interrupt.load(Ordering::Relaxed) || self.terminate.load(Ordering::Relaxed)
-    }
-}
-
-impl io::Read for UntilSignal {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.stopped() {
-            return Ok(0);
-        }
-        self.inner.read(buf)
-    }
-}
-
-impl io::BufRead for UntilSignal {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        if self.stopped() {
-            return Ok(&[]);
-        }
-        self.inner.fill_buf()
-    }
-
-    fn consume(&mut self, amount: usize) {
-        self.inner.consume(amount);
     }
 }
 

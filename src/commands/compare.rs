@@ -8,7 +8,7 @@ use anyhow::{Result, bail};
 use ragcite::Checker;
 use ragcite::batch::identity::Identities;
 use ragcite::batch::{Aggregate, RecordOutcome};
-use ragcite::compare::{self, Better, SideRecord};
+use ragcite::compare::{self, SideRecord};
 use ragcite::emit::compare::CompareTable;
 use ragcite::emit::json::CompareInputs;
 use ragcite::emit::{BatchEmitter, BatchEnd, BatchFields, BatchInputs};
@@ -38,12 +38,15 @@ pub fn run(args: &CompareArgs) -> Result<ExitStatus> {
             fields: &fields,
             records: args.records.as_deref(),
             max_record_size: args.max_record_size,
+            trace_limits: (args.max_open_traces, args.max_trace_memory),
             checker: &checker,
             limits: &limits,
         };
         let mut kept = Keep::default();
+        // Opened and read on a thread of its own, so that a signal ends a wait for input.
+        let open = |file: &str| interrupt.open(file, open_transcript);
         let stopped = reading.read(
-            &open_transcript,
+            &open,
             &interrupt,
             &mut kept,
             &mut io::sink(),
@@ -96,7 +99,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitStatus> {
         out.flush()
     })();
     written(result, "comparison")?;
-    Ok(if args.fail_if_worse && comparison.better == Better::A {
+    Ok(if args.fail_if_worse && comparison.fails_if_worse() {
         ExitStatus::LimitsExceeded
     } else {
         ExitStatus::Success

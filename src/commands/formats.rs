@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use anyhow::{Context, Result};
 use ragcite::AnswerFormat;
 use ragcite::escape::printable_line;
-use ragcite::input::{self, response};
+use ragcite::input::{self, InputError, response};
 use serde_json::{Value, json};
 
 use super::written;
@@ -25,11 +25,23 @@ pub fn run(args: &FormatsArgs) -> Result<ExitStatus> {
         }) => {
             let (bytes, name) = read_input(file, *max_input_size)?;
             let text = input::decode(&bytes).with_context(|| name.clone())?;
-            detect(&mut out, args.format, &name, text)?
+            let detected = detect(&mut out, args.format, &name, text)?;
+            written(detected.written.and_then(|()| out.flush()), "list")?;
+            // A file that `check` could not read is an input error here too.
+            return Ok(match detected.readable {
+                true => ExitStatus::Success,
+                false => ExitStatus::Error,
+            });
         }
     };
     written(result.and_then(|()| out.flush()), "list")?;
     Ok(ExitStatus::Success)
+}
+
+/// What `detect` wrote, and whether the format it chose reads the file.
+struct Detected {
+    written: io::Result<()>,
+    readable: bool,
 }
 
 /// What kind of format it is, as the list says.
@@ -83,13 +95,20 @@ fn list(out: &mut dyn Write, format: ListFormat) -> io::Result<()> {
     }
 }
 
-fn detect(
-    out: &mut dyn Write,
-    format: ListFormat,
-    name: &str,
-    text: &str,
-) -> Result<io::Result<()>> {
-    let chosen = response::detect(text);
+/// Which format reads `text` (the file `name`), with the candidates' scores. The chosen format
+/// reads the file as `check` would, so that a file `check` rejects (broken JSON that only looks
+/// like a provider's, a field of the wrong type) gives its error: in the document's `error`
+/// (and exit 2), or as the error line of the table's run (nothing else is written then).
+fn detect(out: &mut dyn Write, format: ListFormat, name: &str, text: &str) -> Result<Detected> {
+    let chosen = response::detect(text).and_then(|format| match format {
+        AnswerFormat::Text => Ok(format),
+        // A file of sources only, which `check` reads as CHUNKS.
+        AnswerFormat::Profile(profile) if !profile.0.has_answer() => Ok(format),
+        format => response::read(text, format).map(|_| format),
+    });
+    // JSON that no format matches is an answer to the question (`error` says so); a file that
+    // is broken, or that the format chosen cannot read, is an input error.
+    let readable = !matches!(&chosen, Err(e) if !matches!(e, InputError::UnknownJson { .. }));
     let start = text.trim_start();
     let value: Option<Value> = if start.starts_with(['{', '[']) {
         serde_json::Deserializer::from_str(start)
@@ -105,7 +124,10 @@ fn detect(
         Err(e) => (None, Some(e.to_string())),
     };
     let tied = candidates.len() > 1 && candidates[0].score == candidates[1].score;
-    Ok(match format {
+    if let (ListFormat::Table, Some(error), false) = (format, &error, readable) {
+        anyhow::bail!("{name}: {error}");
+    }
+    let written = match format {
         ListFormat::Json => {
             let items: Vec<Value> = candidates
                 .iter()
@@ -150,5 +172,6 @@ fn detect(
             }
             Ok(())
         })(),
-    })
+    };
+    Ok(Detected { written, readable })
 }

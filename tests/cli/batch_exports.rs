@@ -342,3 +342,71 @@ fn langfuse_observations_one_per_line_are_joined_like_the_trace_bodies() {
     assert_record(file, "f7d2", by_id("f7d202918549fac538ea548b4908ff86"), W4);
     assert_record(file, "3681", by_id("36815ca8aec5f1698dabc454e00fbb90"), P);
 }
+
+#[test]
+fn a_trace_closed_at_a_limit_names_it_and_the_option_that_raises_it() {
+    // Three LangSmith traces written children first, then their roots.
+    let run = |k: usize, child: bool| {
+        let value = if child {
+            serde_json::json!({"id": format!("c{k}"), "trace_id": format!("t{k}"),
+                "parent_run_id": format!("r{k}"), "run_type": "retriever",
+                "outputs": {"documents": [{"page_content": "The tower is 330 metres tall."}]}})
+        } else {
+            serde_json::json!({"id": format!("r{k}"), "trace_id": format!("t{k}"),
+                "parent_run_id": null, "run_type": "chain", "inputs": {"question": "How tall?"},
+                "outputs": {"answer": "The tower is 330 metres tall [1]."}})
+        };
+        value.to_string()
+    };
+    let lines: Vec<String> = [true, false]
+        .iter()
+        .flat_map(|&child| (0..3).map(move |k| run(k, child)))
+        .collect();
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let file = dir.path().join("runs.jsonl");
+    std::fs::write(&file, lines.join("\n")).expect("written");
+    let file = file.display().to_string();
+    let errors = |args: &[&str], code: i32| -> Vec<String> {
+        let doc = ragcite(["batch", file.as_str(), "--format", "json"])
+            .args(args)
+            .json(code);
+        doc["records"]
+            .as_array()
+            .expect("records")
+            .iter()
+            .filter_map(|r| r["error"].as_str().map(str::to_string))
+            .collect()
+    };
+    assert_eq!(errors(&[], 0), Vec::<String>::new());
+    assert_eq!(
+        errors(&["--max-open-traces", "2"], 1),
+        [
+            "trace t0: closed before its root span came, because more than 2 traces were open at \
+          once (--max-open-traces raises the limit); its later spans are dropped"
+        ]
+    );
+    let each: Vec<String> = (0..3)
+        .map(|k| {
+            format!(
+                "trace t{k}: closed before its root span came, because the open traces held \
+                 more than 100 bytes (--max-trace-memory raises the limit); its later spans are \
+                 dropped"
+            )
+        })
+        .collect();
+    assert_eq!(errors(&["--max-trace-memory", "100"], 1), each);
+    // compare joins traces the same way.
+    let table = ragcite([
+        "compare",
+        file.as_str(),
+        file.as_str(),
+        "--max-open-traces",
+        "2",
+    ])
+    .stdout(0);
+    assert!(
+        table
+            .contains("INCOMPLETE: records left out: 1 of A (1 unreadable), 1 of B (1 unreadable)"),
+        "{table}"
+    );
+}

@@ -248,6 +248,30 @@ fn a_baseline_that_is_no_batch_document_is_an_input_error() {
             "missing field `fingerprint`",
         ),
         ("empty", temp(".json", ""), "not JSON: EOF while parsing"),
+        (
+            "no complete",
+            temp(".json", &a_json.replace(",\"complete\":true", "")),
+            "it has no `complete`",
+        ),
+        (
+            "zzzz",
+            temp(
+                ".json",
+                &a_json.replace(
+                    "\"fingerprint\":\"4a62e52bd90298b2\"",
+                    "\"fingerprint\":\"zzzz\"",
+                ),
+            ),
+            "line 2: fingerprint `zzzz` is not 16 hex digits",
+        ),
+        (
+            "summary",
+            temp(
+                ".json",
+                &a_json.replacen("{\"type\":\"record\"", "{\"type\":\"summary\"", 2),
+            ),
+            "line 2: a record of type `summary`",
+        ),
     ];
     for (what, file, expected) in &cases {
         let line = ragcite(["batch", B, "--baseline", &path(file)]).input_error();
@@ -262,6 +286,49 @@ fn a_baseline_that_is_no_batch_document_is_an_input_error() {
         folder,
         "ragcite: error: testdata/compare: is a directory, not a file"
     );
+}
+
+#[test]
+fn a_baseline_made_with_other_options_is_refused() {
+    let baseline = temp(
+        ".json",
+        &ragcite(["batch", A, "--format", "json", "--threshold", "0.3"]).stdout(1),
+    );
+    let line = ragcite(["batch", A, "--baseline", &path(&baseline)]).input_error();
+    assert_eq!(
+        line,
+        format!(
+            "ragcite: error: {}: made with other options than this run's: --threshold 0.3 \
+             (this run: 0.5): its findings would not match this run's; write it again with this \
+             run's options",
+            path(&baseline)
+        )
+    );
+    let line = ragcite([
+        "batch",
+        A,
+        "--baseline",
+        &path(&baseline),
+        "--threshold",
+        "0.3",
+        "--citation-scope",
+        "paragraph",
+    ])
+    .input_error();
+    assert!(
+        line.contains(": --citation-scope sentence (this run: paragraph): "),
+        "{line}"
+    );
+    // The same options: read.
+    ragcite([
+        "batch",
+        A,
+        "--baseline",
+        &path(&baseline),
+        "--threshold",
+        "0.3",
+    ])
+    .stdout(0);
 }
 
 #[test]
@@ -308,11 +375,89 @@ fn fail_if_worse_fails_only_when_b_is_worse() {
     // B has 3 problem sentences of 7 claims over the matched records, A 2 of 6.
     let worse = ragcite(["compare", A, B, "--fail-if-worse"]).stdout(1);
     assert!(worse.lines().last().unwrap().starts_with("B is worse: "));
-    let better = ragcite(["compare", B, A, "--fail-if-worse"]).stdout(0);
+    let better = ragcite(["compare", A, A_FIXED, "--fail-if-worse"]).stdout(0);
     assert!(better.lines().last().unwrap().starts_with("B is better: "));
+    // Better, but each side has a record the other lacks: not all compared.
+    let unmatched = ragcite(["compare", B, A, "--fail-if-worse"]).stdout(1);
+    assert!(
+        unmatched
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("B is better: ")
+    );
     let tie = ragcite(["compare", A, A, "--fail-if-worse"]).stdout(0);
     assert!(tie.lines().last().unwrap().starts_with("A and B tie: "));
     assert!(tie.contains("No matched record changed."));
+}
+
+#[test]
+fn records_left_out_fail_the_gate_and_the_summary_says_so() {
+    let record = |id: &str, answer: &str| {
+        format!(
+            "{}\n",
+            serde_json::json!({"id": id, "answer": answer,
+                "contexts": ["The tower is 330 metres tall.", "It was built in 1889."]})
+        )
+    };
+    let a = temp(
+        ".jsonl",
+        &format!(
+            "{}{}{}",
+            record("q1", "It is 330 metres tall [1]."),
+            record("q2", "It was built in 1889 [2]."),
+            record("q3", "It is 330 metres tall [1]."),
+        ),
+    );
+    // B: a broken JSON line and a record without contexts where A has q2 and q3.
+    let b = temp(
+        ".jsonl",
+        &format!(
+            "{}{{\"id\": \"q2\", broken\n{{\"id\": \"q3\", \"answer\": \"It is tall.\"}}\n",
+            record("q1", "It is 330 metres tall [1]."),
+        ),
+    );
+    let (a, b) = (path(&a), path(&b));
+    let table = ragcite(["compare", &a, &b, "--fail-if-worse"]).stdout(1);
+    let last = table.lines().last().unwrap();
+    assert!(
+        last.starts_with("A and B tie: ")
+            && last.ends_with(
+                " · INCOMPLETE: records left out: 2 of A (2 unmatched), 2 of B (2 unreadable); \
+                 --fail-if-worse fails"
+            ),
+        "{last}"
+    );
+    // Without --fail-if-worse the comparison is only shown.
+    ragcite(["compare", &a, &b]).stdout(0);
+    let doc = ragcite(["compare", &a, &b, "--format", "json", "--fail-if-worse"]).json(1);
+    assert_eq!(doc["complete"], false);
+    assert_eq!(doc["summary"], last);
+    let html = ragcite(["compare", &a, &b, "--format", "html", "--fail-if-worse"]).stdout(1);
+    assert!(html.contains("INCOMPLETE: records left out"), "{html}");
+    // Ids renamed in B, with no question to match by: nothing left to compare but one record.
+    let renamed = temp(
+        ".jsonl",
+        &format!(
+            "{}{}{}",
+            record("q1", "It is 330 metres tall [1]."),
+            record("Q2", "It was built in 1889 [2]."),
+            record("Q3", "It is 330 metres tall [1]."),
+        ),
+    );
+    let table = ragcite(["compare", &a, &path(&renamed), "--fail-if-worse"]).stdout(1);
+    let last = table.lines().last().unwrap();
+    assert!(
+        last.ends_with(
+            " · INCOMPLETE: records left out: 2 of A (2 unmatched), 2 of B (2 unmatched); \
+             --fail-if-worse fails"
+        ),
+        "{last}"
+    );
+    // Every record read and matched: complete.
+    let doc = ragcite(["compare", A, A_FIXED, "--format", "json", "--fail-if-worse"]).json(0);
+    assert_eq!(doc["complete"], true);
+    assert!(!doc["summary"].as_str().unwrap().contains("INCOMPLETE"));
 }
 
 #[test]
@@ -416,15 +561,18 @@ fn the_comparison_as_one_html_page() {
     }
 }
 
+/// A JSON Lines record of `id`, `question` and `answer`, with one chunk about the tower.
+fn tower_record(id: &str, question: &str, answer: &str) -> String {
+    format!(
+        "{}\n",
+        serde_json::json!({"id": id, "question": question, "answer": answer,
+            "contexts": ["The tower is 330 metres tall."]})
+    )
+}
+
 #[test]
 fn the_html_page_escapes_the_inputs() {
-    let record = |id: &str, question: &str, answer: &str| {
-        format!(
-            "{}\n",
-            serde_json::json!({"id": id, "question": question, "answer": answer,
-                "contexts": ["The tower is 330 metres tall."]})
-        )
-    };
+    let record = tower_record;
     let a = temp(
         ".jsonl",
         &record("<b>x</b>", "How tall?", "It is 330 metres tall [1]."),
@@ -454,6 +602,38 @@ fn the_html_page_escapes_the_inputs() {
         "&lt;b&gt;x&lt;/b&gt;",
         "&lt;i&gt;only&lt;/i&gt;",
         "Smith &amp; Sons &quot;Ltd&quot; in 1740.",
+    ] {
+        assert!(html.contains(escaped), "`{escaped}` is not in the page");
+    }
+}
+
+#[test]
+fn the_html_page_writes_no_control_character() {
+    let record = tower_record;
+    let a = temp(
+        ".jsonl",
+        &record("x", "How tall?", "It is 330 metres tall [1]."),
+    );
+    let b = temp(
+        ".jsonl",
+        &format!(
+            "{}{}",
+            record(
+                "x",
+                "How tall?",
+                "It is 330 metres tall [1]. It was \u{1b}]0;owned\u{7} built in 1740."
+            ),
+            record("\u{1b}[31mred", "Bell\u{7}?\u{202e}", "It is tall [1]."),
+        ),
+    );
+    let html = ragcite(["compare", &path(&a), &path(&b), "--format", "html"]).stdout(0);
+    for raw in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!html.contains(raw), "{raw:?} reached the page");
+    }
+    for escaped in [
+        r"It was \u{1b}]0;owned\u{7} built in 1740.",
+        r"\u{1b}[31mred",
+        r"Bell\u{7}?\u{202e}",
     ] {
         assert!(html.contains(escaped), "`{escaped}` is not in the page");
     }

@@ -410,12 +410,40 @@ fn write_records(path: &Path, count: usize) {
     std::fs::write(path, text).expect("records written");
 }
 
+/// Sends `signal` (`INT`, `TERM`) to `child`, runs `then`, and waits for the child's end; fails
+/// (killing it) unless it ends within `limit` of the signal.
+fn signal_and_wait(
+    child: &mut std::process::Child,
+    signal: &str,
+    limit: std::time::Duration,
+    then: impl FnOnce(),
+) -> std::process::ExitStatus {
+    let sent = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    then();
+    let started = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            return status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("ragcite did not stop within {limit:?} of SIG{signal}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 /// Runs `batch FILE --format jsonl`, sends `signal` once the first line is out, and gives the
 /// exit code, the lines written and stderr. The run is killed if it takes over a minute.
 fn interrupted_batch(signal: &str) -> (Option<i32>, Vec<serde_json::Value>, String) {
     use std::io::{BufRead, Read};
     use std::process::Stdio;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     let dir = tempfile::tempdir().expect("a temporary directory");
     let file = dir.path().join("records.jsonl");
     let total = 20_000;
@@ -433,26 +461,12 @@ fn interrupted_batch(signal: &str) -> (Option<i32>, Vec<serde_json::Value>, Stri
     let mut first = String::new();
     stdout.read_line(&mut first).expect("a first line");
     assert!(first.ends_with('\n'), "a first record line: {first:?}");
-    let sent = std::process::Command::new("kill")
-        .args([&format!("-{signal}"), &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success());
     let mut rest = String::new();
-    stdout
-        .read_to_string(&mut rest)
-        .expect("the rest of stdout");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waits") {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("batch did not stop within 60 s of SIG{signal}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = signal_and_wait(&mut child, signal, Duration::from_secs(60), || {
+        stdout
+            .read_to_string(&mut rest)
+            .expect("the rest of stdout");
+    });
     let mut stderr = String::new();
     child
         .stderr
@@ -553,4 +567,223 @@ fn a_json_lines_file_cut_inside_its_last_line_is_incomplete() {
         .json(0);
     assert_eq!(summary["complete"], true);
     assert_eq!(summary["aggregate"]["records"], 3);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signals while waiting on input
+
+/// Waits until process `pid` handles SIGINT and SIGTERM (bits 2 and 15 of `SigCgt` in
+/// `/proc/PID/status`), so that a signal sent next meets ragcite's handlers, not the default.
+fn wait_for_handlers(pid: u32) {
+    use std::time::{Duration, Instant};
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(30) {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let caught = status
+            .lines()
+            .find_map(|line| line.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok());
+        match caught {
+            Some(mask) if mask & 0x4002 == 0x4002 => return,
+            // No /proc: give the process time to start.
+            None if !Path::new("/proc/self/status").exists() => {
+                std::thread::sleep(Duration::from_secs(1));
+                return;
+            }
+            _ => std::thread::sleep(Duration::from_millis(10)),
+        }
+    }
+    panic!("process {pid} never handled SIGINT and SIGTERM");
+}
+
+/// Starts `args` with standard input a pipe left open and silent, waits until it handles
+/// signals (and `wait` more), sends `signal` (`INT` or `TERM`), and gives the exit code, stdout
+/// and stderr. Fails unless the run ends within 10 s of the signal.
+fn signalled_while_waiting(
+    args: &[&std::ffi::OsStr],
+    signal: &str,
+    wait: std::time::Duration,
+) -> (Option<i32>, String, String) {
+    use std::io::Read;
+    use std::process::Stdio;
+    use std::time::Duration;
+    let mut child = ragcite(args)
+        .command()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("ragcite starts");
+    // Kept open, never written: standard input that is open but silent.
+    let stdin = child.stdin.take();
+    wait_for_handlers(child.id());
+    std::thread::sleep(wait);
+    let status = signal_and_wait(&mut child, signal, Duration::from_secs(10), || {});
+    drop(stdin);
+    let mut stdout = String::new();
+    let mut stderr = String::new();
+    child
+        .stdout
+        .take()
+        .expect("stdout")
+        .read_to_string(&mut stdout)
+        .expect("stdout");
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr");
+    (status.code(), stdout, stderr)
+}
+
+/// Asserts the end of a run stopped by `signal`: its exit code, and one error line that names
+/// `file` and the signal.
+#[track_caller]
+fn stopped_by(signal: &str, file: &str, (code, stdout, stderr): &(Option<i32>, String, String)) {
+    let expected = match signal {
+        "INT" => 130,
+        _ => 143,
+    };
+    assert_eq!(
+        *code,
+        Some(expected),
+        "stdout:\n{stdout}\nstderr:\n{stderr}"
+    );
+    let line = stderr.strip_suffix('\n').expect("one line");
+    assert!(
+        !line.contains('\n')
+            && line.starts_with("ragcite: error: ")
+            && line.contains(file)
+            && line.contains(&format!("interrupted by SIG{signal}")),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_signal_ends_a_batch_that_waits_on_a_fifo_or_silent_input() {
+    use std::time::Duration;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let fifo = dir.path().join("records.jsonl");
+    mkfifo(&fifo);
+    let fifo_name = fifo.to_string_lossy().to_string();
+    for signal in ["INT", "TERM"] {
+        // A FIFO no writer opened: the run waits to open it.
+        let ended = signalled_while_waiting(
+            &[
+                "batch".as_ref(),
+                fifo.as_os_str(),
+                "--format".as_ref(),
+                "jsonl".as_ref(),
+            ],
+            signal,
+            Duration::from_millis(200),
+        );
+        stopped_by(signal, &fifo_name, &ended);
+        let last = ended.1.lines().last().expect("a summary");
+        let last: serde_json::Value = serde_json::from_str(last).expect("JSON");
+        assert_eq!(last["type"], "summary", "{last}");
+        assert_eq!(last["complete"], false, "{last}");
+        // Standard input open and silent: the run waits to read it.
+        let ended = signalled_while_waiting(
+            &[
+                "batch".as_ref(),
+                "-".as_ref(),
+                "--format".as_ref(),
+                "jsonl".as_ref(),
+            ],
+            signal,
+            Duration::from_millis(200),
+        );
+        stopped_by(signal, "<stdin>", &ended);
+    }
+}
+
+#[test]
+fn a_signal_ends_a_batch_whose_fifo_went_silent_with_the_records_read() {
+    use std::io::Write;
+    use std::time::Duration;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let fifo = dir.path().join("records.jsonl");
+    mkfifo(&fifo);
+    let records = dir.path().join("two.jsonl");
+    write_records(&records, 2);
+    let text = std::fs::read(&records).expect("records");
+    // The writer opens the FIFO (which waits for the reader), writes two records, and keeps it
+    // open until the run ended.
+    let (done, wait_done) = std::sync::mpsc::channel::<()>();
+    let path = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .expect("the FIFO opens");
+        file.write_all(&text).expect("records written");
+        let _ = wait_done.recv();
+    });
+    let ended = signalled_while_waiting(
+        &[
+            "batch".as_ref(),
+            fifo.as_os_str(),
+            "--format".as_ref(),
+            "jsonl".as_ref(),
+        ],
+        "TERM",
+        Duration::from_millis(500),
+    );
+    let _ = done.send(());
+    writer.join().expect("the writer ends");
+    stopped_by("TERM", &fifo.to_string_lossy(), &ended);
+    let lines: Vec<serde_json::Value> = ended
+        .1
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let last = lines.last().expect("a summary");
+    assert_eq!(last["type"], "summary", "{last}");
+    assert_eq!(last["complete"], false, "{last}");
+    // The records read before the wait are checked and written.
+    assert_eq!(last["aggregate"]["records"], 2, "{last}");
+    assert_eq!(lines.iter().filter(|l| l["type"] == "record").count(), 2);
+}
+
+#[test]
+fn a_signal_ends_a_baseline_or_a_compare_that_waits_on_input() {
+    use std::time::Duration;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let fifo = dir.path().join("waits.json");
+    mkfifo(&fifo);
+    let fifo_name = fifo.to_string_lossy().to_string();
+    let records = dir.path().join("records.jsonl");
+    write_records(&records, 2);
+    for signal in ["INT", "TERM"] {
+        let ended = signalled_while_waiting(
+            &[
+                "batch".as_ref(),
+                records.as_os_str(),
+                "--baseline".as_ref(),
+                fifo.as_os_str(),
+            ],
+            signal,
+            Duration::from_millis(200),
+        );
+        stopped_by(signal, &fifo_name, &ended);
+        assert_eq!(
+            ended.1, "",
+            "nothing is written before the baseline is read"
+        );
+        let ended = signalled_while_waiting(
+            &["compare".as_ref(), fifo.as_os_str(), records.as_os_str()],
+            signal,
+            Duration::from_millis(200),
+        );
+        stopped_by(signal, &fifo_name, &ended);
+        assert_eq!(ended.1, "");
+        let ended = signalled_while_waiting(
+            &["compare".as_ref(), records.as_os_str(), "-".as_ref()],
+            signal,
+            Duration::from_millis(200),
+        );
+        stopped_by(signal, "<stdin>", &ended);
+    }
 }

@@ -189,6 +189,23 @@ fn the_batch_report() {
     }
 }
 
+/// The answer's text in the envelope of a batch report's first record.
+fn first_answer(html: &str) -> Value {
+    let record = bodies(
+        html,
+        "<script type=\"application/json\" id=\"record-1\">",
+        "</script>",
+    );
+    let envelope: Value = serde_json::from_str(record[0].1).expect("JSON");
+    envelope["presentation"]
+        .as_array()
+        .expect("blocks")
+        .iter()
+        .find(|b| b["kind"] == "answer")
+        .expect("the answer")["text"]
+        .clone()
+}
+
 #[test]
 fn data_that_looks_like_markup_cannot_close_its_block() {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -207,18 +224,39 @@ fn data_that_looks_like_markup_cannot_close_its_block() {
         html.matches("<script").count()
     );
     assert!(!html.contains("<script>alert"));
-    let record = bodies(
-        &html,
-        "<script type=\"application/json\" id=\"record-1\">",
-        "</script>",
-    );
-    let envelope: Value = serde_json::from_str(record[0].1).expect("JSON");
-    let answer = envelope["presentation"]
-        .as_array()
-        .expect("blocks")
-        .iter()
-        .find(|b| b["kind"] == "answer")
-        .expect("the answer")["text"]
-        .clone();
-    assert_eq!(answer, "It says </script><!-- here [1].");
+    assert_eq!(first_answer(&html), "It says </script><!-- here [1].");
+}
+
+#[test]
+fn no_control_character_reaches_a_page_as_it_is() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let text = "It is 330 metres \u{1b}]0;x\u{7} tall \u{7f}\u{9b}2J\u{202e} [1].";
+    let file = dir.path().join("t.jsonl");
+    let record = serde_json::json!({"id": "r\u{1b}[31m1", "answer": text,
+        "contexts": ["It is 330 metres tall."]});
+    std::fs::write(&file, format!("{record}\n")).expect("write");
+    let answer = dir.path().join("answer.txt");
+    std::fs::write(&answer, text).expect("write");
+    let chunks = dir.path().join("chunks.json");
+    std::fs::write(&chunks, r#"["It is 330 metres tall."]"#).expect("write");
+    let batch = ragcite(["batch", file.to_str().expect("a path"), "--format", "html"])
+        .output()
+        .stdout;
+    let check = ragcite([
+        "check",
+        answer.to_str().expect("a path"),
+        chunks.to_str().expect("a path"),
+        "--format",
+        "html",
+    ])
+    .output()
+    .stdout;
+    for (what, html) in [("batch", &batch), ("check", &check)] {
+        assert!(html.contains("</html>"), "{what}: a whole page");
+        for raw in ['\u{1b}', '\u{7}', '\u{7f}', '\u{9b}', '\u{202e}'] {
+            assert!(!html.contains(raw), "{what}: {raw:?} reached the page");
+        }
+    }
+    // The data blocks hold the text as it was, escaped as JSON.
+    assert_eq!(first_answer(&batch), text);
 }

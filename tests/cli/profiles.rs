@@ -449,6 +449,56 @@ fn formats_lists_every_profile_and_detect_gives_the_scores() {
     assert_eq!(candidates, [("pinecone-assistant", 3), ("cohere", 2)]);
 }
 
+#[test]
+fn detect_reports_a_file_check_cannot_read_as_check_does() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let cases = [
+        // Broken JSON with an OpenAI key: detection guesses `openai` from the keys.
+        (
+            "broken.json",
+            r#"{"choices": [{"message": {"content": "x""#,
+            "line 1: invalid JSON: EOF while parsing an object (column 40)",
+        ),
+        // Valid JSON that the format chosen cannot read.
+        (
+            "wrong.json",
+            r#"{"object": "chat.completion", "choices": [{"message": {"role": "assistant", "content": 5}}]}"#,
+            "`choices[0].message.content` is a number; expected a string",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).expect("write");
+        let file = file.to_str().expect("a path");
+        let checked = ragcite(["check", file, "testdata/eiffel/chunks.json"]).input_error();
+        assert_eq!(checked, format!("ragcite: error: {file}: {expected}"));
+        let detected = ragcite(["formats", "detect", file]).input_error();
+        assert_eq!(detected, checked);
+        let out = ragcite(["formats", "detect", file, "--format", "json"])
+            .output()
+            .exits(2);
+        let doc = out.json();
+        assert_eq!(doc["error"], expected, "{name}");
+        assert_eq!(doc["format"], serde_json::Value::Null, "{name}");
+    }
+    // JSON that no format matches is an answer, not an error: exit 0, the reason in `error`.
+    let unknown = dir.path().join("unknown.json");
+    std::fs::write(&unknown, r#"{"a": 1}"#).expect("write");
+    let doc = ragcite([
+        "formats",
+        "detect",
+        unknown.to_str().expect("a path"),
+        "--format",
+        "json",
+    ])
+    .json(0);
+    assert!(
+        doc["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("JSON of no known response format"))
+    );
+}
+
 /// A house service's response, read through the user's `[[format]]` table: markers of its own,
 /// sources under a key of its own; then the same file through `--answer-path`.
 #[test]

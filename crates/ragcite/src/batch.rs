@@ -109,6 +109,13 @@ pub struct Record {
 /// pipeline output, ...), is read as `check` reads that response.
 pub fn read_record(bytes: &[u8], index: usize, fields: &Fields) -> Result<Record, String> {
     let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+        if scan::too_deep(&e) {
+            return format!(
+                "invalid JSON: {} (column {})",
+                scan::NESTED_TOO_DEEP,
+                e.column()
+            );
+        }
         let message = e.to_string();
         let message = message.split(" at line ").next().unwrap_or(&message);
         format!("invalid JSON: {message} (column {})", e.column())

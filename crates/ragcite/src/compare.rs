@@ -355,6 +355,10 @@ pub struct Comparison {
     /// Which side is better: fewer problem sentences per claim sentence over the matched
     /// records; `tie` when the shares are equal.
     pub better: Better,
+    /// Whether every record of both sides was read and matched. Records left out (unreadable,
+    /// or matching nothing) count in no share, and `compare --fail-if-worse` fails a comparison
+    /// that is not complete, whichever side is better: a gate passes only what it compared.
+    pub complete: bool,
     pub matching: MatchingSummary,
     pub a: SideTotals,
     pub b: SideTotals,
@@ -422,6 +426,7 @@ pub fn compare(a_file: &str, a: &[SideRecord], b_file: &str, b: &[SideRecord]) -
     };
     Comparison {
         better,
+        complete: summary.only_in_a.is_empty() && summary.only_in_b.is_empty(),
         matching: summary,
         a: ta.finish(),
         b: tb.finish(),
@@ -582,11 +587,37 @@ impl Comparison {
             " · findings: {} new, {} fixed, {} unchanged",
             f.new, f.fixed, f.unchanged
         ));
-        let (only_a, only_b) = (self.matching.only_in_a.len(), self.matching.only_in_b.len());
-        if only_a + only_b > 0 {
-            line.push_str(&format!(" · unmatched: {only_a} in A, {only_b} in B"));
+        if !self.complete {
+            let sides: Vec<String> = [
+                ("A", &self.matching.only_in_a),
+                ("B", &self.matching.only_in_b),
+            ]
+            .into_iter()
+            .filter(|(_, left_out)| !left_out.is_empty())
+            .map(|(side, left_out)| {
+                let unreadable = left_out.iter().filter(|r| r.error.is_some()).count();
+                let kinds: Vec<String> = [
+                    (unreadable, "unreadable"),
+                    (left_out.len() - unreadable, "unmatched"),
+                ]
+                .into_iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, kind)| format!("{n} {kind}"))
+                .collect();
+                format!("{} of {side} ({})", left_out.len(), kinds.join(", "))
+            })
+            .collect();
+            line.push_str(&format!(
+                " · INCOMPLETE: records left out: {}; --fail-if-worse fails",
+                sides.join(", ")
+            ));
         }
         line
+    }
+
+    /// Whether `compare --fail-if-worse` fails: B is worse, or records were left out.
+    pub fn fails_if_worse(&self) -> bool {
+        self.better == Better::A || !self.complete
     }
 
     /// How the records matched, on one line: `4 matched (3 by id, 1 by question)`.

@@ -25,6 +25,15 @@ use shapes::{holds_records, is_one_record, pandas_rows, table_row};
 /// endless input), after reading at most this many bytes of it.
 pub const MAX_RECORD_BYTES: usize = 64 * 1024 * 1024;
 
+/// What JSON nested past serde_json's recursion limit (128 levels) is, in messages.
+pub const NESTED_TOO_DEEP: &str =
+    "nested deeper than 128 levels (the JSON parser's limit, its guard against a stack overflow)";
+
+/// Whether serde_json refused a value for its nesting.
+pub fn too_deep(e: &serde_json::Error) -> bool {
+    e.is_syntax() && e.to_string().starts_with("recursion limit exceeded")
+}
+
 /// A size in bytes as people read it: `64 MiB`, `1 KiB`, `1000 bytes`.
 pub fn size_name(bytes: u64) -> String {
     for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] {
@@ -179,6 +188,9 @@ pub struct RecordScanner<'a> {
     columns: Option<Vec<String>>,
     /// Keys of the top-level object that hold arrays, for the error that names `--records`.
     arrays_seen: Vec<String>,
+    /// Whether the file's one object could not be parsed whole for its nesting (deeper than
+    /// 128 levels): the error that finds no records in it says so.
+    too_deep: bool,
 }
 
 impl<'a> RecordScanner<'a> {
@@ -202,6 +214,7 @@ impl<'a> RecordScanner<'a> {
             records_path: None,
             columns: None,
             arrays_seen: Vec::new(),
+            too_deep: false,
         }
     }
 
@@ -506,7 +519,9 @@ impl<'a> RecordScanner<'a> {
             }
         }
         let after_value = self.line;
-        if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes)
+        let parsed = serde_json::from_slice::<serde_json::Value>(&bytes);
+        self.too_deep = matches!(&parsed, Err(e) if too_deep(e));
+        if let Ok(value) = parsed
             && value.is_object()
             && !holds_records(&value)
         {
@@ -701,6 +716,12 @@ impl<'a> RecordScanner<'a> {
                         self.skip_space()?;
                         self.bump()?;
                         if !self.enter_container(true)? {
+                            if self.too_deep {
+                                self.line = line;
+                                return Err(self.structure(format!(
+                                    "no records: the object is {NESTED_TOO_DEEP}, so it cannot be read as a record, and it holds no array of records"
+                                )));
+                            }
                             let hint = match self.arrays_seen.first() {
                                 Some(key) => format!(
                                     "; its lists are under {}: --records {key} reads the records there",

@@ -27,10 +27,14 @@
 //!
 //! Memory: only the pieces a record needs are kept per open trace (its question, answer,
 //! retrieved documents, and the ids of its spans and of their parents), at most
-//! [`MAX_OPEN_TRACES`] traces are open at once, and they hold at most [`MAX_HELD_BYTES`] in all:
-//! past either, the oldest open trace is closed, as at the end of the file. A whole trace is
-//! bounded by the record limit, and closed when its record ends. The ids of the last
-//! [`MAX_OPEN_TRACES`] completed traces are kept to drop their late spans.
+//! [`MAX_OPEN_TRACES`] traces are open at once, and they hold at most [`MAX_HELD_BYTES`] in all
+//! (`--max-open-traces` and `--max-trace-memory` raise them, [`Records::with_limits`]): past
+//! either, the oldest open trace is closed, as at the end of the file, and its record says so
+//! when it lacks what the rest of the trace would have given (a bad record that names the
+//! limit and the option that raises it); the first span that comes for it after that is a bad
+//! record too, when its record was made. A whole trace is bounded by the record limit, and
+//! closed when its record ends. The ids of the last [`MAX_OPEN_TRACES`] completed traces are
+//! kept to drop their late spans.
 
 mod otlp;
 mod platforms;
@@ -47,6 +51,31 @@ pub const MAX_OPEN_TRACES: usize = 10_000;
 /// Most bytes of questions, answers, documents and span ids held for the open traces; past it,
 /// the oldest traces are closed.
 pub const MAX_HELD_BYTES: usize = 256 << 20;
+
+/// A limit that closed a trace before its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Limit {
+    /// So many traces were open at once.
+    OpenTraces(usize),
+    /// The open traces held so many bytes.
+    Memory(usize),
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Limit::OpenTraces(n) => write!(
+                f,
+                "more than {n} traces were open at once (--max-open-traces raises the limit)"
+            ),
+            Limit::Memory(bytes) => write!(
+                f,
+                "the open traces held more than {} (--max-trace-memory raises the limit)",
+                super::scan::size_name(*bytes as u64)
+            ),
+        }
+    }
+}
 
 /// Which kind of trace export a file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,6 +117,13 @@ pub struct Records<'a> {
     opened: usize,
     /// Bytes held by the open traces ([`Piece::weight`]).
     held: usize,
+    /// Most traces open at once, and most bytes they hold ([`MAX_OPEN_TRACES`],
+    /// [`MAX_HELD_BYTES`] unless [`Records::with_limits`] says otherwise).
+    max_open: usize,
+    max_held: usize,
+    /// Traces a limit closed whose record was made without the rest of the trace: the first
+    /// span of one that comes later is a bad record that says so. Among `finished`.
+    closed_early: HashMap<String, Limit>,
     ready: VecDeque<Scanned>,
     ended: bool,
 }
@@ -108,9 +144,20 @@ impl<'a> Records<'a> {
             finished_order: VecDeque::new(),
             opened: 0,
             held: 0,
+            max_open: MAX_OPEN_TRACES,
+            max_held: MAX_HELD_BYTES,
+            closed_early: HashMap::new(),
             ready: VecDeque::new(),
             ended: false,
         }
+    }
+
+    /// At most `open_traces` traces open at once, holding at most `bytes` in all (each at
+    /// least 1).
+    pub fn with_limits(mut self, open_traces: usize, bytes: usize) -> Self {
+        self.max_open = open_traces.max(1);
+        self.max_held = bytes.max(1);
+        self
     }
 
     /// Takes the spans or runs of one record into their traces; a trace they complete goes to
@@ -146,6 +193,16 @@ impl<'a> Records<'a> {
             let id = piece.trace.clone();
             // A late span of a completed trace; a whole trace read again is read again.
             if self.finished.contains(&id) && !export.whole() {
+                // Once, for a trace a limit closed: its record was made without this span.
+                if let Some(limit) = self.closed_early.remove(&id) {
+                    self.ready.push_back(Scanned::Bad {
+                        line: raw.line,
+                        message: format!(
+                            "trace {id}: a span came after the trace was closed because {limit}: \
+                             its record was made without it, and its later spans are dropped"
+                        ),
+                    });
+                }
                 continue;
             }
             if !touched.contains(&id) {
@@ -168,11 +225,11 @@ impl<'a> Records<'a> {
             if complete && !export.whole() {
                 self.close(&id);
             }
-            while self.held > MAX_HELD_BYTES && !export.whole() {
+            while self.held > self.max_held && !export.whole() {
                 let Some((_, oldest)) = self.by_age.pop_first() else {
                     break;
                 };
-                self.close(&oldest);
+                self.close_early(&oldest, Limit::Memory(self.max_held));
             }
         }
         if export.whole() {
@@ -182,14 +239,22 @@ impl<'a> Records<'a> {
         }
     }
 
-    /// Closes the oldest open trace when [`MAX_OPEN_TRACES`] are open.
+    /// Closes the oldest open trace when the most traces that may be open are.
     fn make_room(&mut self) {
-        if self.traces.len() < MAX_OPEN_TRACES {
+        if self.traces.len() < self.max_open {
             return;
         }
         if let Some((_, id)) = self.by_age.pop_first() {
-            self.close(&id);
+            self.close_early(&id, Limit::OpenTraces(self.max_open));
         }
+    }
+
+    /// Closes an open trace because of `limit`, before its end.
+    fn close_early(&mut self, id: &str, limit: Limit) {
+        if let Some(trace) = self.traces.get_mut(id) {
+            trace.closed_by = Some(limit);
+        }
+        self.close(id);
     }
 
     /// Turns an open trace into its record, and remembers it was completed.
@@ -199,14 +264,20 @@ impl<'a> Records<'a> {
         };
         self.by_age.remove(&trace.opened);
         self.held = self.held.saturating_sub(trace.held);
-        if self.finished_order.len() >= MAX_OPEN_TRACES
+        if self.finished_order.len() >= self.max_open
             && let Some(oldest) = self.finished_order.pop_front()
         {
             self.finished.remove(&oldest);
+            self.closed_early.remove(&oldest);
         }
         self.finished.insert(id.to_string());
         self.finished_order.push_back(id.to_string());
-        self.ready.push_back(trace.into_record());
+        let limit = trace.closed_by;
+        let record = trace.into_record();
+        if let (Some(limit), Scanned::Record(_)) = (limit, &record) {
+            self.closed_early.insert(id.to_string(), limit);
+        }
+        self.ready.push_back(record);
     }
 }
 
@@ -486,6 +557,8 @@ struct Trace {
     root_seen: bool,
     /// Bytes its pieces hold ([`Piece::weight`]).
     held: usize,
+    /// The limit that closed it before its end, if one did.
+    closed_by: Option<Limit>,
     /// Whether the root came while a span's parent had not: the trace then completes when
     /// the last missing parent comes.
     waiting: bool,
@@ -507,6 +580,7 @@ impl Trace {
             opened,
             root_seen: false,
             held: 0,
+            closed_by: None,
             waiting: false,
             spans: HashSet::new(),
             missing: HashSet::new(),
@@ -558,14 +632,26 @@ impl Trace {
         let answer = self.answer.or(self.generated);
         let contexts = self.contexts.or(self.documents.map(Value::Array));
         let (Some(answer), Some(contexts)) = (answer, contexts) else {
-            let missing = if !self.root_seen {
-                "its root span never came"
-            } else {
-                "it has no answer or no retrieved documents"
+            let message = match (self.closed_by, self.root_seen) {
+                (Some(limit), false) => format!(
+                    "trace {}: closed before its root span came, because {limit}; its later \
+                     spans are dropped",
+                    self.id
+                ),
+                (Some(limit), true) => format!(
+                    "trace {}: it has no answer or no retrieved documents yet: closed before \
+                     its end, because {limit}; its later spans are dropped",
+                    self.id
+                ),
+                (None, false) => format!("trace {}: its root span never came", self.id),
+                (None, true) => format!(
+                    "trace {}: it has no answer or no retrieved documents",
+                    self.id
+                ),
             };
             return Scanned::Bad {
                 line: self.line,
-                message: format!("trace {}: {missing}", self.id),
+                message,
             };
         };
         let record = json!({

@@ -4,6 +4,7 @@
 //! element allows exactly the inline style and script by their hashes, and nothing from the
 //! network. The output is deterministic: the envelope's `computedAt` is left out.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use sha2::{Digest, Sha256};
@@ -88,12 +89,26 @@ pub fn report_csp(script: &str, style: &str) -> String {
 /// JSON for a `<script type="application/json">` block: every `<` escaped as `\u003c`, so
 /// that no `</script>` or `<!--` in the data can end or change the block.
 pub fn json_block(value: &serde_json::Value) -> String {
-    serde_json::to_string(value)
-        .expect("JSON values serialise")
-        .replace('<', "\\u003c")
+    let json = serde_json::to_string(value).expect("JSON values serialise");
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            // serde_json escapes C0 controls; DEL, C1 controls and the bidirectional and
+            // invisible characters it writes raw, which no page should hold as bytes.
+            c if crate::escape::hidden(c) => {
+                let _ = write!(out, "\\u{:04x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
-/// Escapes text for HTML element content and attribute values.
+/// Escapes text for HTML element content and attribute values. A control character (ESC,
+/// BEL, ...), a bidirectional control or an invisible character is written as its visible
+/// `\u{…}` escape, as on a terminal ([`crate::escape::printable`]): no raw control byte
+/// reaches the page; a carriage return is a space, a line break and a tab stay.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -103,6 +118,9 @@ pub fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            '\n' | '\t' => out.push(c),
+            '\r' => out.push(' '),
+            c if crate::escape::hidden(c) => crate::escape::push_escape(&mut out, c),
             c => out.push(c),
         }
     }

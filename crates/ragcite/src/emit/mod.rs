@@ -108,6 +108,10 @@ pub struct BatchInputs {
     /// What scored support: `shipped`, `formula`, or the model file as given. Added in 2.0.
     pub model: String,
     pub lang: String,
+    /// `--citation-scope`: `sentence` or `paragraph`. Added in 3.3.
+    pub citation_scope: String,
+    /// `--marker`'s pattern as given; `null` without one. Added in 3.3.
+    pub marker: Option<String>,
     pub limits: BatchLimits,
     /// The field paths tried, in order, for each field.
     pub fields: BatchFields,

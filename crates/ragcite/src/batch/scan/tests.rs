@@ -372,3 +372,34 @@ fn records_under_a_path_and_objects_that_are_one_record() {
         "{found:?}"
     );
 }
+
+#[test]
+fn an_object_nested_past_the_parsers_limit_is_said_to_be() {
+    let deep = |levels: usize| {
+        let mut value = "\"leaf\"".to_string();
+        for _ in 0..levels {
+            value = format!("{{\"n\": {value}}}");
+        }
+        value
+    };
+    for layout in ["", "\n"] {
+        let record = format!(
+            "{{\"answer\": \"A [1].\",{layout} \"contexts\": [\"A.\"],{layout} \"meta\": {}}}",
+            deep(131)
+        );
+        let found = scan(&record, false);
+        let [Err(error)] = found.as_slice() else {
+            panic!("{found:?}");
+        };
+        assert!(
+            error.contains("nested deeper than 128 levels") && !error.contains("--records"),
+            "{error}"
+        );
+    }
+    // Within the limit, the object is one record.
+    let record = format!(
+        "{{\"answer\": \"A [1].\", \"contexts\": [\"A.\"], \"meta\": {}}}",
+        deep(120)
+    );
+    assert_eq!(scan(&record, false), [ok(1, &record)]);
+}

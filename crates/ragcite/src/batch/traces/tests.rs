@@ -316,3 +316,104 @@ fn mlflow_2_traces_link_spans_by_context_and_parent_id() {
     );
     assert_eq!(record["contexts"][0]["page_content"], "It is tall.");
 }
+
+/// A LangSmith retriever run of trace `t{k}`, its parent the root `r{k}`.
+fn retriever_run(k: usize, text: &str) -> String {
+    json!({"id": format!("c{k}"), "trace_id": format!("t{k}"), "parent_run_id": format!("r{k}"),
+        "run_type": "retriever", "outputs": {"documents": [{"page_content": text}]}})
+    .to_string()
+}
+
+/// A LangSmith LLM run of trace `t{k}`.
+fn llm_run(k: usize) -> String {
+    json!({"id": format!("l{k}"), "trace_id": format!("t{k}"), "parent_run_id": format!("r{k}"),
+        "run_type": "llm", "outputs": {"generations": [[{"text": "Generated [1]."}]]}})
+    .to_string()
+}
+
+/// The root run of trace `t{k}`.
+fn root_run(k: usize) -> String {
+    json!({"id": format!("r{k}"), "trace_id": format!("t{k}"), "parent_run_id": null,
+        "run_type": "chain", "inputs": {"question": "Q?"}, "outputs": {"answer": "A [1]."}})
+    .to_string()
+}
+
+#[test]
+fn a_trace_closed_at_the_open_trace_limit_says_so() {
+    // Children first (as exporters write them), one trace more than the limit, then the roots:
+    // t0 is closed when t10000 opens, before its root came.
+    let mut lines: Vec<String> = (0..=MAX_OPEN_TRACES)
+        .map(|k| retriever_run(k, "x"))
+        .collect();
+    lines.extend((0..=MAX_OPEN_TRACES).map(root_run));
+    let found = records(&lines.join("\n"));
+    assert_eq!(
+        found[0],
+        Err(format!(
+            "1: trace t0: closed before its root span came, because more than {MAX_OPEN_TRACES} \
+             traces were open at once (--max-open-traces raises the limit); its later spans are \
+             dropped"
+        ))
+    );
+    // Its root came later, and was dropped: the record said so already.
+    assert_eq!(found.len(), MAX_OPEN_TRACES + 1);
+    assert!(found[1..].iter().all(Result::is_ok));
+}
+
+#[test]
+fn a_late_span_of_a_trace_closed_by_a_limit_is_a_bad_record_once() {
+    // t0 and t1 have all a record needs but their root when t2 opens and closes t0.
+    let lines = [
+        retriever_run(0, "x"),
+        llm_run(0),
+        retriever_run(1, "y"),
+        llm_run(1),
+        retriever_run(2, "z"),
+        root_run(0),
+        root_run(1),
+        root_run(2),
+    ];
+    let found: Vec<_> = Records::new(RecordScanner::new(lines.join("\n").as_bytes(), true))
+        .with_limits(2, MAX_HELD_BYTES)
+        .map(|item| match item {
+            Ok(Scanned::Record(raw)) => Ok(raw.line),
+            Ok(Scanned::Bad { line, message }) => Err(format!("{line}: {message}")),
+            Err(e) => Err(e.to_string()),
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            // t0's record, made from its LLM run when t2 opened.
+            Ok(1),
+            Err(
+                "6: trace t0: a span came after the trace was closed because more than 2 traces \
+                 were open at once (--max-open-traces raises the limit): its record was made \
+                 without it, and its later spans are dropped"
+                    .to_string()
+            ),
+            Ok(7),
+            Ok(8),
+        ]
+    );
+}
+
+#[test]
+fn a_trace_over_the_memory_limit_says_so() {
+    let big = "x".repeat(2000);
+    let lines = [retriever_run(0, &big), root_run(0)];
+    let found: Vec<_> = Records::new(RecordScanner::new(lines.join("\n").as_bytes(), true))
+        .with_limits(MAX_OPEN_TRACES, 1000)
+        .map(|item| match item {
+            Ok(Scanned::Bad { line, message }) => format!("{line}: {message}"),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "1: trace t0: closed before its root span came, because the open traces held more \
+          than 1000 bytes (--max-trace-memory raises the limit); its later spans are dropped"
+        ]
+    );
+}
