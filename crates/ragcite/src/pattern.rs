@@ -69,32 +69,44 @@ impl MarkerPattern {
 
     /// The marker that starts at byte `i` of `text`: its labels and its length.
     pub fn at(&self, text: &str, i: usize) -> Option<(Vec<String>, usize)> {
-        let end = window_end(text, i);
-        let input = Input::new(text).span(i..end).anchored(Anchored::Yes);
-        let mut caps = self.regex.create_captures();
-        self.regex.search_captures(&input, &mut caps);
-        label_of(text, &caps)
+        self.at_with(text, i, &mut self.regex.create_captures())
     }
 
-    /// Every marker of `text`, in order, as (start, labels, length); no two overlap.
+    fn at_with(&self, text: &str, i: usize, caps: &mut Captures) -> Option<(Vec<String>, usize)> {
+        let end = window_end(text, i);
+        let input = Input::new(text).span(i..end).anchored(Anchored::Yes);
+        searched(end - i);
+        self.regex.search_captures(&input, caps);
+        label_of(text, caps)
+    }
+
+    /// Every marker of `text`, in order, as (start, labels, length); no two overlap. A marker
+    /// is what [`MarkerPattern::at`] finds at the first place it finds one, then at the first
+    /// place after it, and so on. Each search reads at most two markers' length of text: one
+    /// over the whole rest found a long match (across a line, or a long run) again from every
+    /// place after a refused one, which made a line of them quadratic.
     pub fn all(&self, text: &str) -> Vec<(usize, Vec<String>, usize)> {
         let mut found = Vec::new();
         let mut caps = self.regex.create_captures();
         let mut at = 0;
         while at < text.len() {
-            let input = Input::new(text).span(at..text.len());
-            self.regex.search_captures(&input, &mut caps);
-            let Some(m) = caps.get_match() else {
-                break;
-            };
-            // A match longer than a marker may be, or across a line, is none: look again one
-            // character on.
-            match label_of(text, &caps) {
-                Some((label, len)) if m.end() <= window_end(text, m.start()) => {
-                    found.push((m.start(), label, len));
-                    at = m.end();
+            let end = floor_boundary(text, at + 2 * MAX_MARKER_LEN);
+            let input = Input::new(text).span(at..end);
+            searched(end - at);
+            let Some(m) = self.regex.search(&input) else {
+                // No marker starts in the span's first half: each would end inside it.
+                if end == text.len() {
+                    break;
                 }
-                _ => {
+                at = floor_boundary(text, at + MAX_MARKER_LEN);
+                continue;
+            };
+            match self.at_with(text, m.start(), &mut caps) {
+                Some((label, len)) => {
+                    found.push((m.start(), label, len));
+                    at = m.start() + len;
+                }
+                None => {
                     at = m.start() + text[m.start()..].chars().next().map_or(1, char::len_utf8);
                 }
             }
@@ -103,13 +115,34 @@ impl MarkerPattern {
     }
 }
 
-/// Where a marker starting at `i` must end by: the end of its line, and at most
-/// `MAX_MARKER_LEN` bytes on.
-fn window_end(text: &str, i: usize) -> usize {
-    let mut end = (i + MAX_MARKER_LEN).min(text.len());
+#[cfg(test)]
+thread_local! {
+    /// Bytes of text the searches were given (tests count them).
+    static SEARCHED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `n` bytes given to a search (in tests; nothing otherwise).
+#[inline(always)]
+fn searched(n: usize) {
+    #[cfg(test)]
+    SEARCHED.with(|c| c.set(c.get() + n));
+    #[cfg(not(test))]
+    let _ = n;
+}
+
+/// `i`, or the char boundary before it, at most `text.len()`.
+fn floor_boundary(text: &str, i: usize) -> usize {
+    let mut end = i.min(text.len());
     while !text.is_char_boundary(end) {
         end -= 1;
     }
+    end
+}
+
+/// Where a marker starting at `i` must end by: the end of its line, and at most
+/// `MAX_MARKER_LEN` bytes on.
+fn window_end(text: &str, i: usize) -> usize {
+    let end = floor_boundary(text, i + MAX_MARKER_LEN);
     text[i..end].find('\n').map_or(end, |k| i + k)
 }
 
@@ -153,6 +186,35 @@ mod tests {
         let long = format!("a <<{}>> b <<ok>>", "x".repeat(300));
         let labels: Vec<Vec<String>> = style.all(&long).into_iter().map(|(_, l, _)| l).collect();
         assert_eq!(labels, [["ok"]]);
+    }
+
+    #[test]
+    fn long_matches_on_a_long_line_are_refused_in_linear_work() {
+        // Every `<<` of the line starts a match that ends at the line's last `>>`, too far away
+        // for a marker: searching the whole rest again after each refused one was quadratic.
+        let style = MarkerPattern::new(r"<<(.+?)>>").expect("valid");
+        let work = |n: usize| {
+            let text = format!("{}>> <<ok>>", "<<x".repeat(n));
+            SEARCHED.with(|c| c.set(0));
+            let found = style.all(&text);
+            // Only the last 256 bytes' `<<` are near enough to the first `>>`.
+            assert!(found.len() < 100, "{}", found.len());
+            assert_eq!(
+                found.last().map(|(_, l, _)| l.clone()),
+                Some(vec!["ok".to_string()])
+            );
+            SEARCHED.with(|c| c.get())
+        };
+        let (small, large) = (work(1_000), work(4_000));
+        assert!(large <= 5 * small, "{small} then {large} bytes: not linear");
+        // A greedy pattern finds its marker within the window, as `at` does.
+        let greedy = MarkerPattern::new(r"\[(\d+)\]").expect("valid");
+        let labels: Vec<_> = greedy
+            .all("a [1] b [22]")
+            .into_iter()
+            .map(|(_, l, _)| l)
+            .collect();
+        assert_eq!(labels, [["1"], ["22"]]);
     }
 
     #[test]
