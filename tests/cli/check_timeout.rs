@@ -234,3 +234,60 @@ fn a_client_whose_checks_run_to_their_deadline_leaves_a_slot_for_the_others() {
     });
     assert_eq!(server.stop(), Some(0));
 }
+
+/// `check --check-timeout`: the heavy request's answer and chunks as files, checked with a bound
+/// of one second, stop with an input error that says what ran out and how to raise it, long
+/// before the check would end (minutes in a debug build); the same bound from the configuration
+/// file; without one, a quick check is unaffected.
+#[test]
+fn a_command_line_check_past_its_timeout_is_an_input_error() {
+    let tree = crate::util::Tree::new();
+    let heavy = heavy_request();
+    tree.write("answer.md", heavy["answer"].as_str().expect("an answer"));
+    tree.write("chunks.json", heavy["chunks"].as_str().expect("chunks"));
+    let bounded = |run: crate::util::Run| {
+        let started = Instant::now();
+        let line = run.timeout(Duration::from_secs(60)).input_error();
+        // A bound on a hang, not a timing.
+        assert!(started.elapsed() < Duration::from_secs(30), "{line}");
+        line
+    };
+    let line = bounded(tree.ragcite(
+        &tree.root,
+        [
+            "check",
+            "answer.md",
+            "chunks.json",
+            "--isolated",
+            "--check-timeout",
+            "1",
+        ],
+    ));
+    assert!(
+        line.starts_with(
+            "ragcite: error: answer.md: the check ran longer than --check-timeout 1 s"
+        ),
+        "{line}"
+    );
+    assert!(line.contains("sentences judged"), "{line}");
+    tree.write(".ragcite.toml", "check-timeout = 1\n");
+    let line = bounded(tree.ragcite(&tree.root, ["check", "answer.md", "chunks.json"]));
+    assert!(line.contains("longer than --check-timeout 1 s"), "{line}");
+    // A quick check within its bound gives its verdicts.
+    let out = crate::util::ragcite([
+        "check",
+        &crate::util::path("testdata/eiffel/answer.md").to_string_lossy(),
+        &crate::util::path("testdata/eiffel/chunks.json").to_string_lossy(),
+        "--check-timeout",
+        "60",
+        "--format",
+        "json",
+    ])
+    .json(1);
+    assert_eq!(
+        crate::util::verdicts_in(&out["result"]["sentences"]),
+        EIFFEL_VERDICTS
+    );
+    // The bound is whole seconds, at least one.
+    crate::util::ragcite(["check", "a.md", "--check-timeout", "0"]).usage_error();
+}
