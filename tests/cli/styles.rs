@@ -282,3 +282,32 @@ fn a_house_marker_form_from_the_command_line_and_the_configuration_file() {
         assert!(out.stderr.contains(reason), "{}", out.stderr);
     }
 }
+
+/// Issue 38: a pattern the regex crate refuses says why (it said "error parsing pattern 0" or
+/// "error building NFA"), and a pattern whose label group can only hold empty text (`(\b)`),
+/// which finds no marker ever, is refused.
+#[test]
+fn marker_errors_say_why() {
+    for (pattern, reason) in [
+        ("([", "unclosed character class at character 2"),
+        ("(a", "unclosed group at character 1"),
+        (r"(\p{Foo})", "Unicode property not found at character 2"),
+        ("(a{5000}{5000}{5000})", "larger than 1 MiB compiled"),
+        (r"(\b)", "its capture group can only hold empty text"),
+        (r"x(\b|)y", "its capture group can only hold empty text"),
+    ] {
+        let out = ragcite([
+            "check",
+            "testdata/eiffel/answer.md",
+            "testdata/eiffel/chunks.json",
+            "--marker",
+            pattern,
+        ])
+        .exits(2);
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+        assert!(out.stderr.contains(reason), "{pattern}: {}", out.stderr);
+        for opaque in ["pattern 0", "building NFA"] {
+            assert!(!out.stderr.contains(opaque), "{pattern}: {}", out.stderr);
+        }
+    }
+}

@@ -128,14 +128,23 @@ fn read_value(
     fields: &Fields,
     exports: bool,
 ) -> Result<Record, String> {
-    let named = fields
+    // The first id path that reaches a value names the record; a list or an object there
+    // (`--field 'id=contexts[]'`) is no id, and taking the position instead would hide it.
+    let named = match fields
         .id
         .iter()
-        .find_map(|path| match lookup(value, path)? {
-            Value::String(s) => Some(s),
-            Value::Number(n) => Some(n.to_string()),
-            _ => None,
-        });
+        .find_map(|path| Some((path, lookup(value, path).filter(|v| !v.is_null())?)))
+    {
+        None => None,
+        Some((_, Value::String(s))) => Some(s),
+        Some((_, Value::Number(n))) => Some(n.to_string()),
+        Some((path, other)) => {
+            return Err(format!(
+                "record {index}: the id at `{path}` is {}; an id is a string or a number",
+                input::json_kind(&other)
+            ));
+        }
+    };
     let has_id = named.is_some();
     let id = named.unwrap_or_else(|| index.to_string());
     let answer = fields

@@ -38,10 +38,19 @@ impl MarkerPattern {
         let regex = Regex::builder()
             .configure(Regex::config().nfa_size_limit(Some(SIZE_LIMIT)))
             .build(pattern)
-            .map_err(|e| {
-                let message = e.to_string();
-                let first = message.lines().next().unwrap_or("").to_string();
-                format!("it is no valid regular expression: {first}")
+            .map_err(|e| match (e.syntax_error(), e.size_limit()) {
+                (Some(syntax), _) => {
+                    format!(
+                        "it is no valid regular expression: {}",
+                        syntax_reason(syntax)
+                    )
+                }
+                (None, Some(_)) => format!(
+                    "it is larger than {} MiB compiled: a marker is a short pattern (write \
+                     fewer or smaller repetitions)",
+                    SIZE_LIMIT >> 20
+                ),
+                (None, None) => format!("it is no valid regular expression: {e}"),
             })?;
         let groups = regex
             .group_info()
@@ -55,6 +64,13 @@ impl MarkerPattern {
         }
         if regex.is_match("") {
             return Err("it matches the empty text".to_string());
+        }
+        if label_is_always_empty(pattern) {
+            return Err(
+                "its capture group can only hold empty text (as `(\\b)` does), so it never \
+                 names a label: put the label's characters inside it"
+                    .to_string(),
+            );
         }
         Ok(MarkerPattern {
             regex,
@@ -137,6 +153,37 @@ fn floor_boundary(text: &str, i: usize) -> usize {
         end -= 1;
     }
     end
+}
+
+/// Why the regex syntax refused a pattern, on one line: the reason and the character it
+/// stands at (the crate's own message draws a caret under the pattern, over several lines).
+fn syntax_reason(error: &regex_syntax::Error) -> String {
+    let (reason, span) = match error {
+        regex_syntax::Error::Parse(e) => (e.kind().to_string(), e.span()),
+        regex_syntax::Error::Translate(e) => (e.kind().to_string(), e.span()),
+        other => return other.to_string().lines().last().unwrap_or("").to_string(),
+    };
+    format!("{reason} at character {}", span.start.column)
+}
+
+/// Whether the pattern's capture group can only match empty text (`(\b)`, `x(|)`): a marker's
+/// label would always be empty, so no marker is ever found. A pattern that does not parse
+/// here was refused before.
+fn label_is_always_empty(pattern: &str) -> bool {
+    fn group(hir: &regex_syntax::hir::Hir) -> Option<&regex_syntax::hir::Hir> {
+        use regex_syntax::hir::HirKind;
+        match hir.kind() {
+            HirKind::Capture(capture) => Some(&capture.sub),
+            HirKind::Concat(all) | HirKind::Alternation(all) => all.iter().find_map(group),
+            HirKind::Repetition(repetition) => group(&repetition.sub),
+            _ => None,
+        }
+    }
+    regex_syntax::Parser::new()
+        .parse(pattern)
+        .ok()
+        .and_then(|hir| group(&hir).map(|sub| sub.properties().maximum_len() == Some(0)))
+        .unwrap_or(false)
 }
 
 /// Where a marker starting at `i` must end by: the end of its line, and at most
@@ -223,7 +270,13 @@ mod tests {
             (r"\[\d+\]", "it has 0 capture groups"),
             (r"\[(\d+)(a)?\]", "it has 2 capture groups"),
             (r"(\d*)", "it matches the empty text"),
-            (r"([", "it is no valid regular expression"),
+            (
+                r"([",
+                "it is no valid regular expression: unclosed character class at character 2",
+            ),
+            (r"(\b)", "its capture group can only hold empty text"),
+            (r"a(\b)+", "its capture group can only hold empty text"),
+            (r"a{2}(a{99999}){99999}", "it is larger than 1 MiB compiled"),
         ] {
             let err = MarkerPattern::new(pattern).expect_err(pattern);
             assert!(err.starts_with(reason), "{pattern}: {err}");
