@@ -100,9 +100,13 @@ pub fn with_check_progress<T: Send>(
         scope.spawn(move || {
             use std::sync::mpsc::RecvTimeoutError::Timeout;
             let tick = std::time::Duration::from_millis(100);
-            // From a second on, and once the sentences to judge are known.
+            // From a second on, and once the sentences to judge are known; a check that ended
+            // before shows nothing.
             let mut waited = 0;
-            while wait.recv_timeout(tick) == Err(Timeout) {
+            loop {
+                if wait.recv_timeout(tick) != Err(Timeout) {
+                    return;
+                }
                 waited += 1;
                 if waited >= 10 && deadline.progress().1 > 0 {
                     break;
@@ -127,7 +131,9 @@ pub fn with_check_progress<T: Send>(
             bar.finish_and_clear();
         });
         let result = check();
+        // Sent, then dropped: the bar's thread wakes either way.
         let _ = done.send(());
+        drop(done);
         result
     })
 }

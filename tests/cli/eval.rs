@@ -372,22 +372,14 @@ fn labels_that_are_no_booleans_are_bad_records_and_null_is_not_judged() {
     assert_eq!(doc["notJudged"], 3, "{doc}");
     let bad: Vec<String> = crate::util::strings(&doc["badRecords"]);
     assert_eq!(bad.len(), 4, "{bad:?}");
-    assert!(
-        bad[0].contains("line 2: `sentences[0].label` is a string; expected true, false or null"),
-        "{bad:?}"
-    );
-    assert!(
-        bad[1].contains("line 3: `sentences[0].label` is a number"),
-        "{bad:?}"
-    );
-    assert!(
-        bad[2].contains("line 4: `sentences[0]` has no `label`"),
-        "{bad:?}"
-    );
-    assert!(
-        bad[3].contains("line 7: `labels[0]` is a string"),
-        "{bad:?}"
-    );
+    for (bad, wanted) in bad.iter().zip([
+        "line 2: `sentences[0].label` is a string; expected true, false or null",
+        "line 3: `sentences[0].label` is a number",
+        "line 4: `sentences[0]` has no `label`",
+        "line 7: `labels[0]` is a string",
+    ]) {
+        assert!(bad.contains(wanted), "{bad} (wanted {wanted})");
+    }
     assert_eq!(group(&doc, "d")["sentences"], 1);
     let table = eval(&[path]).exits(0).stdout;
     assert!(

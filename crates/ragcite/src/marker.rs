@@ -596,20 +596,7 @@ pub(crate) fn names_a_source(before: &str, number: &str, resolver: &Resolver) ->
                 .is_some_and(|w| w.eq_ignore_ascii_case("according")))
 }
 
-#[cfg(test)]
-thread_local! {
-    /// Characters looked at by the scans back from a position (tests count them).
-    static LOOKED_AT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// Counts `n` characters looked at by a scan back (in tests; nothing otherwise).
-#[inline(always)]
-fn looked_at(n: usize) {
-    #[cfg(test)]
-    LOOKED_AT.with(|c| c.set(c.get() + n));
-    #[cfg(not(test))]
-    let _ = n;
-}
+work_counter!();
 
 /// A provider's citation with the chunks it names: its label as a marker would show it, and the
 /// chunks' positions (none when it names no chunk; several when it names a document whose
@@ -802,13 +789,6 @@ mod tests {
         assert!(labels_in("a [1\n]", &[]).is_empty());
         let long = format!("[1{}]", " ".repeat(MAX_MARKER_LEN));
         assert!(labels_in(&long, &[]).is_empty());
-    }
-
-    /// Characters the scans back look at while `f` runs.
-    fn looked_at_during(f: impl FnOnce()) -> usize {
-        LOOKED_AT.with(|c| c.set(0));
-        f();
-        LOOKED_AT.with(|c| c.get())
     }
 
     #[test]

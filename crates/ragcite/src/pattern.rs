@@ -91,7 +91,7 @@ impl MarkerPattern {
     fn at_with(&self, text: &str, i: usize, caps: &mut Captures) -> Option<(Vec<String>, usize)> {
         let end = window_end(text, i);
         let input = Input::new(text).span(i..end).anchored(Anchored::Yes);
-        searched(end - i);
+        looked_at(end - i);
         self.regex.search_captures(&input, caps);
         label_of(text, caps)
     }
@@ -108,7 +108,7 @@ impl MarkerPattern {
         while at < text.len() {
             let end = floor_boundary(text, at + 2 * MAX_MARKER_LEN);
             let input = Input::new(text).span(at..end);
-            searched(end - at);
+            looked_at(end - at);
             let Some(m) = self.regex.search(&input) else {
                 // No marker starts in the span's first half: each would end inside it.
                 if end == text.len() {
@@ -131,20 +131,7 @@ impl MarkerPattern {
     }
 }
 
-#[cfg(test)]
-thread_local! {
-    /// Bytes of text the searches were given (tests count them).
-    static SEARCHED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// Counts `n` bytes given to a search (in tests; nothing otherwise).
-#[inline(always)]
-fn searched(n: usize) {
-    #[cfg(test)]
-    SEARCHED.with(|c| c.set(c.get() + n));
-    #[cfg(not(test))]
-    let _ = n;
-}
+work_counter!();
 
 /// `i`, or the char boundary before it, at most `text.len()`.
 fn floor_boundary(text: &str, i: usize) -> usize {
@@ -242,15 +229,15 @@ mod tests {
         let style = MarkerPattern::new(r"<<(.+?)>>").expect("valid");
         let work = |n: usize| {
             let text = format!("{}>> <<ok>>", "<<x".repeat(n));
-            SEARCHED.with(|c| c.set(0));
-            let found = style.all(&text);
-            // Only the last 256 bytes' `<<` are near enough to the first `>>`.
-            assert!(found.len() < 100, "{}", found.len());
-            assert_eq!(
-                found.last().map(|(_, l, _)| l.clone()),
-                Some(vec!["ok".to_string()])
-            );
-            SEARCHED.with(|c| c.get())
+            looked_at_during(|| {
+                let found = style.all(&text);
+                // Only the last 256 bytes' `<<` are near enough to the first `>>`.
+                assert!(found.len() < 100, "{}", found.len());
+                assert_eq!(
+                    found.last().map(|(_, l, _)| l.clone()),
+                    Some(vec!["ok".to_string()])
+                );
+            })
         };
         let (small, large) = (work(1_000), work(4_000));
         assert!(large <= 5 * small, "{small} then {large} bytes: not linear");

@@ -400,20 +400,7 @@ impl SentenceView {
     }
 }
 
-#[cfg(test)]
-thread_local! {
-    /// Bytes of the answer read around the sentences shown (tests count them).
-    static LOOKED_AT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// Counts `n` bytes read around a sentence (in tests; nothing otherwise).
-#[inline(always)]
-fn looked_at(n: usize) {
-    #[cfg(test)]
-    LOOKED_AT.with(|c| c.set(c.get() + n));
-    #[cfg(not(test))]
-    let _ = n;
-}
+work_counter!();
 
 /// The passage of the cited chunk that decided, escaped, with the sentence's words in it.
 #[derive(Debug)]
@@ -611,9 +598,7 @@ mod tests {
             response: false,
         };
         let mut out = Vec::new();
-        LOOKED_AT.with(|c| c.set(0));
-        emitter.emit(&run, &mut out).expect("writes to memory");
-        let looked = LOOKED_AT.with(|c| c.get());
+        let looked = looked_at_during(|| emitter.emit(&run, &mut out).expect("writes to memory"));
         (String::from_utf8(out).expect("UTF-8"), looked)
     }
 

@@ -222,20 +222,7 @@ fn code_spans(text: &str) -> Vec<(usize, usize)> {
     spans
 }
 
-#[cfg(test)]
-thread_local! {
-    /// Bytes the scans around a number looked at (tests count them).
-    static LOOKED_AT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// Counts `n` bytes looked at around a number (in tests; nothing otherwise).
-#[inline(always)]
-fn looked_at(n: usize) {
-    #[cfg(test)]
-    LOOKED_AT.with(|c| c.set(c.get() + n));
-    #[cfg(not(test))]
-    let _ = n;
-}
+work_counter!();
 
 /// How far around a number [`Addresses`] looks, in bytes, each way.
 const REACH: usize = 200;
@@ -622,13 +609,6 @@ mod tests {
         for value in ["3.10.2", "3.10", "stage", "4e0", "1.50"] {
             assert!(shown.iter().any(|s| s == value), "{value} in {shown:?}");
         }
-    }
-
-    /// Bytes looked at around the numbers while `f` runs.
-    fn looked_at_during(f: impl FnOnce()) -> usize {
-        LOOKED_AT.with(|c| c.set(0));
-        f();
-        LOOKED_AT.with(|c| c.get())
     }
 
     #[test]
