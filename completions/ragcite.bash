@@ -252,7 +252,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__check)
-            opts="-h -V --format --answer-format --max-input-size --question --answer-path --sources-path --source-id-path --source-text-path --threshold --lang --citation-scope --marker --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --answer-format --max-input-size --question --check-timeout --answer-path --sources-path --source-id-path --source-text-path --threshold --lang --citation-scope --marker --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -271,6 +271,10 @@ _ragcite() {
                     return 0
                     ;;
                 --question)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --check-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

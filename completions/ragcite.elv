@@ -39,6 +39,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --answer-format 'Read the answer as this format instead of recognising it [default: auto]'
             cand --max-input-size 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error'
             cand --question 'The question the answer replies to: a figure it states is context, not a claim the answer must cite'
+            cand --check-timeout 'Seconds the check may run; then it stops and the run is an input error (exit 2) [default: no limit]'
             cand --answer-path 'Path to the answer''s text in a JSON answer file (`output.text`, `steps[-1].content[?type=text].text`; see docs/formats.md for the path language)'
             cand --sources-path 'Path to the list of sources in the same file (`results[]`)'
             cand --source-id-path 'Path to a source''s id within each source (a template such as `{file} p. {page}` also works) [default: its URL, else its position]'

@@ -95,6 +95,7 @@ dspy-evaluate\t'DSPy Evaluate result row (pred_answer, context)'
 mlflow-evaluate\t'MLflow evaluate result table row (inputs, outputs, context)'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-input-size -d 'Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l question -d 'The question the answer replies to: a figure it states is context, not a claim the answer must cite' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l check-timeout -d 'Seconds the check may run; then it stops and the run is an input error (exit 2) [default: no limit]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l answer-path -d 'Path to the answer\'s text in a JSON answer file (`output.text`, `steps[-1].content[?type=text].text`; see docs/formats.md for the path language)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l sources-path -d 'Path to the list of sources in the same file (`results[]`)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l source-id-path -d 'Path to a source\'s id within each source (a template such as `{file} p. {page}` also works) [default: its URL, else its position]' -r

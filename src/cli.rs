@@ -303,6 +303,10 @@ pub struct CheckArgs {
     #[arg(long, value_name = "TEXT")]
     pub question: Option<String>,
 
+    /// Seconds the check may run; then it stops and the run is an input error (exit 2) [default: no limit]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=86_400), value_name = "SECONDS")]
+    pub check_timeout: Option<u64>,
+
     #[command(flatten)]
     pub paths: PathArgs,
 

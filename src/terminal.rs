@@ -63,10 +63,15 @@ fn choose_width(terminal: Option<u16>, columns: Option<&str>) -> u16 {
         .max(MIN_WIDTH)
 }
 
+/// Whether progress may be shown: standard error is a terminal, and not a CI log's.
+pub fn shows_progress() -> bool {
+    let in_ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty());
+    !in_ci && io::stderr().is_terminal()
+}
+
 /// A progress bar on stderr for a large file, only on a terminal and never in CI logs.
 pub fn progress_bar(len: u64) -> Option<indicatif::ProgressBar> {
-    let in_ci = std::env::var_os("CI").is_some_and(|v| !v.is_empty());
-    if len < PROGRESS_MIN_BYTES || in_ci || !io::stderr().is_terminal() {
+    if len < PROGRESS_MIN_BYTES || !shows_progress() {
         return None;
     }
     // Cleared when the file is done, so that it never mixes with the report.
@@ -77,6 +82,60 @@ pub fn progress_bar(len: u64) -> Option<indicatif::ProgressBar> {
     .ok()?;
     bar.set_style(style);
     Some(bar)
+}
+
+/// Runs `check` (a check looking at `deadline`) and, with `show`, a progress bar on stderr of
+/// the sentences it has judged, from a second after it started (a quick check shows none);
+/// cleared when the check ends.
+pub fn with_check_progress<T: Send>(
+    show: bool,
+    deadline: &ragcite::Deadline,
+    check: impl FnOnce() -> T + Send,
+) -> T {
+    if !show {
+        return check();
+    }
+    let (done, wait) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            use std::sync::mpsc::RecvTimeoutError::Timeout;
+            let tick = std::time::Duration::from_millis(100);
+            // From a second on, and once the sentences to judge are known; a check that ended
+            // before shows nothing.
+            let mut waited = 0;
+            loop {
+                if wait.recv_timeout(tick) != Err(Timeout) {
+                    return;
+                }
+                waited += 1;
+                if waited >= 10 && deadline.progress().1 > 0 {
+                    break;
+                }
+            }
+            let Ok(style) = indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} sentences judged {elapsed}",
+            ) else {
+                return;
+            };
+            let bar = indicatif::ProgressBar::new(deadline.progress().1 as u64)
+                .with_style(style)
+                .with_finish(indicatif::ProgressFinish::AndClear);
+            loop {
+                let (judged, total) = deadline.progress();
+                bar.set_length(total as u64);
+                bar.set_position(judged as u64);
+                if wait.recv_timeout(tick) != Err(Timeout) {
+                    break;
+                }
+            }
+            bar.finish_and_clear();
+        });
+        let result = check();
+        // Sent, then dropped: the bar's thread wakes either way.
+        let _ = done.send(());
+        drop(done);
+        result
+    })
 }
 
 #[cfg(test)]

@@ -447,6 +447,59 @@ fn answers_once_quadratic_are_checked() {
     }
 }
 
+/// A flood of the user's own markers (`--marker`, the documented `{{cite:…}}`): 800 kB of them
+/// on one line took 23 s, four times as long per doubling (after each marker the next built-in
+/// one was looked for up to the text's end); and a line where every `{{` starts a match too
+/// long to be a marker (each refused one searched the whole rest again).
+#[test]
+fn a_flood_of_custom_markers_is_checked() {
+    let dir = tempdir();
+    write_chunks(dir.path());
+    let cases = [
+        (
+            "cites.md",
+            r"\{\{cite:(\w+)\}\}",
+            format!(
+                "The tower is tall {}\n",
+                "{{cite:1}}".repeat(size(80_000, 40_000))
+            ),
+        ),
+        (
+            "braces.md",
+            r"\{\{(.+?)\}\}",
+            format!(
+                "The tower is tall {}}}}} {{{{1}}}}\n",
+                "{{x".repeat(size(100_000, 30_000))
+            ),
+        ),
+    ];
+    for (name, marker, text) in cases {
+        fs::write(dir.path().join(name), &text).unwrap();
+        let out = run_in(
+            dir.path(),
+            &[
+                "check",
+                name,
+                "chunks.json",
+                "--marker",
+                marker,
+                "--format",
+                "json",
+            ],
+            None,
+        );
+        report(&format!("{name} ({})", megabytes(text.len())), &out);
+        assert_clean(&out, &[0, 1]);
+        let doc = out.json();
+        assert_eq!(doc["result"]["counts"]["sentences"], 1, "{name}");
+        assert_eq!(
+            doc["result"]["sentences"][0]["cited"],
+            serde_json::json!(["1"]),
+            "{name}"
+        );
+    }
+}
+
 /// 100,000 chunks: every one is reported, the answer's markers resolve among them.
 #[test]
 fn one_hundred_thousand_chunks() {

@@ -87,7 +87,7 @@ def check(
         if not isinstance(question, str):
             raise TypeError(f"question must be a str or None, not {type(question).__name__}")
         # One argument, so that a question starting with `-` is not read as an option.
-        options.append(f"--question={question}")
+        options.append(f"--question={_unicode(question, '<question>')}")
     return json.loads(_native.check(_answer_bytes(answer), _chunks_bytes(chunks), options))
 
 
@@ -140,8 +140,9 @@ def verify_quote(document: Union[str, bytes], quote: str) -> dict:
     """
     if not isinstance(quote, str):
         raise TypeError(f"quote must be a str, not {type(quote).__name__}")
+    _unicode(quote, "<quote>")
     if isinstance(document, str):
-        document = document.encode("utf-8")
+        document = _utf8(document, "<document>")
     elif not isinstance(document, (bytes, bytearray)):
         raise TypeError(f"document must be a str or bytes, not {type(document).__name__}")
     report, _found = _native.verify_quote(bytes(document), quote)
@@ -247,8 +248,24 @@ def _batch_options(
     for name, value in limits.items():
         if name not in _BATCH_LIMITS:
             raise TypeError(f"batch() got an unexpected keyword argument '{name}'")
-        options += ["--" + name.replace("_", "-"), _number(value)]
-    return options
+        options.append("--" + name.replace("_", "-") + "=" + _limit(name, value))
+    return _unicode_options(options)
+
+
+def _limit(name: str, value: Any) -> str:
+    """A limit's value as its option takes it: a rate is a number from 0 to 1, any other limit a
+    whole number of 0 or more. Out of range is a ``ValueError`` that names the keyword (the
+    command line would read ``-1`` as an option of its own)."""
+    if name.endswith("_rate"):
+        text = _number(value)
+        if not 0 <= value <= 1:
+            raise ValueError(f"{name} must be a number from 0 to 1, not {text}")
+        return text
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be a whole number, not {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{name} must be a whole number of 0 or more, not {value}")
+    return str(value)
 
 
 def _check_options(
@@ -259,16 +276,24 @@ def _check_options(
     citation_scope: Any = "sentence",
     marker: Any = None,
 ) -> list:
-    options = ["--threshold", _number(threshold), "--lang", str(lang)]
+    # `--option=value`, so that a negative number is not read as an option of its own.
+    options = [f"--threshold={_number(threshold)}", "--lang", str(lang)]
     options += ["--citation-scope", str(citation_scope)]
     if marker is not None:
         if not isinstance(marker, str):
             raise TypeError(f"marker must be a str or None, not {type(marker).__name__}")
         # One argument, so that a pattern starting with `-` is not read as an option.
-        options.append(f"--marker={marker}")
+        options.append(f"--marker={_unicode(marker, '<marker>')}")
     if answer_format is not None:
         options += ["--answer-format", str(answer_format)]
-    return options + _model_options(model)
+    return _unicode_options(options + _model_options(model))
+
+
+def _unicode_options(options: list) -> list:
+    """``options``, once each is known to be Unicode text: the extension takes only such."""
+    for option in options:
+        _unicode(option, "an option")
+    return options
 
 
 def _model_options(model: Any) -> list:
@@ -302,25 +327,49 @@ def _number(value: Any) -> str:
 
 def _answer_bytes(answer: Any) -> bytes:
     if isinstance(answer, str):
-        return answer.encode("utf-8")
+        return _utf8(answer, "<answer>")
     if isinstance(answer, (bytes, bytearray)):
         return bytes(answer)
-    return json.dumps(_plain(answer), ensure_ascii=False).encode("utf-8")
+    # A scalar is no answer: `None` would be checked as the text "null", `5` as "5".
+    if answer is None or isinstance(answer, (bool, int, float)):
+        raise TypeError(
+            "answer must be a str, bytes, a response (a dict, a list or an SDK object), "
+            f"not {type(answer).__name__}"
+        )
+    return _utf8(json.dumps(_plain(answer), ensure_ascii=False), "<answer>")
 
 
 def _chunks_bytes(chunks: Any) -> Optional[bytes]:
     if chunks is None:
         return None
     if isinstance(chunks, str):
-        return chunks.encode("utf-8")
+        return _utf8(chunks, "<chunks>")
     if isinstance(chunks, (bytes, bytearray)):
         return bytes(chunks)
     if isinstance(chunks, Mapping):
-        return json.dumps(_plain(chunks), ensure_ascii=False).encode("utf-8")
+        return _utf8(json.dumps(_plain(chunks), ensure_ascii=False), "<chunks>")
     items = list(chunks)
     if all(isinstance(item, str) for item in items):
-        return json.dumps(items, ensure_ascii=False).encode("utf-8")
-    return json.dumps([_chunk(item) for item in items], ensure_ascii=False).encode("utf-8")
+        return _utf8(json.dumps(items, ensure_ascii=False), "<chunks>")
+    return _utf8(json.dumps([_chunk(item) for item in items], ensure_ascii=False), "<chunks>")
+
+
+def _utf8(text: str, name: str) -> bytes:
+    """``text`` as UTF-8; a lone surrogate (which no UTF-8 holds) is an :class:`InputError`
+    naming ``name`` and the character, as invalid UTF-8 is on the command line."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InputError(
+            f"{name}: a lone surrogate (U+{ord(text[e.start]):04X}) at character {e.start} is "
+            "not Unicode text"
+        ) from None
+
+
+def _unicode(text: str, name: str) -> str:
+    """``text``, once it is known to be Unicode text (see :func:`_utf8`)."""
+    _utf8(text, name)
+    return text
 
 
 def _chunk(item: Any) -> Any:

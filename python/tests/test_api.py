@@ -497,3 +497,63 @@ def test_a_figure_the_question_states_is_context():
     assert verdict(ragcite.check(answer, chunks, question="A 13 year old?")) == "number-mismatch"
     with pytest.raises(TypeError):
         ragcite.check(answer, chunks, question=12)
+
+
+# Issue 38: what the API took without a word.
+
+
+@pytest.mark.parametrize("answer", [None, 5, 2.5, True])
+def test_an_answer_that_is_no_text_or_response_is_a_type_error(answer):
+    # `None` was checked as the text "null", `5` as "5".
+    with pytest.raises(TypeError, match="answer must be"):
+        ragcite.check(answer, [SOURCE])
+    with pytest.raises(TypeError, match="answer must be"):
+        ragcite.check_many([(answer, [SOURCE])])
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: ragcite.check("The tower is tall \ud800 [1].", [SOURCE]),
+        lambda: ragcite.check(SENTENCE, ["The tower \udfff is tall."]),
+        lambda: ragcite.check(SENTENCE, [{"id": "1", "text": "The tower \ud800 is tall."}]),
+        lambda: ragcite.check({"answer": "Tall \ud800.", "citations": []}, [SOURCE]),
+        lambda: ragcite.check(SENTENCE, [SOURCE], question="How tall \ud800?"),
+        lambda: ragcite.check(SENTENCE, [SOURCE], marker="(\ud800)"),
+        lambda: ragcite.check_many([("The tower \ud800 [1].", [SOURCE])]),
+        lambda: ragcite.verify_quote("The tower \ud800 is tall.", "tower"),
+        lambda: ragcite.verify_quote("The tower is tall.", "tower \ud800"),
+    ],
+)
+def test_a_lone_surrogate_is_an_input_error(call):
+    # It raised UnicodeEncodeError, which is no InputError.
+    with pytest.raises(ragcite.InputError, match="lone surrogate") as raised:
+        call()
+    assert "\n" not in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "limits, message",
+    [
+        ({"max_uncited": -1}, "max_uncited must be a whole number of 0 or more, not -1"),
+        ({"max_bad_records": -3}, "max_bad_records must be a whole number of 0 or more, not -3"),
+        ({"max_uncited_rate": -0.1}, "max_uncited_rate must be a number from 0 to 1, not -0.1"),
+        ({"max_abstention_rate": 1.5}, "max_abstention_rate must be a number from 0 to 1, not 1.5"),
+    ],
+)
+def test_a_limit_out_of_range_is_a_value_error(limits, message):
+    # `max_uncited=-1` gave "unexpected argument '-1' found".
+    records = [{"answer": SENTENCE, "contexts": [SOURCE]}]
+    with pytest.raises(ValueError, match=message) as raised:
+        ragcite.batch(records, **limits)
+    assert "unexpected argument" not in str(raised.value)
+
+
+def test_a_count_limit_is_a_whole_number_and_a_negative_threshold_says_so():
+    records = [{"answer": SENTENCE, "contexts": [SOURCE]}]
+    with pytest.raises(TypeError, match="max_uncited must be a whole number"):
+        ragcite.batch(records, max_uncited=1.5)
+    assert ragcite.batch(records, max_uncited=0, max_uncited_rate=0)["gate"]["passed"] is True
+    with pytest.raises(ragcite.InputError, match="outside 0.1..1") as raised:
+        ragcite.check(SENTENCE, [SOURCE], threshold=-0.5)
+    assert "unexpected argument" not in str(raised.value)

@@ -2,11 +2,12 @@
 
 use std::io::{self, Write};
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use ragcite::emit::{AnswerInput, InputFile, Inputs, Run};
 use ragcite::input::SourceMap;
-use ragcite::{AnswerFormat, Checker, input};
+use ragcite::{AnswerFormat, Checker, Deadline, input};
 
 use super::{warn, written};
 use crate::cli::{CheckArgs, Format};
@@ -20,7 +21,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitStatus> {
     let (answer_bytes, _) = read_input(&args.answer, args.max_input_size)?;
     let mut out = io::BufWriter::new(io::stdout().lock());
     let read_chunks = |path: &str| read_input(path, args.max_input_size).map(|(bytes, _)| bytes);
-    let (status, result) = write(args, answer_bytes, &read_chunks, &mut out)?;
+    let progress = crate::terminal::shows_progress();
+    let (status, result) = write_with(args, answer_bytes, &read_chunks, &mut out, progress)?;
     written(result.and_then(|()| out.flush()), "report")?;
     Ok(status)
 }
@@ -62,6 +64,18 @@ pub fn write(
     answer_bytes: Vec<u8>,
     read_chunks: &dyn Fn(&str) -> Result<Vec<u8>>,
     out: &mut dyn Write,
+) -> Result<(ExitStatus, io::Result<()>)> {
+    write_with(args, answer_bytes, read_chunks, out, false)
+}
+
+/// [`write`], with `progress`: a progress bar of the sentences judged on stderr while a long
+/// check runs.
+fn write_with(
+    args: &CheckArgs,
+    answer_bytes: Vec<u8>,
+    read_chunks: &dyn Fn(&str) -> Result<Vec<u8>>,
+    out: &mut dyn Write,
+    progress: bool,
 ) -> Result<(ExitStatus, io::Result<()>)> {
     let answer_name = args.output.name_of(&args.answer);
     let format = match args.paths.format()? {
@@ -108,7 +122,22 @@ pub fn write(
     let source = (emitter.file_positions() && answer.format != AnswerFormat::Text)
         .then(|| Arc::new(SourceMap::new(&answer_bytes, &answer.text)));
     drop(answer_bytes);
-    let mut report = Checker::new(options.clone()).check(&answer, &chunks);
+    let deadline = args
+        .check_timeout
+        .map_or_else(Deadline::none, |s| Deadline::after(Duration::from_secs(s)));
+    let checker = Checker::new(options.clone());
+    let checked = crate::terminal::with_check_progress(progress, &deadline, || {
+        checker.check_within(&answer, &chunks, &deadline)
+    });
+    let Ok(mut report) = checked else {
+        let (judged, total) = deadline.progress();
+        bail!(
+            "{answer_name}: the check ran longer than --check-timeout {} s and was stopped \
+             ({judged} of {total} sentences judged); raise --check-timeout, or check fewer \
+             sentences or chunks",
+            args.check_timeout.unwrap_or_default()
+        );
+    };
     report.source = source;
     let gate = limits.evaluate(&report.result.counts);
     let inputs = Inputs {

@@ -3,7 +3,7 @@
 
 use std::io;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use ragcite::emit::eval::{EvalRun, ModelRun, write_json, write_table};
 use ragcite::eval::{Judging, Reading, write_features};
 use ragcite::{Checker, Model, Options};
@@ -72,6 +72,20 @@ pub fn run(args: &EvalArgs) -> Result<ExitStatus> {
                     }
                 },
             )?;
+        }
+        if judging.groups.values().all(Vec::is_empty) {
+            let first = judging
+                .bad
+                .first()
+                .map(|bad| format!("; the first bad record: {bad}"))
+                .unwrap_or_default();
+            bail!(
+                "{}: no labelled unit to measure ({} records read, {} bad, {} not judged){first}",
+                args.files.join(", "),
+                judging.records,
+                judging.bad.len(),
+                ragcite::emit::eval::units(judging.not_judged)
+            );
         }
         let results = judging.agreements(options.threshold);
         runs.push(ModelRun {

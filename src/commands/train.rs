@@ -30,6 +30,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitStatus> {
         ..Options::default()
     });
     let mut samples = Vec::new();
+    let mut not_judged = 0;
     for file in &args.files {
         let reader = open_transcript(file).with_context(|| format!("{file}: cannot read"))?;
         let mut judging = Judging::default();
@@ -56,6 +57,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitStatus> {
             };
             bail!("{first}{also}: every record must be read to train");
         }
+        not_judged += judging.not_judged;
         if judging.records == 0 {
             bail!("{file}: no records (a labelled JSON Lines file is one record a line)");
         }
@@ -66,9 +68,16 @@ pub fn run(args: &TrainArgs) -> Result<ExitStatus> {
         .write_all(trained.to_json().as_bytes())
         .with_context(|| format!("{}: cannot write", args.output))?;
     out.finish()?;
+    let unjudged = match not_judged {
+        0 => String::new(),
+        n => format!(
+            ", {} not judged (label null)",
+            ragcite::emit::eval::units(n)
+        ),
+    };
     let _ = writeln!(
         io::stderr(),
-        "ragcite: trained on {} units ({} supported), threshold {} folded in: wrote {}",
+        "ragcite: trained on {} units ({} supported){unjudged}, threshold {} folded in: wrote {}",
         trained.units,
         trained.positives,
         trained.threshold,

@@ -1057,3 +1057,44 @@ fn without_file(records: &Value) -> Value {
     }
     records
 }
+
+/// Issue 38: an id path that reaches a list or an object (`--field 'id=contexts[]'`) fell back
+/// to the record's position without a word; the record is now bad, and says why.
+#[test]
+fn an_id_that_is_no_string_or_number_is_a_bad_record() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("records.jsonl");
+    std::fs::write(
+        &file,
+        concat!(
+            r#"{"id": "q1", "response": "The tower is tall [1].", "retrieved_contexts": ["The tower is tall."]}"#,
+            "\n",
+            r#"{"id": {"run": 2}, "response": "The tower is tall [1].", "retrieved_contexts": ["The tower is tall."]}"#,
+            "\n",
+        ),
+    )
+    .expect("written");
+    let path = file.to_str().expect("UTF-8");
+    let doc = json_doc(&[path, "--field", "id=retrieved_contexts[]"], 1);
+    let errors: Vec<&str> = records(&doc)
+        .iter()
+        .map(|r| r["error"].as_str().unwrap_or("none"))
+        .collect();
+    let wanted =
+        "record 1: the id at `retrieved_contexts[]` is an array; an id is a string or a number";
+    assert_eq!(errors[0], wanted, "{errors:?}");
+    assert_eq!(doc["aggregate"]["badRecords"], 2);
+    // Through the default names too: an `id` that is an object is no id.
+    let doc = json_doc(&[path], 1);
+    let errors: Vec<&str> = records(&doc)
+        .iter()
+        .map(|r| r["error"].as_str().unwrap_or("none"))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            "none",
+            "record 2: the id at `id` is an object; an id is a string or a number"
+        ]
+    );
+}

@@ -234,3 +234,93 @@ fn a_client_whose_checks_run_to_their_deadline_leaves_a_slot_for_the_others() {
     });
     assert_eq!(server.stop(), Some(0));
 }
+
+/// A tree holding the heavy request's answer and chunks as `answer.md` and `chunks.json`, and
+/// `ragcite check` of them there with `--check-timeout SECONDS` (no configuration file).
+fn heavy_check(seconds: &str) -> (crate::util::Tree, crate::util::Run) {
+    let tree = crate::util::Tree::new();
+    let heavy = heavy_request();
+    tree.write("answer.md", heavy["answer"].as_str().expect("an answer"));
+    tree.write("chunks.json", heavy["chunks"].as_str().expect("chunks"));
+    let args = [
+        "check",
+        "answer.md",
+        "chunks.json",
+        "--isolated",
+        "--check-timeout",
+        seconds,
+    ];
+    let run = tree.ragcite(&tree.root, args);
+    (tree, run)
+}
+
+/// `check --check-timeout`: the heavy request's answer and chunks as files, checked with a bound
+/// of one second, stop with an input error that says what ran out and how to raise it, long
+/// before the check would end (minutes in a debug build); the same bound from the configuration
+/// file; without one, a quick check is unaffected.
+#[test]
+fn a_command_line_check_past_its_timeout_is_an_input_error() {
+    let bounded = |run: crate::util::Run| {
+        let started = Instant::now();
+        let line = run.timeout(Duration::from_secs(60)).input_error();
+        // A bound on a hang, not a timing.
+        assert!(started.elapsed() < Duration::from_secs(30), "{line}");
+        line
+    };
+    let (tree, run) = heavy_check("1");
+    let line = bounded(run);
+    assert!(
+        line.starts_with(
+            "ragcite: error: answer.md: the check ran longer than --check-timeout 1 s"
+        ),
+        "{line}"
+    );
+    assert!(line.contains("sentences judged"), "{line}");
+    tree.write(".ragcite.toml", "check-timeout = 1\n");
+    let line = bounded(tree.ragcite(&tree.root, ["check", "answer.md", "chunks.json"]));
+    assert!(line.contains("longer than --check-timeout 1 s"), "{line}");
+    // A quick check within its bound gives its verdicts.
+    let out = crate::util::ragcite([
+        "check",
+        &crate::util::path("testdata/eiffel/answer.md").to_string_lossy(),
+        &crate::util::path("testdata/eiffel/chunks.json").to_string_lossy(),
+        "--check-timeout",
+        "60",
+        "--format",
+        "json",
+    ])
+    .json(1);
+    assert_eq!(
+        crate::util::verdicts_in(&out["result"]["sentences"]),
+        EIFFEL_VERDICTS
+    );
+    // The bound is whole seconds, at least one.
+    crate::util::ragcite(["check", "a.md", "--check-timeout", "0"]).usage_error();
+}
+
+/// On a terminal, a check longer than a second shows a progress bar of the sentences judged on
+/// standard error, and clears it; a quick check shows none and ends at once (the bar's thread
+/// once waited for a check that had already ended, forever).
+#[test]
+fn a_long_check_on_a_terminal_shows_its_progress() {
+    let (_tree, run) = heavy_check("3");
+    // A terminal that can redraw a line (without TERM, or with `dumb`, no bar is drawn).
+    let run = run.env("TERM", "xterm").timeout(Duration::from_secs(60));
+    let Some((code, shown)) = crate::util::in_a_pseudo_terminal(&run, 100) else {
+        return;
+    };
+    assert_eq!(code, Some(2), "{shown}");
+    assert!(shown.contains(" sentences judged "), "{shown}");
+    assert!(shown.contains("longer than --check-timeout 3 s"), "{shown}");
+    let quick = crate::util::ragcite([
+        "check",
+        &crate::util::path("testdata/eiffel/answer.md").to_string_lossy(),
+        &crate::util::path("testdata/eiffel/chunks.json").to_string_lossy(),
+    ])
+    .env("TERM", "xterm");
+    let started = Instant::now();
+    let (code, shown) = crate::util::in_a_pseudo_terminal(&quick, 100).expect("script");
+    assert_eq!(code, Some(1), "{shown}");
+    assert!(!shown.contains("sentences judged"), "{shown}");
+    assert!(started.elapsed() < Duration::from_secs(30));
+}

@@ -334,3 +334,74 @@ fn the_table_fits_the_width() {
         insta::assert_snapshot!(format!("eval_table_{columns}_columns"), output);
     }
 }
+
+/// Issue 38: labels written as `"true"` or `1`, or under a misspelled key, were dropped without
+/// a word: `eval` reported n = 0, every metric 0.000 and a best threshold, exit 0. A label that
+/// is neither a boolean nor null makes its record bad, named with the label's place; `null` is
+/// "not judged", skipped and counted; no unit at all is an input error.
+#[test]
+fn labels_that_are_no_booleans_are_bad_records_and_null_is_not_judged() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let chunks = r#"[{"id": "1", "text": "The Eiffel Tower in Paris is 330 metres tall."}]"#;
+    let sentence = |label: &str| {
+        format!(
+            r#"{{"dataset": "d", "sentences": [{{"text": "The Eiffel Tower is 330 metres tall [1].", {label}}}], "chunks": {chunks}}}"#
+        )
+    };
+    let file = dir.path().join("labels.jsonl");
+    let lines = [
+        sentence(r#""label": true"#),
+        sentence(r#""label": "true""#),
+        sentence(r#""label": 1"#),
+        sentence(r#""lable": true"#),
+        sentence(r#""label": null"#),
+        format!(
+            r#"{{"answer": "The Eiffel Tower is 330 metres tall [1].", "labels": [null], "chunks": {chunks}}}"#
+        ),
+        format!(
+            r#"{{"answer": "The Eiffel Tower is 330 metres tall [1].", "labels": ["yes"], "chunks": {chunks}}}"#
+        ),
+        format!(
+            r#"{{"answer": "The Eiffel Tower is 330 metres tall [1].", "label": null, "chunks": {chunks}}}"#
+        ),
+    ];
+    std::fs::write(&file, lines.join("\n")).expect("written");
+    let path = file.to_str().expect("UTF-8");
+    let doc = eval(&[path, "--format", "json"]).exits(0).json();
+    assert_eq!(doc["records"], 8);
+    assert_eq!(doc["notJudged"], 3, "{doc}");
+    let bad: Vec<String> = crate::util::strings(&doc["badRecords"]);
+    assert_eq!(bad.len(), 4, "{bad:?}");
+    for (bad, wanted) in bad.iter().zip([
+        "line 2: `sentences[0].label` is a string; expected true, false or null",
+        "line 3: `sentences[0].label` is a number",
+        "line 4: `sentences[0]` has no `label`",
+        "line 7: `labels[0]` is a string",
+    ]) {
+        assert!(bad.contains(wanted), "{bad} (wanted {wanted})");
+    }
+    assert_eq!(group(&doc, "d")["sentences"], 1);
+    let table = eval(&[path]).exits(0).stdout;
+    assert!(
+        table.ends_with("8 records read, 4 bad, 3 units not judged (label null)\n"),
+        "{table}"
+    );
+    // Nothing left to measure: an input error, not a table of zeros.
+    let none = dir.path().join("none.jsonl");
+    std::fs::write(
+        &none,
+        [&lines[1], &lines[3], &lines[4]]
+            .map(String::as_str)
+            .join("\n"),
+    )
+    .expect("written");
+    let line = eval(&[none.to_str().expect("UTF-8")]).input_error();
+    assert!(
+        line.contains("no labelled unit to measure (3 records read, 2 bad, 1 unit not judged)"),
+        "{line}"
+    );
+    assert!(
+        line.contains("line 1: `sentences[0].label` is a string"),
+        "{line}"
+    );
+}

@@ -532,6 +532,57 @@ fn an_answer_without_any_citation_warns() {
     assert!(!warnings(&document).iter().any(|w| w == warning));
 }
 
+/// Issue 38: Cohere citations with a negative `start` are clamped to the text's start; one with
+/// no `start` or running backwards is kept with its sources and named in a warning, and the
+/// answer is no longer said to have no citation at all.
+#[test]
+fn cohere_citations_out_of_shape_are_clamped_or_named() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let answer = dir.path().join("cohere.json");
+    std::fs::write(
+        &answer,
+        r#"{"message": {"role": "assistant", "content": [{"type": "text",
+            "text": "The tower is 330 metres tall. It was built in 1889."}], "citations": [
+            {"start": -4, "end": 28, "sources": [{"type": "document", "id": "a"}]},
+            {"end": 50, "sources": [{"type": "document", "id": "b"}]},
+            {"start": 40, "end": 31, "sources": [{"type": "document", "id": "b"}]}]},
+            "finish_reason": "COMPLETE"}"#,
+    )
+    .expect("written");
+    let chunks = dir.path().join("chunks.json");
+    std::fs::write(
+        &chunks,
+        r#"[{"id": "a", "text": "The tower is 330 metres tall."},
+            {"id": "b", "text": "The tower was built in 1889."}]"#,
+    )
+    .expect("written");
+    let document = json(
+        answer.to_str().expect("UTF-8"),
+        chunks.to_str().expect("UTF-8"),
+        &[],
+    )
+    .json(1);
+    assert_eq!(cited(&document), [vec!["a".to_string()], vec![]]);
+    let said = warnings(&document);
+    assert!(
+        !said.iter().any(|w| w.contains("no citation at all")),
+        "{said:?}"
+    );
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(
+        said[0].contains("`message.citations[1]` has no `start`"),
+        "{said:?}"
+    );
+    assert!(
+        said[1].contains("`message.citations[2]` runs backwards"),
+        "{said:?}"
+    );
+    assert!(
+        said.iter().all(|w| w.contains("cites no sentence")),
+        "{said:?}"
+    );
+}
+
 // ------------------------------------------------------------------------------------------
 // --answer-format
 

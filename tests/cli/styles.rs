@@ -263,11 +263,21 @@ fn a_house_marker_form_from_the_command_line_and_the_configuration_file() {
     assert!(plain.iter().all(|(v, _)| v == "uncited-claim"), "{plain:?}");
     tree.write(".ragcite.toml", "marker = '\\{\\{cite:([^}]*)\\}\\}'\n");
     assert_eq!(check(&[]), read);
-    // A pattern that cannot name a label is one error line, exit 2.
+    // A pattern that cannot name a label is one error line, exit 2, that says why: what the
+    // regex crate refused said "error parsing pattern 0" or "error building NFA", and a group
+    // that can only hold empty text (`(\b)`), which never finds a marker, was taken (issue 38).
     for (pattern, reason) in [
         (r"\{\{cite:[^}]*\}\}", "it has 0 capture groups"),
         (r"(\d*)", "it matches the empty text"),
-        ("([", "it is no valid regular expression"),
+        (
+            "([",
+            "it is no valid regular expression: unclosed character class at character 2",
+        ),
+        ("(a", "unclosed group at character 1"),
+        (r"(\p{Foo})", "Unicode property not found at character 2"),
+        ("(a{5000}{5000}{5000})", "larger than 1 MiB compiled"),
+        (r"(\b)", "its capture group can only hold empty text"),
+        (r"x(\b|)y", "its capture group can only hold empty text"),
     ] {
         let out = ragcite([
             "check",
@@ -279,6 +289,9 @@ fn a_house_marker_form_from_the_command_line_and_the_configuration_file() {
         .exits(2);
         assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
         assert!(out.stderr.contains("--marker <REGEX>"), "{}", out.stderr);
-        assert!(out.stderr.contains(reason), "{}", out.stderr);
+        assert!(out.stderr.contains(reason), "{pattern}: {}", out.stderr);
+        for opaque in ["pattern 0", "building NFA"] {
+            assert!(!out.stderr.contains(opaque), "{pattern}: {}", out.stderr);
+        }
     }
 }

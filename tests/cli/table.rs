@@ -272,51 +272,14 @@ fn batch_tables_at_60_80_100_and_200_columns() {
 // ---------------------------------------------------------------------------------------------
 // A pseudo-terminal (script from util-linux)
 
-/// `word` quoted for sh.
-fn sh_quote(word: &str) -> String {
-    format!("'{}'", word.replace('\'', r"'\''"))
-}
-
 /// Runs `ragcite check` on the worked example inside a pseudo-terminal made by `script`, after
 /// `stty cols <tty_columns>`, with `COLUMNS` set; returns its output with the terminal's line
 /// ends made `\n`. `None` when `script` is not installed.
 fn check_in_a_pseudo_terminal(tty_columns: u16, columns: u16) -> Option<String> {
-    let installed = std::process::Command::new("script")
-        .arg("--version")
-        .output()
-        .is_ok_and(|out| out.status.success());
-    if !installed {
-        println!("skipped: `script` (util-linux) is not installed");
-        return None;
-    }
-    // The runner's command, its arguments and environment handed to `script` to run.
-    let inner = ragcite(["check", EIFFEL[0], EIFFEL[1]])
-        .columns(columns)
-        .command();
-    let words: Vec<String> = std::iter::once(inner.get_program())
-        .chain(inner.get_args())
-        .map(|word| sh_quote(&word.to_string_lossy()))
-        .collect();
-    let command = format!("stty cols {tty_columns} && exec {}", words.join(" "));
-    let mut script = std::process::Command::new("script");
-    script.args(["-qec", &command, "/dev/null"]);
-    if let Some(dir) = inner.get_current_dir() {
-        script.current_dir(dir);
-    }
-    for (name, value) in inner.get_envs() {
-        match value {
-            Some(value) => script.env(name, value),
-            None => script.env_remove(name),
-        };
-    }
-    let output = script
-        .env("SHELL", "/bin/sh")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("script runs");
-    let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
-    assert_eq!(output.status.code(), Some(1), "{stdout}");
-    Some(stdout.replace("\r\n", "\n"))
+    let run = ragcite(["check", EIFFEL[0], EIFFEL[1]]).columns(columns);
+    let (code, stdout) = crate::util::in_a_pseudo_terminal(&run, tty_columns)?;
+    assert_eq!(code, Some(1), "{stdout}");
+    Some(stdout)
 }
 
 /// The widest line of the tables, as the terminal shows it.

@@ -221,3 +221,46 @@ fn options_out_of_range_are_usage_errors() {
     let line = ragcite(["train", LABELLED]).usage_error();
     assert!(line.contains("--output"), "{line}");
 }
+
+/// Issue 38: a label that is no boolean was dropped and a model written; now the record is bad
+/// and nothing is written. `null` is "not judged": skipped, and said.
+#[test]
+fn labels_that_are_no_booleans_stop_the_training() {
+    let dir = tempfile::tempdir().unwrap();
+    let labelled = std::fs::read_to_string(LABELLED).expect("the labelled file");
+    let first = labelled.lines().next().expect("a line");
+    let broken = first
+        .replacen("\"label\": true", "\"label\": \"true\"", 1)
+        .replacen("\"label\": false", "\"label\": 0", 1);
+    assert_ne!(broken, first, "the first line has a label");
+    let file = dir.path().join("broken.jsonl");
+    std::fs::write(&file, format!("{broken}\n{labelled}")).unwrap();
+    let out = dir.path().join("model.json");
+    let line = ragcite([
+        "train".as_ref(),
+        file.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ])
+    .input_error();
+    assert!(
+        line.contains("broken.jsonl: line 1: `sentences[0].label` is a"),
+        "{line}"
+    );
+    assert!(
+        line.contains("every record must be read to train"),
+        "{line}"
+    );
+    assert!(!out.exists());
+    let unjudged = first
+        .replacen("\"label\": true", "\"label\": null", 1)
+        .replacen("\"label\": false", "\"label\": null", 1);
+    std::fs::write(&file, format!("{unjudged}\n{labelled}")).unwrap();
+    let run = train(&[file.to_str().unwrap()], &out, &[]).exits(0);
+    assert!(run.stderr.contains("trained on 60 units"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("not judged (label null)"),
+        "{}",
+        run.stderr
+    );
+}

@@ -366,6 +366,59 @@ impl Output {
 }
 
 // ---------------------------------------------------------------------------------------------
+// A pseudo-terminal (script from util-linux)
+
+/// `word` quoted for sh.
+fn sh_quote(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
+
+/// Runs `run` (its command, arguments and environment) inside a pseudo-terminal made by
+/// `script`, after `stty cols <tty_columns>`: standard output and error are that terminal. Gives
+/// the exit code (137 when killed at the timeout) and what the terminal showed, with its line
+/// ends made `\n`; `None` when `script` is not installed (the caller says so and skips).
+pub fn in_a_pseudo_terminal(run: &Run, tty_columns: u16) -> Option<(Option<i32>, String)> {
+    let installed = std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| out.status.success());
+    if !installed {
+        println!("skipped: `script` (util-linux) is not installed");
+        return None;
+    }
+    let inner = run.command();
+    let words: Vec<String> = std::iter::once(inner.get_program())
+        .chain(inner.get_args())
+        .map(|word| sh_quote(&word.to_string_lossy()))
+        .collect();
+    // Killed after the run's timeout (two minutes without one), so that a hang fails the test
+    // instead of holding it.
+    let limit = run.timeout.map_or(120, |limit| limit.as_secs().max(1));
+    let command = format!(
+        "stty cols {tty_columns} && exec timeout --foreground -s KILL {limit} {}",
+        words.join(" ")
+    );
+    let mut script = Command::new("script");
+    script.args(["-qec", &command, "/dev/null"]);
+    if let Some(dir) = inner.get_current_dir() {
+        script.current_dir(dir);
+    }
+    for (name, value) in inner.get_envs() {
+        match value {
+            Some(value) => script.env(name, value),
+            None => script.env_remove(name),
+        };
+    }
+    let output = script
+        .env("SHELL", "/bin/sh")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("script runs");
+    let stdout = String::from_utf8(output.stdout).expect("stdout is UTF-8");
+    Some((output.status.code(), stdout.replace("\r\n", "\n")))
+}
+
+// ---------------------------------------------------------------------------------------------
 // Configuration discovery
 
 /// A temporary directory tree for the configuration tests, from which discovery finds only the

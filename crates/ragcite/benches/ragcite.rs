@@ -138,12 +138,15 @@ fn check_model(bencher: Bencher, model: &str) {
 /// were quadratic: a word of megabytes without white space, a line of thousands of `[1]`
 /// markers (each looked back for the start of its line), a paragraph of cited sentences on one
 /// line, a long dotted token (`ab.ab.ab.`, each full stop walking back over it), a line of
-/// `^1` (each number looked back to the text's start for a source named in words) and a line
-/// of `[1]:` (each looked back to its line's start for a link definition).
+/// `^1` (each number looked back to the text's start for a source named in words, and to its
+/// line's start for a list enumerator), a line of `[1]:` (each looked back to its line's start
+/// for a link definition) and a line of the user's own markers (`--marker`: after each, the
+/// next built-in one was looked for up to the text's end).
 #[divan::bench(
     args = [
         "no-space/1", "no-space/8", "markers/1", "markers/8", "one-line/1", "one-line/8",
         "dotted/1", "dotted/8", "carets/1", "carets/8", "colons/1", "colons/8",
+        "custom/1", "custom/8",
     ],
     sample_count = 5
 )]
@@ -159,11 +162,20 @@ fn adversarial(bencher: Bencher, case: &str) {
         ),
         "dotted" => format!("The version is {}\n", "ab.".repeat(1_000 * scale)),
         "carets" => format!("The tower is tall {}\n", "^1".repeat(12_500 * scale)),
+        "custom" => format!("The tower is tall {}\n", "{{cite:1}}".repeat(2_500 * scale)),
         _ => format!("The tower is tall {}\n", "[1]:".repeat(6_250 * scale)),
     };
     let chunks = input::read_chunks(br#"[{"id": "1", "text": "The tower is tall."}]"#, true)
         .expect("chunks");
-    let checker = Checker::new(Options::default());
+    let marker = (pattern == "custom").then(|| {
+        std::sync::Arc::new(
+            ragcite::marker::MarkerPattern::new(r"\{\{cite:(\w+)\}\}").expect("a pattern"),
+        )
+    });
+    let checker = Checker::new(Options {
+        marker,
+        ..Options::default()
+    });
     bencher.counter(BytesCount::new(answer.len())).bench(|| {
         let answer = input::read_answer(answer.as_bytes(), None).expect("answer");
         black_box(checker.check(&answer, &chunks))

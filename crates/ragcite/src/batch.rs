@@ -137,12 +137,20 @@ fn read_value(
 ) -> Result<Record, String> {
     // A field path that goes past its budget (see `input::path::Budget`) fails the record.
     let at = |path: &str| lookup(value, path).map_err(|e| format!("record {index}: {e}"));
+    // The first id path that reaches a value names the record; a list or an object there
+    // (`--field 'id=contexts[]'`) is no id, and taking the position instead would hide it.
     let mut named = None;
     for path in &fields.id {
         match at(path)? {
+            None | Some(Value::Null) => continue,
             Some(Value::String(s)) => named = Some(s),
             Some(Value::Number(n)) => named = Some(n.to_string()),
-            _ => continue,
+            Some(other) => {
+                return Err(format!(
+                    "record {index}: the id at `{path}` is {}; an id is a string or a number",
+                    input::json_kind(&other)
+                ));
+            }
         }
         break;
     }

@@ -3,7 +3,7 @@
 //! a unit of work and its thread is free again; nothing is interrupted from outside.
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// When a check gives up; [`Deadline::none`] never passes. Shared by the threads of one check.
@@ -20,6 +20,10 @@ pub struct Deadline {
     /// that went on would look again and again).
     #[cfg(test)]
     pub(crate) late: std::sync::atomic::AtomicUsize,
+    /// Sentences judged so far and how many there are to judge (0 until judging starts): what
+    /// a progress display on another thread reads.
+    judged: AtomicUsize,
+    to_judge: AtomicUsize,
 }
 
 impl Deadline {
@@ -85,6 +89,25 @@ impl Deadline {
             }
             _ => false,
         }
+    }
+
+    /// The sentences judged so far and how many there are to judge (none known before the
+    /// answer is read): for a progress display, read from another thread while a check runs.
+    pub fn progress(&self) -> (usize, usize) {
+        (
+            self.judged.load(Ordering::Relaxed),
+            self.to_judge.load(Ordering::Relaxed),
+        )
+    }
+
+    /// `n` more sentences are to be judged.
+    pub(crate) fn to_judge(&self, n: usize) {
+        self.to_judge.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// One more sentence was judged.
+    pub(crate) fn judged_one(&self) {
+        self.judged.fetch_add(1, Ordering::Relaxed);
     }
 
     /// `Err(Expired)` once the deadline has passed.

@@ -279,6 +279,8 @@ pub struct JudgedRecord {
     pub document: String,
     /// The claim and abstention labels of its sentences, with what ragcite said of them.
     pub detected: Vec<Detected>,
+    /// Its units labelled `null`: not judged by people, so not measured.
+    pub not_judged: usize,
 }
 
 /// Reads one labelled record and checks each labelled unit:
@@ -329,27 +331,46 @@ pub fn judge_record(
     };
     let mut units = Vec::new();
     let mut detected = Vec::new();
-    if let Some(Value::Array(sentences)) = object.get("sentences") {
-        for sentence in sentences {
-            let labelled = ["worthy", "abstention"]
-                .iter()
-                .any(|key| sentence.get(key).is_some_and(Value::is_boolean));
-            let label = if lenient {
-                sentence
-                    .get("label_lenient")
-                    .and_then(Value::as_bool)
-                    .or_else(|| sentence.get("label").and_then(Value::as_bool))
-            } else {
-                sentence.get("label").and_then(Value::as_bool)
+    let mut not_judged = 0;
+    if let Some(sentences) = object.get("sentences") {
+        let Value::Array(sentences) = sentences else {
+            return Err(format!(
+                "`sentences` is {}; expected a list",
+                crate::input::json_kind(sentences)
+            ));
+        };
+        for (k, sentence) in sentences.iter().enumerate() {
+            let at = |key: &str| format!("sentences[{k}].{key}");
+            let strict = Label::of(sentence.get("label"), &at("label"))?;
+            let label = match lenient {
+                true => match Label::of(sentence.get("label_lenient"), &at("label_lenient"))? {
+                    Label::Judged(label) => Label::Judged(label),
+                    _ => strict,
+                },
+                false => strict,
             };
+            // The claim and abstention labels (ExpertQA's `worthy`), read like `label`.
+            let mut labelled = false;
+            for key in ["worthy", "abstention"] {
+                labelled |= matches!(Label::of(sentence.get(key), &at(key))?, Label::Judged(_));
+            }
             let Some(text) = sentence.get("text").and_then(Value::as_str) else {
-                continue;
+                return Err(format!("`sentences[{k}]` has no `text` string"));
             };
-            if label.is_none() && !labelled {
+            match label {
+                Label::Absent if !labelled => {
+                    return Err(format!(
+                        "`sentences[{k}]` has no `label` (true, false, or null for not judged)"
+                    ));
+                }
+                Label::NotJudged => not_judged += 1,
+                _ => {}
+            }
+            if !labelled && label == Label::NotJudged {
                 continue;
             }
             let report = check_claim(text)?;
-            if let Some(label) = label {
+            if let Label::Judged(label) = label {
                 units.push(unit(&report.result.sentences, label));
             }
             detected.extend(Detected::of(sentence, &report.result.sentences));
@@ -359,25 +380,48 @@ pub fn judge_record(
             .get("answer")
             .and_then(Value::as_str)
             .ok_or("the record has no `sentences` and no `answer`")?;
-        let report = check(answer)?;
-        match (object.get("label"), object.get("labels")) {
-            (Some(Value::Bool(label)), _) => units.push(unit(&report.result.sentences, *label)),
-            (_, Some(Value::Array(labels))) => {
-                let sentences = &report.result.sentences;
-                if labels.len() != sentences.len() {
+        let labels = match (object.get("label"), object.get("labels")) {
+            (Some(label), _) => vec![(Label::of(Some(label), "label")?, None)],
+            (None, Some(Value::Array(labels))) => labels
+                .iter()
+                .enumerate()
+                .map(|(k, label)| Ok((Label::of(Some(label), &format!("labels[{k}]"))?, Some(k))))
+                .collect::<Result<Vec<_>, String>>()?,
+            (None, Some(other)) => {
+                return Err(format!(
+                    "`labels` is {}; expected a list",
+                    crate::input::json_kind(other)
+                ));
+            }
+            (None, None) => {
+                return Err("the record has no `label` and no `labels` list".to_string());
+            }
+        };
+        not_judged += labels
+            .iter()
+            .filter(|(l, _)| *l == Label::NotJudged)
+            .count();
+        let judged = labels.iter().any(|(l, _)| matches!(l, Label::Judged(_)));
+        if judged || labels.len() > 1 {
+            let report = check(answer)?;
+            let sentences = &report.result.sentences;
+            match labels.as_slice() {
+                [(Label::Judged(label), None)] => units.push(unit(sentences, *label)),
+                _ if labels.len() != sentences.len() => {
                     return Err(format!(
                         "{} labels for {} sentences (as ragcite splits the answer)",
                         labels.len(),
                         sentences.len()
                     ));
                 }
-                for (sentence, label) in sentences.iter().zip(labels) {
-                    if let Some(label) = label.as_bool() {
-                        units.push(unit(std::slice::from_ref(sentence), label));
+                _ => {
+                    for (sentence, (label, _)) in sentences.iter().zip(&labels) {
+                        if let Label::Judged(label) = label {
+                            units.push(unit(std::slice::from_ref(sentence), *label));
+                        }
                     }
                 }
             }
-            _ => return Err("the record has no boolean `label` and no `labels` list".to_string()),
         }
     }
     // Plain keys: a lookup that reaches one place, never past its budget.
@@ -396,7 +440,33 @@ pub fn judge_record(
         question: text("question"),
         document: export::digest(&chunks.chunks),
         detected,
+        not_judged,
     })
+}
+
+/// A label as a record writes it: `true` or `false`, `null` for a unit people did not judge,
+/// or no label at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Label {
+    Judged(bool),
+    NotJudged,
+    Absent,
+}
+
+impl Label {
+    /// The label at `path` (for the message); anything but a boolean or null is an error: a
+    /// label written `"true"` or `1` is no label, and dropping it would hide it.
+    fn of(value: Option<&serde_json::Value>, path: &str) -> Result<Label, String> {
+        match value {
+            None => Ok(Label::Absent),
+            Some(serde_json::Value::Null) => Ok(Label::NotJudged),
+            Some(serde_json::Value::Bool(label)) => Ok(Label::Judged(*label)),
+            Some(other) => Err(format!(
+                "`{path}` is {}; expected true, false or null",
+                crate::input::json_kind(other)
+            )),
+        }
+    }
 }
 
 /// One labelled unit of one or more sentences: supported only if every claim sentence is; its
@@ -455,6 +525,8 @@ pub struct Judging {
     pub bad: Vec<String>,
     /// Records read (non-blank lines), bad ones included.
     pub records: usize,
+    /// Units labelled `null` (not judged), which are not measured.
+    pub not_judged: usize,
 }
 
 /// A line of a labelled file that could not be read (the file itself is broken, not a record).
@@ -566,6 +638,7 @@ impl Judging {
                 match record {
                     Ok(record) => {
                         each(&record);
+                        self.not_judged += record.not_judged;
                         self.detected
                             .entry(record.group.clone())
                             .or_default()

@@ -20,6 +20,36 @@
 //! assert_eq!(report.result.sentences[0].verdict, ragcite::Verdict::Supported);
 //! ```
 
+/// Defines, in the module that invokes it, `looked_at(n)`, which counts `n` units of work
+/// (bytes or characters read) in tests and does nothing otherwise, and for its tests
+/// `looked_at_during(f)`, the units counted while `f` runs: tests bound work with it, not time.
+/// Each module has its own count.
+macro_rules! work_counter {
+    () => {
+        #[cfg(test)]
+        thread_local! {
+            static LOOKED_AT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+        }
+
+        /// Counts `n` units of work (in tests; nothing otherwise).
+        #[inline(always)]
+        fn looked_at(n: usize) {
+            #[cfg(test)]
+            LOOKED_AT.with(|c| c.set(c.get() + n));
+            #[cfg(not(test))]
+            let _ = n;
+        }
+
+        /// The units of work counted while `f` runs.
+        #[cfg(test)]
+        fn looked_at_during(f: impl FnOnce()) -> usize {
+            LOOKED_AT.with(|c| c.set(0));
+            f();
+            LOOKED_AT.with(|c| c.get())
+        }
+    };
+}
+
 // The pipeline, in order (rustfmt.toml keeps this order).
 pub mod input;
 pub mod marker;

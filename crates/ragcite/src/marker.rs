@@ -222,7 +222,10 @@ pub fn markers(text: &str, resolver: &Resolver) -> Vec<Marker> {
     let bytes = text.as_bytes();
     // A marker opens with `[`, `(`, `^`, `【` (whose UTF-8 starts with 0xE3) or a superscript
     // digit (0xC2 for `¹²³`, 0xE2 for the others): the text between such bytes is passed over.
-    let opens = |b: &u8| matches!(b, b'[' | b'(' | b'^' | 0xC2 | 0xE2 | 0xE3);
+    let opens = |b: &u8| {
+        looked_at(1);
+        matches!(b, b'[' | b'(' | b'^' | 0xC2 | 0xE2 | 0xE3)
+    };
     // The user's own form is found in one pass; where one of its markers starts first, or at
     // the same place as a built-in one, it is the marker there.
     let mut own = resolver
@@ -233,14 +236,25 @@ pub fn markers(text: &str, resolver: &Resolver) -> Vec<Marker> {
         .into_iter()
         .peekable();
     let mut i = 0;
+    // The next opener found, kept while the scan has not passed it: looking for it again after
+    // each of the user's markers read the text up to its end each time.
+    let mut opener: Option<Option<usize>> = None;
     loop {
         while own.peek().is_some_and(|(start, _, _)| *start < i) {
             own.next();
         }
-        let next = bytes
-            .get(i..)
-            .and_then(|rest| rest.iter().position(opens))
-            .map(|k| i + k);
+        let next = match opener {
+            Some(Some(at)) if at >= i => Some(at),
+            Some(None) => None,
+            _ => {
+                let at = bytes
+                    .get(i..)
+                    .and_then(|rest| rest.iter().position(opens))
+                    .map(|k| i + k);
+                opener = Some(at);
+                at
+            }
+        };
         match (next, own.peek()) {
             (next, Some(&(start, _, _))) if next.is_none_or(|b| start <= b) => {
                 if let Some((start, label, len)) = own.next() {
@@ -522,6 +536,9 @@ const SOURCE_WORDS: &[&str] = &[
 /// source word and a list of eight numbers before it.
 const SOURCE_LOOK_BACK: usize = 128;
 
+/// Longer than the longest word [`names_a_source`] reads (`documents`, `according`), in bytes.
+const LONGEST_WORD: usize = 16;
+
 /// Whether the number `number` (as written), after the text `before`, names one of the chunks:
 /// it is a whole number that resolves to a chunk as a marker label would, and it follows
 /// `according to` or a source word (`source 2`, `passages 1, 3 and 4`). English only words;
@@ -534,6 +551,18 @@ pub(crate) fn names_a_source(before: &str, number: &str, resolver: &Resolver) ->
         looked_at(1);
         c.is_whitespace() || c == ','
     };
+    // A word longer than any the rule reads, not a number, right before it: no source word
+    // can be read (and `^1^1^1…` is done without reading the whole window for each number).
+    if before.len() > LONGEST_WORD {
+        let mut tail = before.len() - LONGEST_WORD;
+        while !before.is_char_boundary(tail) {
+            tail += 1;
+        }
+        let tail = &before[tail..];
+        if !tail.contains(separator) && !tail.bytes().all(|b| b.is_ascii_digit()) {
+            return false;
+        }
+    }
     // The words are read from the last `SOURCE_LOOK_BACK` bytes only, without the one the
     // window cuts: looking back to the text's start for every number would make a text of
     // numbers without white space (`^1^1^1…`) quadratic.
@@ -567,20 +596,7 @@ pub(crate) fn names_a_source(before: &str, number: &str, resolver: &Resolver) ->
                 .is_some_and(|w| w.eq_ignore_ascii_case("according")))
 }
 
-#[cfg(test)]
-thread_local! {
-    /// Characters looked at by the scans back from a position (tests count them).
-    static LOOKED_AT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// Counts `n` characters looked at by a scan back (in tests; nothing otherwise).
-#[inline(always)]
-fn looked_at(n: usize) {
-    #[cfg(test)]
-    LOOKED_AT.with(|c| c.set(c.get() + n));
-    #[cfg(not(test))]
-    let _ = n;
-}
+work_counter!();
 
 /// A provider's citation with the chunks it names: its label as a marker would show it, and the
 /// chunks' positions (none when it names no chunk; several when it names a document whose
@@ -775,13 +791,6 @@ mod tests {
         assert!(labels_in(&long, &[]).is_empty());
     }
 
-    /// Characters the scans back look at while `f` runs.
-    fn looked_at_during(f: impl FnOnce()) -> usize {
-        LOOKED_AT.with(|c| c.set(0));
-        f();
-        LOOKED_AT.with(|c| c.get())
-    }
-
     #[test]
     fn finding_sources_named_in_words_looks_back_a_bounded_way() {
         // `^1^1^1…`: every `1` is a number that resolves to a chunk, with no white space
@@ -828,6 +837,30 @@ mod tests {
         // Still a link reference definition at a line's start, after spaces or not.
         assert!(labels_in("a [1]\n \t[2]: x", &[]) == [["1"]]);
         assert!(labels_in("\u{a0}[2]: x", &[]).is_empty());
+    }
+
+    #[test]
+    fn a_flood_of_custom_markers_is_read_in_linear_work() {
+        // Between two of the user's markers the scan looked for the next built-in opener up
+        // to the text's end: a text of custom markers only was quadratic (issue 38).
+        let style = MarkerPattern::new(r"\{\{cite:(\w+)\}\}").expect("valid");
+        let resolver = Resolver::new(["d1"]).with_pattern(Some(Arc::new(style)));
+        let look = |n: usize| {
+            let text = "{{cite:d1}}".repeat(n);
+            looked_at_during(|| assert_eq!(markers(&text, &resolver).len(), n))
+        };
+        let (small, large) = (look(1_000), look(4_000));
+        assert!(
+            large <= 5 * small,
+            "{small} then {large} characters: not linear"
+        );
+        // Built-in markers between the user's are still found, in order.
+        let text = "a {{cite:d1}} b [2] c {{cite:x}} [3]";
+        let labels: Vec<Vec<String>> = markers(text, &resolver)
+            .into_iter()
+            .map(|m| m.labels)
+            .collect();
+        assert_eq!(labels, [["d1"], ["2"], ["x"], ["3"]]);
     }
 
     #[test]

@@ -135,6 +135,7 @@ pub fn assess(
         judge.shortcuts = shortcuts;
         judge
     };
+    deadline.to_judge(sentences.len());
     let Judged {
         results,
         mut tallies,

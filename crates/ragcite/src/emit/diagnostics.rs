@@ -15,6 +15,7 @@ use std::ops::Range;
 
 use annotate_snippets::{AnnotationKind, Group, Level as Severity, Origin, Renderer, Snippet};
 use owo_colors::OwoColorize;
+use rustc_hash::FxHashMap;
 
 use super::api::ReadInputs;
 use super::findings::{
@@ -115,6 +116,13 @@ impl Emitter for FullEmitter {
         .term_width(usize::from(self.width));
         let path = one_line(&display_path(&run.inputs.answer.path));
         let analyzer = Analyzer::new(run.report.language.used);
+        // Each chunk's text by its id (the first chunk of an id), looked up once per sentence.
+        let mut chunk_texts: FxHashMap<&str, &str> = FxHashMap::default();
+        for chunk in &self.read.chunks.chunks {
+            chunk_texts
+                .entry(chunk.id.as_str())
+                .or_insert(chunk.text.as_str());
+        }
         let mut any = false;
         for s in &run.report.result.sentences {
             let Some((rule, mut details)) = sentence_details(s) else {
@@ -123,7 +131,7 @@ impl Emitter for FullEmitter {
             // The help line names the better chunk.
             details.retain(|d| !d.starts_with("suggested citation"));
             let view = SentenceView::new(&self.read, s);
-            let chunk_view = deciding_passage(&self.read, &analyzer, s);
+            let chunk_view = deciding_passage(&chunk_texts, &analyzer, s);
             let groups = self.sentence_groups(
                 run.report,
                 &path,
@@ -308,17 +316,23 @@ impl SentenceView {
         let start = floor(text, s.span.start.saturating_sub(offset));
         let end = floor(text, s.span.end.saturating_sub(offset)).max(start);
         let end = floor(text, end.min(start + SENTENCE_BYTES)).max(start);
-        let line_start = text[..start].rfind('\n').map_or(0, |at| at + 1);
-        let line_end = text[end..].find('\n').map_or(text.len(), |at| end + at);
+        // The line's start is looked for only as far back as it would be shown, its end only
+        // as far on: reading a long line to its ends for each of its sentences was quadratic.
+        let back = floor(text, start.saturating_sub(LINE_BYTES + 1));
+        looked_at(start - back);
+        let line_start = match text[back..start].rfind('\n') {
+            Some(at) => Some(back + at + 1),
+            None => (back == 0).then_some(0),
+        };
         // From the line's start (the renderer counts the column from it, and cuts what the
         // width cannot show), unless the sentence starts far into a long line.
-        let cut = start - line_start > LINE_BYTES;
-        let from = if cut {
-            floor(text, start.saturating_sub(CONTEXT_BYTES))
-        } else {
-            line_start
+        let (from, cut) = match line_start {
+            Some(line_start) if start - line_start <= LINE_BYTES => (line_start, false),
+            _ => (floor(text, start.saturating_sub(CONTEXT_BYTES)), true),
         };
-        let to = ceil(text, line_end.min(end + CONTEXT_BYTES));
+        let ahead = ceil(text, end + CONTEXT_BYTES);
+        looked_at(ahead - end);
+        let to = text[end..ahead].find('\n').map_or(ahead, |at| end + at);
         // The lines shown start at the sentence's line (cut before it when it is long).
         let line = s.start.line.max(1);
         let sentence_text = &text[start..end];
@@ -386,6 +400,8 @@ impl SentenceView {
     }
 }
 
+work_counter!();
+
 /// The passage of the cited chunk that decided, escaped, with the sentence's words in it.
 #[derive(Debug)]
 struct ChunkView {
@@ -397,17 +413,11 @@ struct ChunkView {
 /// The passage of the chunk that decided the sentence's verdict (the contradicting chunk's
 /// words, or the passage of the deciding chunk that holds the most of the sentence's words).
 fn deciding_passage(
-    read: &ReadInputs,
+    chunk_texts: &FxHashMap<&str, &str>,
     analyzer: &Analyzer,
     s: &SentenceResult,
 ) -> Option<ChunkView> {
-    let text_of = |id: &str| {
-        read.chunks
-            .chunks
-            .iter()
-            .find(|c| c.id == id)
-            .map(|c| c.text.as_str())
-    };
+    let text_of = |id: &str| chunk_texts.get(id).copied();
     let (id, span, marks) = match &s.contradiction {
         Some(c) if s.verdict == Verdict::Contradicted => {
             let text = text_of(&c.chunk)?;
@@ -560,6 +570,54 @@ mod tests {
         assert_eq!(&out[at(23)..], "d");
         let (out, _) = escaped("a\nb", 0, &[], true);
         assert_eq!(out, "a b");
+    }
+
+    /// `full` of `n` sentences on one line, each citing a chunk that holds none of its
+    /// figures, and the bytes of the answer read around the sentences shown.
+    fn full_of_one_line(n: usize) -> (String, usize) {
+        use crate::emit::testing::inputs;
+        let text = "The tower is 500 metres tall [1]. ".repeat(n);
+        let answer = crate::input::read_answer(text.as_bytes(), None).expect("answer");
+        let chunks = crate::input::read_chunks(
+            br#"[{"id": "1", "text": "The tower is 330 metres tall."}]"#,
+            true,
+        )
+        .expect("chunks");
+        let report = crate::Checker::new(crate::Options::default()).check(&answer, &chunks);
+        let gate = crate::Limits::default().evaluate(&report.result.counts);
+        let inputs = inputs();
+        let run = Run {
+            report: &report,
+            gate: &gate,
+            inputs: &inputs,
+        };
+        let emitter = FullEmitter {
+            color: false,
+            width: 100,
+            read: ReadInputs { answer, chunks },
+            response: false,
+        };
+        let mut out = Vec::new();
+        let looked = looked_at_during(|| emitter.emit(&run, &mut out).expect("writes to memory"));
+        (String::from_utf8(out).expect("UTF-8"), looked)
+    }
+
+    #[test]
+    fn sentences_on_one_long_line_are_shown_in_linear_work() {
+        // Each sentence's line was looked for back to its start and on to its end: 80,000
+        // sentences on one line took 27 s (issue 38).
+        let (small_out, small) = full_of_one_line(500);
+        let (_, large) = full_of_one_line(2_000);
+        assert!(large <= 5 * small, "{small} then {large} bytes: not linear");
+        assert_eq!(small_out.matches("error[number-mismatch]").count(), 500);
+        // Far into the line, the sentence is shown cut, with its place said first.
+        let last = small_out
+            .split("\n\n")
+            .filter(|block| block.contains("error[number-mismatch]"))
+            .last()
+            .expect("a finding");
+        assert!(last.contains("answer.md:1:16967\n"), "{last}");
+        assert!(last.contains("its line, cut"), "{last}");
     }
 
     #[test]

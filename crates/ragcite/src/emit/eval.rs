@@ -81,10 +81,16 @@ pub fn write_json(out: &mut dyn Write, run: &EvalRun) -> io::Result<()> {
         },
         "records": judging.records,
         "badRecords": judging.bad,
+        "notJudged": judging.not_judged,
         "groups": groups,
     });
     crate::escape::to_writer_pretty(&mut *out, &document)?;
     writeln!(out)
+}
+
+/// `1 unit`, `3 units`.
+pub fn units(n: usize) -> String {
+    format!("{n} unit{}", if n == 1 { "" } else { "s" })
 }
 
 /// Columns left out first when the table is narrower than its columns at their least, in this
@@ -345,13 +351,17 @@ pub fn write_table(out: &mut dyn Write, run: &EvalRun, width: u16) -> io::Result
     }
     writeln!(
         out,
-        "{} records read, {} bad{}",
+        "{} records read, {} bad{}{}",
         judging.records,
         bad.len(),
         if bad.len() > BAD_RECORDS_LISTED {
             " (the first 20 listed)"
         } else {
             ""
+        },
+        match judging.not_judged {
+            0 => String::new(),
+            n => format!(", {} not judged (label null)", units(n)),
         }
     )
 }

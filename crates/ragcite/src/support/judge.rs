@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::deadline::{Deadline, Every};
 use crate::input::Chunk;
@@ -116,7 +116,19 @@ struct Scores<'a> {
     /// The most of the sentence's words a chunk it does not cite can hold and still be sure
     /// to stay below the threshold (`Some(None)`: not even none); computed when first needed.
     held_floor: std::cell::Cell<Option<Option<usize>>>,
+    /// Whether the model's bound over the features that need no positions reaches the limit,
+    /// by those features (their bits, which are bounds, the limit): chunks that resemble each
+    /// other give the sentence the same features, and the bound is worked out once for them.
+    reaches_by_bound: std::cell::RefCell<FxHashMap<BoundKey, bool>>,
 }
+
+/// What [`Learned::highest`] reads of a pair's cheap features: each feature's bits, which
+/// of them are bounds, and the limit's bits.
+type BoundKey = (
+    [u64; crate::report::features::COUNT],
+    features::Bounded,
+    u64,
+);
 
 impl<'a> Scores<'a> {
     /// With `prune`, the lists of the sentence's frequent words are not walked (see
@@ -208,6 +220,7 @@ impl<'a> Scores<'a> {
                 && (keep_features || matches!(model, Model::Learned(_))))
             .then(|| SentenceWords::new(&sentence.words)),
             held_floor: std::cell::Cell::new(None),
+            reaches_by_bound: std::cell::RefCell::default(),
         }
     }
 
@@ -342,13 +355,20 @@ impl<'a> Scores<'a> {
             }
         }
         let (high, bounded) = self.cheap_features(chunk, cited, 0);
-        let mut low = high;
-        for (k, value) in low.0.iter_mut().enumerate() {
-            if bounded.at(k) {
-                *value = 0.0;
+        let key = (high.0.map(f64::to_bits), bounded, limit.to_bits());
+        let known = self.reaches_by_bound.borrow().get(&key).copied();
+        let may_reach = known.unwrap_or_else(|| {
+            let mut low = high;
+            for (k, value) in low.0.iter_mut().enumerate() {
+                if bounded.at(k) {
+                    *value = 0.0;
+                }
             }
-        }
-        if learned.highest(&low, &high) < limit {
+            let may_reach = learned.highest(&low, &high) >= limit;
+            self.reaches_by_bound.borrow_mut().insert(key, may_reach);
+            may_reach
+        });
+        if !may_reach {
             return false;
         }
         learned.score(&self.features(chunk, cited, 0)) >= limit

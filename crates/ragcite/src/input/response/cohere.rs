@@ -25,7 +25,7 @@ use super::json::{
     Located, empty_stream, error_message, is_an_error, not_a_stream_of, object_of, opt_array,
     opt_object, opt_str, opt_whole, pointer, type_of, values_of,
 };
-use super::offsets::{char_span, char_starts};
+use super::offsets::char_starts;
 use super::reading::{ENDED_EARLY, Event, Reading, Sources, StreamErrors, cut_off, typed_events};
 use super::{Provider, never};
 use crate::input::InputError;
@@ -169,8 +169,13 @@ fn text_and_citations<'a>(
 ) -> Result<(), InputError> {
     // The character range of each text item in the joined text, by its `content_index`.
     let mut ranges: BTreeMap<u64, Range<usize>> = BTreeMap::new();
+    // The items that are no text (the model's `thinking`): citations of them cite no answer.
+    let mut other_items = std::collections::BTreeSet::new();
     let mut chars = 0;
     for (index, text) in items {
+        if text.is_none() {
+            other_items.insert(index);
+        }
         if let Some(text) = text {
             let len = text.chars().count();
             reading.text.push_str(text);
@@ -191,19 +196,32 @@ fn text_and_citations<'a>(
         if kind.is_some_and(|kind| !kind.eq_ignore_ascii_case("TEXT_CONTENT")) {
             continue;
         }
-        let (Some(start), Some(end)) = (field("start")?, field("end")?) else {
-            continue;
+        let offset = |key: &str| {
+            offset(citation.get(key)).map_err(|w| w.at(at, format_args!("{path}.{key}")))
         };
+        let (start, end) = (offset("start")?, offset("end")?);
         let within = match field("content_index")? {
-            Some(index) => match ranges.get(&index) {
-                Some(range) => range.clone(),
-                None => continue,
-            },
-            None => 0..chars,
+            Some(index) if other_items.contains(&index) => continue,
+            Some(index) => ranges
+                .get(&index)
+                .cloned()
+                .ok_or_else(|| format!("`content_index` {index} names no text item")),
+            None => Ok(0..chars),
         };
         let starts = starts.get_or_insert_with(|| char_starts(&reading.text));
-        let Some(span) = char_span(starts, &within, start, end) else {
-            continue;
+        // A citation that cannot be placed still names its sources: it is kept without a span,
+        // and the warning says why it cites no sentence.
+        let span = within.and_then(|within| placed(starts, &within, start, end));
+        let span = match span {
+            Ok(span) => Some(span),
+            Err(why) => {
+                let line = at.map(|n| format!("line {n}: ")).unwrap_or_default();
+                reading.warnings.push(format!(
+                    "{line}the Cohere citation `{path}` {why}: it is kept with its sources, but \
+                     cites no sentence"
+                ));
+                None
+            }
         };
         let sources = opt_array(citation.get("sources"))
             .map_err(|w| w.at(at, format_args!("{path}.sources")))?;
@@ -214,7 +232,7 @@ fn text_and_citations<'a>(
             if let Some(id) = id {
                 documents.add(id, source, at, &format!("{path}.sources[{j}]"))?;
                 reading.citations.push(NativeCitation {
-                    span: Some(span.clone()),
+                    span: span.clone(),
                     target: CitationTarget::IdOrPosition {
                         id: id.to_string(),
                         position: trailing_number(id),
@@ -226,6 +244,76 @@ fn text_and_citations<'a>(
     }
     reading.sources = documents.into_sources();
     Ok(())
+}
+
+/// A citation's `start` or `end` as given: a whole number, negative or beyond the text (both
+/// clamped later), or why there is none to read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Offset {
+    At(i128),
+    Missing,
+    NotWhole,
+}
+
+impl Offset {
+    /// The value, or why the citation cannot be placed (`key` names it).
+    fn value(self, key: &str) -> Result<i128, String> {
+        match self {
+            Offset::At(n) => Ok(n),
+            Offset::Missing => Err(format!("has no `{key}`")),
+            Offset::NotWhole => Err(format!("`{key}` is not a whole number")),
+        }
+    }
+}
+
+/// Reads a citation's offset; a value that is no number is an error.
+fn offset(value: Option<&Value>) -> Result<Offset, super::json::WrongType> {
+    Ok(match value {
+        None | Some(Value::Null) => Offset::Missing,
+        Some(Value::Number(n)) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(n), _, _) => Offset::At(i128::from(n)),
+            (None, Some(n), _) => Offset::At(i128::from(n)),
+            // `as` saturates: 1e300 is past any text, -1e300 before it.
+            (None, None, Some(f)) if f.fract() == 0.0 => Offset::At(f as i128),
+            _ => Offset::NotWhole,
+        },
+        Some(other) => return Err(super::json::wrong(other, "a number")),
+    })
+}
+
+/// The byte span of characters `start..end` of the text item `within` (character offsets from
+/// its start): offsets before the item are clamped to its start, an end past it to its end (as
+/// docs/formats.md says); a span that starts at the item's end,
+/// ends before its start, or runs backwards cannot be placed, and the error says why. A span
+/// of no characters points at one place.
+fn placed(
+    char_starts: &[usize],
+    within: &Range<usize>,
+    start: Offset,
+    end: Offset,
+) -> Result<Range<usize>, String> {
+    let (start, end) = (start.value("start")?, end.value("end")?);
+    let len = within.end.saturating_sub(within.start);
+    if start > end {
+        return Err(format!(
+            "runs backwards: `start` {start} is after `end` {end}"
+        ));
+    }
+    if end < 0 {
+        return Err(format!("ends before the text (`end` {end})"));
+    }
+    let clamp = |c: i128| usize::try_from(c.max(0)).map_or(len, |c| c.min(len));
+    let (from, to) = (clamp(start), clamp(end));
+    if start >= len as i128 {
+        return Err(format!(
+            "starts at the end of the text (character {start} of {len})"
+        ));
+    }
+    let byte = |c: usize| char_starts.get(within.start + c).copied();
+    match (byte(from), byte(to)) {
+        (Some(from), Some(to)) => Ok(from..to),
+        _ => Err("lies outside the text".to_string()),
+    }
 }
 
 /// The documents the citations carry, each once, in order of first citation.
@@ -494,15 +582,56 @@ mod tests {
     }
 
     #[test]
-    fn cohere_offsets_past_the_end_are_clamped_or_dropped() {
+    fn cohere_offsets_outside_the_text_are_clamped_and_unplaceable_citations_named() {
+        // Issue 38: citations with a negative or missing `start`, or `start > end`, were
+        // dropped without a word, and the check then said the answer cites nothing.
         let text = r#"{"message": {"content": [{"type": "text", "text": "Paris — 330 m"}], "citations": [
             {"start": 8, "end": 400, "sources": [{"type": "document", "id": "a"}]},
             {"start": 400, "end": 500, "sources": [{"type": "document", "id": "b"}]},
             {"start": 1e30, "end": 1e31, "sources": [{"type": "document", "id": "c"}]},
             {"start": -3, "end": 5, "sources": [{"type": "document", "id": "d"}]},
-            {"start": 2, "end": 5, "content_index": 7, "sources": [{"type": "document", "id": "e"}]}]}}"#;
+            {"start": 2, "end": 5, "content_index": 7, "sources": [{"type": "document", "id": "e"}]},
+            {"end": 5, "sources": [{"type": "document", "id": "f"}]},
+            {"start": 9, "end": 4, "sources": [{"type": "document", "id": "g"}]},
+            {"start": -9, "end": -2, "sources": [{"type": "document", "id": "h"}]},
+            {"start": 1.5, "end": 4, "sources": [{"type": "document", "id": "i"}]}]}}"#;
         let answer = read_as(text, AnswerFormat::Cohere);
-        assert_eq!(cited(&answer), [(Some("330 m"), doc("a"), None)]);
+        // Clamped into the text: the end past it, the negative start to its first character.
+        assert_eq!(
+            cited(&answer),
+            [
+                (Some("330 m"), doc("a"), None),
+                (None, doc("b"), None),
+                (None, doc("c"), None),
+                (Some("Paris"), doc("d"), None),
+                (None, doc("e"), None),
+                (None, doc("f"), None),
+                (None, doc("g"), None),
+                (None, doc("h"), None),
+                (None, doc("i"), None),
+            ]
+        );
+        // Each one that cites no span says why, by its path.
+        let said = |path: &str| {
+            answer
+                .warnings
+                .iter()
+                .find(|w| w.contains(&format!("`{path}`")))
+                .unwrap_or_else(|| panic!("no warning for {path}: {:?}", answer.warnings))
+                .clone()
+        };
+        assert!(
+            said("message.citations[1]")
+                .contains("starts at the end of the text (character 400 of 13)")
+        );
+        assert!(said("message.citations[2]").contains("starts at the end of the text"));
+        assert!(said("message.citations[4]").contains("`content_index` 7 names no text item"));
+        assert!(said("message.citations[5]").contains("has no `start`"));
+        assert!(said("message.citations[6]").contains("`start` 9 is after `end` 4"));
+        assert!(said("message.citations[7]").contains("ends before the text (`end` -2)"));
+        assert!(said("message.citations[8]").contains("`start` is not a whole number"));
+        assert!(said("message.citations[8]").contains("cites no sentence"));
+        assert_eq!(answer.warnings.len(), 7, "{:?}", answer.warnings);
     }
 
     #[test]

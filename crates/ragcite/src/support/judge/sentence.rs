@@ -107,6 +107,7 @@ impl<'a> Judge<'a> {
                 break;
             }
             results.push(self.judge(k, sentence));
+            self.deadline.judged_one();
         }
         Judged {
             results,

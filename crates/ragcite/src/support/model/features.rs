@@ -27,7 +27,7 @@ const POSITIONAL: [Feature; 7] = [
 ];
 
 /// Which features of a pair are bounds still to compute: one bit per [`Feature`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Bounded(u32);
 
 const _: () = assert!(COUNT <= u32::BITS as usize);

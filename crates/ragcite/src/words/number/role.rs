@@ -199,6 +199,14 @@ fn label_before(text: &str, start: usize) -> Option<String> {
     LABEL_WORDS.contains(&singular.as_str()).then_some(singular)
 }
 
+/// Whether `start..end` lies inside one of the code spans (in order, apart), found by a
+/// binary search: trying each span for each number made a line of code spans quadratic.
+fn in_code(code: &[(usize, usize)], start: usize, end: usize) -> bool {
+    let before = code.partition_point(|&(from, _)| from < start);
+    looked_at(usize::BITS as usize - before.leading_zeros() as usize);
+    before > 0 && end <= code[before - 1].1
+}
+
 /// Byte ranges of the inline code spans (between backticks) of `text`.
 fn code_spans(text: &str) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
@@ -214,23 +222,114 @@ fn code_spans(text: &str) -> Vec<(usize, usize)> {
     spans
 }
 
-/// Whether the number at `span` stands in a URL or an e-mail address: the run of text
-/// without spaces around it (looked at up to 200 bytes each way) has `://`, opens with
-/// `www.`, or has an `@`.
-fn in_address(text: &str, start: usize, end: usize) -> bool {
-    let bytes = text.as_bytes();
-    let mut from = start;
-    while from > 0 && start - from < 200 && !bytes[from - 1].is_ascii_whitespace() {
-        from -= 1;
+work_counter!();
+
+/// How far around a number [`Addresses`] looks, in bytes, each way.
+const REACH: usize = 200;
+
+/// Whether numbers stand in a URL or an e-mail address: the run of text without spaces around
+/// one (looked at up to [`REACH`] bytes each way) has `://`, opens with `www.`, or has an `@` and a
+/// letter. Asked for numbers in order, it reads the text once: where the white space and each
+/// sign are is looked up from where it was last found (reading 400 bytes around each number
+/// made a text of numbers without spaces slow).
+struct Addresses<'a> {
+    bytes: &'a [u8],
+    /// White space before and after, `://`, `@` and letters.
+    space_before: LastBefore,
+    space_after: NextFrom,
+    scheme: NextFrom,
+    at_sign: NextFrom,
+    letter: NextFrom,
+}
+
+impl<'a> Addresses<'a> {
+    fn new(text: &'a str) -> Self {
+        Addresses {
+            bytes: text.as_bytes(),
+            space_before: LastBefore::default(),
+            space_after: NextFrom::default(),
+            scheme: NextFrom::default(),
+            at_sign: NextFrom::default(),
+            letter: NextFrom::default(),
+        }
     }
-    let mut to = end;
-    while to < bytes.len() && to - end < 200 && !bytes[to].is_ascii_whitespace() {
-        to += 1;
+
+    /// Whether the number at `start..end` stands in an address.
+    fn contain(&mut self, start: usize, end: usize) -> bool {
+        let bytes = self.bytes;
+        let space = |k: usize| bytes[k].is_ascii_whitespace();
+        let run_start = self
+            .space_before
+            .before(start, REACH, space)
+            .map_or(0, |k| k + 1);
+        let from = run_start.max(start.saturating_sub(REACH));
+        let to = self
+            .space_after
+            .from(end, bytes.len(), space)
+            .min(end + REACH);
+        let run = &bytes[from..to];
+        run.starts_with(b"www.")
+            || self
+                .scheme
+                .from(from, bytes.len(), |k| bytes[k..].starts_with(b"://"))
+                + 3
+                <= to
+            || (self.at_sign.from(from, bytes.len(), |k| bytes[k] == b'@') < to
+                && self
+                    .letter
+                    .from(from, bytes.len(), |k| bytes[k].is_ascii_alphabetic())
+                    < to)
     }
-    let run = &bytes[from..to];
-    run.windows(3).any(|w| w == b"://")
-        || run.starts_with(b"www.")
-        || (run.contains(&b'@') && run.iter().any(u8::is_ascii_alphabetic))
+}
+
+/// The first place at or after a given one where a test holds, remembered: asked with places
+/// that never go back, each byte is tested once.
+#[derive(Default)]
+struct NextFrom {
+    asked: usize,
+    found: Option<usize>,
+}
+
+impl NextFrom {
+    /// The first `k` in `from..len` where `test(k)` holds, else `len`.
+    fn from(&mut self, from: usize, len: usize, test: impl Fn(usize) -> bool) -> usize {
+        let found = match self.found {
+            Some(found) if self.asked <= from && from <= found => found,
+            _ => {
+                let found = (from..len).find(|&k| test(k)).unwrap_or(len);
+                looked_at(found - from);
+                found
+            }
+        };
+        self.asked = from;
+        self.found = Some(found);
+        found
+    }
+}
+
+/// The last place before a given one where a test holds, within a reach, remembered: asked
+/// with places that never go back, each byte is tested once.
+#[derive(Default)]
+struct LastBefore {
+    read_to: usize,
+    found: Option<usize>,
+}
+
+impl LastBefore {
+    /// The last `k` before `at` where `test(k)` holds, when one is at most `reach` bytes
+    /// before it; else none or one further back.
+    fn before(&mut self, at: usize, reach: usize, test: impl Fn(usize) -> bool) -> Option<usize> {
+        if at < self.read_to {
+            self.read_to = at.saturating_sub(reach);
+            self.found = None;
+        }
+        looked_at(at - self.read_to);
+        if let Some(k) = (self.read_to..at).rev().find(|&k| test(k)) {
+            self.found = Some(k);
+        }
+        self.read_to = at;
+        self.found
+    }
 }
 
 /// Whether the number at `span` is part of an identifier.
@@ -269,16 +368,17 @@ fn in_identifier(text: &str, number: &Number) -> bool {
 }
 
 /// Whether the number is a list enumerator: `1.` or `1)` opening a line, or a lone number
-/// ending the text after a colon (`these steps: 1`).
+/// ending the text after a colon (`these steps: 1`). Both look back only over the characters
+/// they skip: reading the line up to the number made a long line of numbers quadratic.
 fn enumerator(text: &str, number: &Number) -> bool {
     if number.text.len() > 2 || !number.text.bytes().all(|b| b.is_ascii_digit()) {
         return false;
     }
     let (start, end) = (number.span.start, number.span.end);
-    let line = text[..start].rsplit('\n').next().unwrap_or("");
-    let opens_line = line
-        .trim_matches([' ', '\t', '-', '*', '•', '>'])
-        .is_empty();
+    let before = &text[..start];
+    let bullets = before.trim_end_matches([' ', '\t', '-', '*', '•', '>']);
+    looked_at(before.len() - bullets.len());
+    let opens_line = bullets.is_empty() || bullets.ends_with('\n');
     if opens_line && matches!(text.as_bytes().get(end), Some(b'.' | b')')) {
         let rest = &text[end + 1..];
         if rest.is_empty() || rest.starts_with([' ', '\t', '\n', '\u{a0}']) {
@@ -288,7 +388,7 @@ fn enumerator(text: &str, number: &Number) -> bool {
     let ends_text = text[end..]
         .bytes()
         .all(|b| b.is_ascii_whitespace() || matches!(b, b'.' | b':' | b')' | b'*'));
-    ends_text && line.trim_end_matches([' ', '\u{a0}', '*']).ends_with(':')
+    ends_text && before.trim_end_matches([' ', '\u{a0}', '*']).ends_with(':')
 }
 
 /// A plain decimal as written (`3.10`), not grouped, scaled or a percentage.
@@ -351,14 +451,15 @@ pub(super) fn annotate(
     } else {
         Vec::new()
     };
+    let mut addresses = Addresses::new(text);
     for k in 0..found.len() {
         let number = &found[k];
         if number.role != Role::Figure || !number.also.iter().all(|v| v.kind == Kind::Quantity) {
             continue;
         }
         let (start, end) = (number.span.start, number.span.end);
-        let is_name = code.iter().any(|&(from, to)| from < start && end <= to)
-            || in_address(text, start, end)
+        let is_name = in_code(&code, start, end)
+            || addresses.contain(start, end)
             || (number.value.kind == Kind::Quantity
                 && (in_identifier(text, number) || enumerator(text, number)));
         if is_name {
@@ -507,6 +608,85 @@ mod tests {
         let shown: Vec<String> = extras.iter().map(ToString::to_string).collect();
         for value in ["3.10.2", "3.10", "stage", "4e0", "1.50"] {
             assert!(shown.iter().any(|s| s == value), "{value} in {shown:?}");
+        }
+    }
+
+    #[test]
+    fn a_line_of_numbers_is_read_in_linear_work() {
+        // `^1^1^1…` (a line of caret markers) and `` `1` `1` … ``: each number looked back to
+        // its line's start for a list enumerator, and through every code span, which made a
+        // long line quadratic (issue 38).
+        for unit in ["^1", "`1` ", "a 1\n", "1 "] {
+            let look = |n: usize| {
+                let text = unit.repeat(n);
+                looked_at_during(|| assert_eq!(numbers(&text).len(), n, "{unit}"))
+            };
+            let (small, large) = (look(1_000), look(4_000));
+            assert!(
+                large <= 5 * small.max(1),
+                "{unit}: {small} then {large} bytes: not linear"
+            );
+        }
+        // What the bounded scans still find.
+        assert_eq!(role_of("- 1. Preheat"), [Role::Name]);
+        assert_eq!(role_of("a\n 1) b"), [Role::Name]);
+        assert_eq!(role_of("list: 1"), [Role::Name]);
+        assert_eq!(role_of("list:\n1"), [Role::Figure]);
+        assert_eq!(role_of("x 1. b"), [Role::Figure]);
+        assert_eq!(role_of("`a` `b` `c` and `1` here"), [Role::Name]);
+        assert_eq!(role_of("`a` 1 `b` `c`"), [Role::Figure]);
+    }
+
+    /// The address test as it was, reading around each number: the reference `Addresses` must
+    /// agree with.
+    fn in_address_by_reading(text: &str, start: usize, end: usize) -> bool {
+        let bytes = text.as_bytes();
+        let mut from = start;
+        while from > 0 && start - from < REACH && !bytes[from - 1].is_ascii_whitespace() {
+            from -= 1;
+        }
+        let mut to = end;
+        while to < bytes.len() && to - end < REACH && !bytes[to].is_ascii_whitespace() {
+            to += 1;
+        }
+        let run = &bytes[from..to];
+        run.windows(3).any(|w| w == b"://")
+            || run.starts_with(b"www.")
+            || (run.contains(&b'@') && run.iter().any(u8::is_ascii_alphabetic))
+    }
+
+    #[test]
+    fn addresses_read_once_agree_with_reading_around_each_number() {
+        let pieces = [
+            "1", "22", " ", "\n", "a", "@", "://", "www.", "x/", "^", "-", ".", "é",
+        ];
+        // Texts from every piece at many places, and runs longer than the reach.
+        let mut texts: Vec<String> = Vec::new();
+        let mut seed = 7u64;
+        for _ in 0..400 {
+            let mut text = String::new();
+            for _ in 0..(seed % 60) {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let piece = pieces[(seed >> 33) as usize % pieces.len()];
+                text.push_str(&piece.repeat(if seed.is_multiple_of(17) { 90 } else { 1 }));
+            }
+            texts.push(text);
+        }
+        texts.push(format!("{} 7 {}", "1".repeat(500), "@a"));
+        texts.push(format!("http://{}1{}", "x".repeat(199), "2".repeat(300)));
+        for text in &texts {
+            let found = numbers(text);
+            let mut addresses = Addresses::new(text);
+            for n in &found {
+                assert_eq!(
+                    addresses.contain(n.span.start, n.span.end),
+                    in_address_by_reading(text, n.span.start, n.span.end),
+                    "{text:?} at {:?}",
+                    n.span
+                );
+            }
         }
     }
 
