@@ -281,12 +281,12 @@ fn an_answer_without_white_space_is_one_sentence() {
     }
 }
 
-/// A single JSON Lines record whose answer is a 30 MB string of sentences (3 MB on a debug
+/// A single JSON Lines record whose answer is a 30 MB string of sentences (1 MB on a debug
 /// build) is checked like any other.
 #[test]
 fn a_huge_single_json_lines_record_is_checked() {
     let dir = tempdir();
-    let target = size(30_000_000, 3_000_000);
+    let target = size(30_000_000, 1_000_000);
     let words = [
         "tower", "Paris", "iron", "lattice", "metres", "built", "engineer", "visitors", "river",
     ];

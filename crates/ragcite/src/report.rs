@@ -606,6 +606,17 @@ pub struct CheckResult {
     pub counts: Counts,
 }
 
+impl CheckResult {
+    /// The sentence of 1-based `index`: at its position when sentences are numbered in order
+    /// (as a check numbers them), else searched.
+    pub fn sentence(&self, index: usize) -> Option<&SentenceResult> {
+        self.sentences
+            .get(index.wrapping_sub(1))
+            .filter(|s| s.index == index)
+            .or_else(|| self.sentences.iter().find(|s| s.index == index))
+    }
+}
+
 /// A check's result with the warnings its inputs raised.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Report {

@@ -336,7 +336,7 @@ fn new_counts(result: &CheckResult, found: &[Found]) -> Counts {
     for finding in found.iter().filter(|f| f.new == Some(true)) {
         match finding.at {
             At::Sentence(index) => {
-                let Some(s) = result.sentences.iter().find(|s| s.index == index) else {
+                let Some(s) = result.sentence(index) else {
                     continue;
                 };
                 labels.extend(s.unknown_markers.iter().map(String::as_str));

@@ -534,6 +534,7 @@ impl BatchFindings {
         let source = std::str::from_utf8(&checked.source).ok();
         let whole = line_end(source.map_or("", |s| s.split('\n').next().unwrap_or("")));
         let mut cursor = 0;
+        let mut lines = LineCounter::default();
         let mut findings = Vec::new();
         for s in &checked.report.result.sentences {
             // Every sentence moves the cursor, so that a repeated sentence is matched with its
@@ -550,7 +551,7 @@ impl BatchFindings {
             };
             let (start, end) = match found {
                 Some((source, start, end)) => {
-                    let (start, end) = positions(source, start, end, record.line);
+                    let (start, end) = lines.positions(source, start, end, record.line);
                     if !self.lines_file && start.line == record.line {
                         (whole_line, whole)
                     } else {
@@ -636,8 +637,52 @@ fn ascii_escaped(escaped: &str) -> String {
     out
 }
 
+/// Lines counted so far in a record's text: the positions of findings in order are found by
+/// reading on from the last one, not from the start (a record of thousands of findings stays
+/// linear).
+#[derive(Default)]
+struct LineCounter {
+    /// Bytes read so far, the newlines among them, and the characters read of the last line.
+    read: usize,
+    newlines: usize,
+    column: usize,
+}
+
+impl LineCounter {
+    /// [`positions`], reading on from the last call when `start` is not before it.
+    fn positions(
+        &mut self,
+        source: &str,
+        start: usize,
+        end: usize,
+        first_line: usize,
+    ) -> (LineColumn, LineColumn) {
+        if start < self.read {
+            *self = LineCounter::default();
+        }
+        let skipped = &source[self.read..start];
+        self.newlines += skipped.bytes().filter(|b| *b == b'\n').count();
+        match skipped.rfind('\n') {
+            Some(at) => self.column = skipped[at + 1..].chars().count(),
+            None => self.column += skipped.chars().count(),
+        }
+        self.read = start;
+        let line = first_line + self.newlines;
+        let column = self.column + 1;
+        let end_column = column + source[start..end].chars().count();
+        (
+            LineColumn { line, column },
+            LineColumn {
+                line,
+                column: end_column,
+            },
+        )
+    }
+}
+
 /// The line and character column of the byte range `start..end` of a record's text, in the
 /// file where the record starts on `first_line`.
+#[cfg(test)]
 fn positions(
     source: &str,
     start: usize,

@@ -234,12 +234,7 @@ impl<'a> RecordSummary<'a> {
                     .filter_map(|f| {
                         let (sentence, citation, text) = match f.at {
                             At::Sentence(index) => {
-                                let s = checked
-                                    .report
-                                    .result
-                                    .sentences
-                                    .iter()
-                                    .find(|s| s.index == index)?;
+                                let s = checked.report.result.sentence(index)?;
                                 // Problem sentences are listed as problems.
                                 if s.verdict.is_claim() && s.verdict != Verdict::Supported {
                                     return None;
@@ -277,6 +272,18 @@ impl<'a> RecordSummary<'a> {
 
 /// The finding of a record about this sentence, citation or the record itself.
 fn found_at(record: &RecordOutcome, at: At) -> Option<&Found> {
+    // The findings list the problem sentences first, in order: a sentence's is found by
+    // halving (a record of thousands of sentences is not searched once per sentence).
+    if let At::Sentence(index) = at {
+        let sentences = record
+            .findings
+            .partition_point(|f| matches!(f.at, At::Sentence(_)));
+        let found = &record.findings[..sentences];
+        let k = found.partition_point(|f| matches!(f.at, At::Sentence(i) if i < index));
+        if let Some(f) = found.get(k).filter(|f| f.at == at) {
+            return Some(f);
+        }
+    }
     record.findings.iter().find(|f| f.at == at)
 }
 
