@@ -137,9 +137,24 @@ fn discover() -> Result<Option<(Config, String)>> {
     for (up, dir) in start.ancestors().enumerate() {
         for name in NAMES {
             let path = dir.join(name);
-            if path.is_file()
-                && let Some(config) = read(&path, false)?
-            {
+            // An entry of a configuration's name that is no regular file (a folder, a FIFO, a
+            // device, a dangling or looping link) is an error, not skipped: a configuration
+            // above may otherwise decide in silence.
+            if std::fs::symlink_metadata(&path).is_err() {
+                continue;
+            }
+            match std::fs::metadata(&path) {
+                Ok(meta) if meta.is_file() => {}
+                Ok(_) => bail!(
+                    "{}: not a regular file: a configuration must be one (remove it, or pass --config or --isolated)",
+                    path.display()
+                ),
+                Err(e) => bail!(
+                    "{}: cannot read ({e}): a configuration must be a regular file (remove it, or pass --config or --isolated)",
+                    path.display()
+                ),
+            }
+            if let Some(config) = read(&path, false)? {
                 let mut shown = PathBuf::new();
                 for _ in 0..up {
                     shown.push("..");

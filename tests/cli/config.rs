@@ -173,6 +173,44 @@ fn in_one_directory_dot_ragcite_then_ragcite_then_pyproject() {
     assert_eq!(threshold_in(&tree, &tree.root, &[]), 0.8);
 }
 
+/// An entry of a configuration's name that is no regular file is an error naming it, not
+/// skipped for the file above it: a folder, a dangling link, a link that loops, a FIFO (which
+/// would block a reader). `--isolated` still runs.
+#[cfg(unix)]
+#[test]
+fn a_configuration_that_is_no_regular_file_is_an_error() {
+    use std::os::unix::fs::symlink;
+    let (answer, chunks) = (answer(), chunks());
+    let cases: [(&str, fn(&Path)); 4] = [
+        ("a folder", |p| std::fs::create_dir(p).unwrap()),
+        ("a dangling link", |p| symlink(p.with_file_name("gone.toml"), p).unwrap()),
+        ("a link to itself", |p| symlink(p, p).unwrap()),
+        ("a FIFO", |p| {
+            let status = std::process::Command::new("mkfifo").arg(p).status().unwrap();
+            assert!(status.success());
+        }),
+    ];
+    for (what, make) in cases {
+        let tree = Tree::new();
+        // The file above would decide if the entry below were skipped.
+        tree.write(".ragcite.toml", "threshold = 0.9\n");
+        let dir = tree.dir("app");
+        let entry = dir.join(".ragcite.toml");
+        make(&entry);
+        let out = tree.ragcite(&dir, ["check", &answer, &chunks]).output();
+        let line = out.input_error();
+        assert!(
+            line.starts_with(&format!("ragcite: error: {}", entry.display())),
+            "{what}: {line}"
+        );
+        assert!(line.contains("regular file"), "{what}: {line}");
+        let isolated = tree
+            .ragcite(&dir, ["check", &answer, &chunks, "--isolated", "--format", "json"])
+            .json(1);
+        assert_eq!(isolated["inputs"]["threshold"], 0.5, "{what}");
+    }
+}
+
 /// `inputs.config` of `check --format json <args>` run in `dir` of `tree`.
 fn config_in(tree: &Tree, dir: &Path, args: &[&str]) -> Value {
     check_json(tree, dir, args, 1)["inputs"]["config"].clone()

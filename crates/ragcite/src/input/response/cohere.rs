@@ -206,7 +206,12 @@ fn text_and_citations<'a>(
                 .get(&index)
                 .cloned()
                 .ok_or_else(|| format!("`content_index` {index} names no text item")),
-            None => Ok(0..chars),
+            // A number that is no position (`-1`, `1.5`, `1e20`) names no item either: the
+            // offsets are not guessed to be the whole text's.
+            None => match citation.get("content_index") {
+                Some(Value::Number(n)) => Err(format!("`content_index` {n} names no text item")),
+                _ => Ok(0..chars),
+            },
         };
         let starts = starts.get_or_insert_with(|| char_starts(&reading.text));
         // A citation that cannot be placed still names its sources: it is kept without a span,
@@ -594,7 +599,10 @@ mod tests {
             {"end": 5, "sources": [{"type": "document", "id": "f"}]},
             {"start": 9, "end": 4, "sources": [{"type": "document", "id": "g"}]},
             {"start": -9, "end": -2, "sources": [{"type": "document", "id": "h"}]},
-            {"start": 1.5, "end": 4, "sources": [{"type": "document", "id": "i"}]}]}}"#;
+            {"start": 1.5, "end": 4, "sources": [{"type": "document", "id": "i"}]},
+            {"start": 0, "end": 5, "content_index": -1, "sources": [{"type": "document", "id": "j"}]},
+            {"start": 0, "end": 5, "content_index": 1.5, "sources": [{"type": "document", "id": "k"}]},
+            {"start": 0, "end": 5, "content_index": 1e20, "sources": [{"type": "document", "id": "l"}]}]}}"#;
         let answer = read_as(text, AnswerFormat::Cohere);
         // Clamped into the text: the end past it, the negative start to its first character.
         assert_eq!(
@@ -609,6 +617,9 @@ mod tests {
                 (None, doc("g"), None),
                 (None, doc("h"), None),
                 (None, doc("i"), None),
+                (None, doc("j"), None),
+                (None, doc("k"), None),
+                (None, doc("l"), None),
             ]
         );
         // Each one that cites no span says why, by its path.
@@ -630,8 +641,11 @@ mod tests {
         assert!(said("message.citations[6]").contains("`start` 9 is after `end` 4"));
         assert!(said("message.citations[7]").contains("ends before the text (`end` -2)"));
         assert!(said("message.citations[8]").contains("`start` is not a whole number"));
+        assert!(said("message.citations[9]").contains("`content_index` -1 names no text item"));
+        assert!(said("message.citations[10]").contains("`content_index` 1.5 names no text item"));
+        assert!(said("message.citations[11]").contains("names no text item"));
         assert!(said("message.citations[8]").contains("cites no sentence"));
-        assert_eq!(answer.warnings.len(), 7, "{:?}", answer.warnings);
+        assert_eq!(answer.warnings.len(), 10, "{:?}", answer.warnings);
     }
 
     #[test]
