@@ -21,9 +21,10 @@
 //!
 //! What a path may reach is bounded. A path whose `^` climbs back to (or above) the array or
 //! object that an earlier `[]`, `*` or filter went over (`a[].^`, `a[].b.^.^`) reaches the same
-//! values once per item, and is refused when it is parsed. Paths that still fan out together
+//! values once per item, and is refused when it is parsed (and stopped when it is walked, where
+//! a key with dots made the parser count a level too many). Paths that still fan out together
 //! (a source path and, from each source, a relative path that climbs out again) are bounded by
-//! the [`Budget`] of the reading: see there.
+//! the [`Budget`] of the reading, in places visited, values given and text taken: see there.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -577,7 +578,7 @@ pub fn lookup(value: &Value, path: &str) -> Result<Option<Value>, PathError> {
 /// the object that holds the current value (an array's items are held by the array's holder),
 /// so depth here counts objects: a key, `*` or `[$key]` step goes one down, `^` one up. Every
 /// key step counts (a dotted key such as `a.b` may be one key, one level: such a path is let
-/// through, and the reading's [`Budget`] bounds it).
+/// through, and its walk stops where its `^` would leave an item: see [`Walk::walk`]).
 fn climbs_back(steps: &[Step]) -> Result<(), String> {
     let mut depth: i64 = 0;
     // The depth of the items of the shallowest `[]`, `*` or filter so far.
