@@ -927,7 +927,7 @@ fn paths_that_fan_out_together_stop_at_the_readings_budget() {
         .timeout(std::time::Duration::from_secs(60))
         .input_error();
     assert!(
-        line.starts_with("ragcite: error: fan.json: the path `^.a[].text` visits more than"),
+        line.starts_with("ragcite: error: fan.json: the path `^.a[].text` gives more than"),
         "{line}"
     );
     // The same paths once each read the 1,500 sources.
@@ -965,12 +965,96 @@ fn paths_that_fan_out_together_stop_at_the_readings_budget() {
         let body = serde_json::json!({"answer": fanning_response(1_500), "chunks": ""});
         let reply = server.post_json("/api/v1/calculate", &body);
         let problem = reply.problem(422);
-        assert!(
-            problem.to_string().contains("visits more than"),
-            "{problem}"
-        );
+        assert!(problem.to_string().contains("gives more than"), "{problem}");
         let reply = server.post_json("/api/v1/calculate", &crate::service::example());
         assert_eq!(reply.status, 200, "{}", reply.body);
         assert_eq!(server.stop(), Some(0));
     }
+}
+
+#[test]
+fn a_dotted_key_does_not_let_a_path_climb_out_of_its_items() {
+    let tree = crate::util::Tree::new();
+    let dir = tree.dir("w");
+    // `b.c` is one key of each source: `^.^` leaves the source for the document, and each of
+    // the 300 sources would read the 300 items of `z` (once 44 s and 3.8 GB at 410 KB).
+    let doc = serde_json::json!({
+        "t": "Paris is in France [1].",
+        "a": vec![serde_json::json!({"b.c": 0}); 300],
+        "z": vec![serde_json::json!("Paris is in France."); 300],
+    });
+    tree.write("w/fan.json", &doc.to_string());
+    let line = tree
+        .ragcite(
+            &dir,
+            [
+                "check",
+                "fan.json",
+                "--isolated",
+                "--answer-path",
+                "t",
+                "--sources-path",
+                "a[].b.c.^.^.z[]",
+                "--source-text-path",
+                "@",
+            ],
+        )
+        .input_error();
+    assert!(
+        line.starts_with(
+            "ragcite: error: fan.json: the path `a[].b.c.^.^.z[]` climbs back above the items"
+        ),
+        "{line}"
+    );
+}
+
+#[test]
+fn empty_strings_read_from_every_source_stop_at_the_readings_budget() {
+    let tree = crate::util::Tree::new();
+    let dir = tree.dir("w");
+    // From each of 100 sources, `^.z` is the 1,000 empty strings beside them: 100,000 chunks
+    // of no text from a 5 KB file (once 900,000 chunks, 2.4 GB, from 12 KB).
+    let doc = |m: usize| {
+        serde_json::json!({
+            "t": "Paris is in France [1].",
+            "title": "Atlas",
+            "a": (0..100).map(|k| serde_json::json!({"text": format!("Paris {k}.")}))
+                .collect::<Vec<_>>(),
+            "z": vec![serde_json::json!(""); m],
+        })
+        .to_string()
+    };
+    tree.write("w/empty.json", &doc(1_000));
+    let read = |text: &str, format: &str| {
+        tree.ragcite(
+            &dir,
+            [
+                "check",
+                "empty.json",
+                "--isolated",
+                "--answer-path",
+                "t",
+                "--sources-path",
+                "a[]",
+                "--source-text-path",
+                text,
+                "--source-id-path",
+                "{^.title} {text}",
+                "--format",
+                format,
+            ],
+        )
+    };
+    let line = read("^.z", "table").input_error();
+    assert!(
+        line.starts_with("ragcite: error: empty.json: the path `^.z` gives more than"),
+        "{line}"
+    );
+    // A relative path that reads a value beside the sources once per source is fine: each
+    // chunk's id takes the document's title.
+    let out = read("text", "json").output();
+    let doc = out.json();
+    let chunks = doc["result"]["chunks"].as_array().expect("chunks");
+    assert_eq!(chunks.len(), 100, "{doc}");
+    assert_eq!(chunks[0]["id"], "Atlas Paris 0.", "{doc}");
 }

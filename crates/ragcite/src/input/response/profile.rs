@@ -725,7 +725,8 @@ fn read_source(
         .unwrap_or_else(|| fallback.to_string());
     let mut texts = Vec::new();
     if let Some(path) = &shape.text {
-        let taken = |s: &str| item.budget().take(s.len(), path);
+        // Each piece is a chunk, an empty one as much as any.
+        let taken = |s: &str| item.budget().give_many(1, path) && item.budget().take(s.len(), path);
         match path.first(item) {
             None => {}
             Some(Value::String(s)) if taken(s) => texts.push(s.clone()),
