@@ -125,7 +125,7 @@ Register-ArgumentCompleter -Native -CommandName 'ragcite' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)')
             [CompletionResult]::new('--stdin-filename', '--stdin-filename', [CompletionResultType]::ParameterName, 'The name to give standard input in reports [default: <stdin>]')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Read options from this file instead of the .ragcite.toml, ragcite.toml or pyproject.toml found above the working directory')
-            [CompletionResult]::new('--fail-if-worse', '--fail-if-worse', [CompletionResultType]::ParameterName, 'Exit 1 when B is worse than A (more problem sentences per claim sentence), or when records were left out (unreadable or unmatched)')
+            [CompletionResult]::new('--fail-if-worse', '--fail-if-worse', [CompletionResultType]::ParameterName, 'Exit 1 when B is worse than A (more problem sentences per claim sentence), when records were left out (unreadable or unmatched), or when B has more lines not checked than A')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'List every record that changed in the table, not only the first 20')
             [CompletionResult]::new('--isolated', '--isolated', [CompletionResultType]::ParameterName, 'Ignore every configuration file')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -119,7 +119,7 @@ set edit:completion:arg-completer[ragcite] = {|@words|
             cand --color 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)'
             cand --stdin-filename 'The name to give standard input in reports [default: <stdin>]'
             cand --config 'Read options from this file instead of the .ragcite.toml, ragcite.toml or pyproject.toml found above the working directory'
-            cand --fail-if-worse 'Exit 1 when B is worse than A (more problem sentences per claim sentence), or when records were left out (unreadable or unmatched)'
+            cand --fail-if-worse 'Exit 1 when B is worse than A (more problem sentences per claim sentence), when records were left out (unreadable or unmatched), or when B has more lines not checked than A'
             cand --all 'List every record that changed in the table, not only the first 20'
             cand --isolated 'Ignore every configuration file'
             cand -h 'Print help (see more with ''--help'')'

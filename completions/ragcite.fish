@@ -248,7 +248,7 @@ always\t''
 never\t''"
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l stdin-filename -d 'The name to give standard input in reports [default: <stdin>]' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l config -d 'Read options from this file instead of the .ragcite.toml, ragcite.toml or pyproject.toml found above the working directory' -r
-complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l fail-if-worse -d 'Exit 1 when B is worse than A (more problem sentences per claim sentence), or when records were left out (unreadable or unmatched)'
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l fail-if-worse -d 'Exit 1 when B is worse than A (more problem sentences per claim sentence), when records were left out (unreadable or unmatched), or when B has more lines not checked than A'
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l all -d 'List every record that changed in the table, not only the first 20'
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l isolated -d 'Ignore every configuration file'
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -14,8 +14,9 @@ sentences. B is better when it has fewer problem sentences (claims that are not 
 claim sentence; equal shares are a tie. A finding is matched within its record by rule and text, \
 wherever its sentence stands, so a moved sentence is neither new nor fixed.
 
-Exit codes: 0 compared, whichever side is better; 1 with --fail-if-worse, B is worse than A, or \
-records were left out (unreadable or unmatched, on either side: the summary says INCOMPLETE); 2 \
+Exit codes: 0 compared, whichever side is better; 1 with --fail-if-worse, B is worse than A, \
+records were left out (unreadable or unmatched, on either side: the summary says INCOMPLETE), or \
+B has more lines not checked (code, comments or hidden text) than A; 2 \
 usage or input error, a transcript that broke off, or no record matched; 130 interrupted by \
 SIGINT, 143 by SIGTERM. Without --fail-if-worse the comparison is a report: two prompts' \
 transcripts always differ, so failing on a difference would fail every run.
@@ -39,7 +40,7 @@ pub struct CompareArgs {
     #[arg(long, value_enum, default_value_t = CompareFormat::Table)]
     pub format: CompareFormat,
 
-    /// Exit 1 when B is worse than A (more problem sentences per claim sentence), or when records were left out (unreadable or unmatched)
+    /// Exit 1 when B is worse than A (more problem sentences per claim sentence), when records were left out (unreadable or unmatched), or when B has more lines not checked than A
     #[arg(long)]
     pub fail_if_worse: bool,
 

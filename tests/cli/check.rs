@@ -1439,6 +1439,102 @@ fn an_answer_cannot_opt_out_of_the_gate() {
     assert_eq!(doc["records"][0]["passed"], false);
 }
 
+/// Text hidden in Markdown that is not shown as prose (a footnote definition, a comment after a
+/// sentence, a link definition's title, a fence's info string) is counted as not checked, and
+/// text in angle brackets is checked; ordinary markup and references are neither. Each hiding
+/// place once passed silently (`PASS`, `uncheckedLines` 0, no warning).
+#[test]
+fn an_answer_cannot_hide_its_claims_in_markup() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let chunks = path(EIFFEL_CHUNKS).display().to_string();
+    let cited = "The Eiffel Tower is 330 metres tall [1].";
+    let run = |name: &str, text: &str| -> (Option<i32>, Value) {
+        std::fs::write(dir.path().join(name), text).expect("written");
+        let out = check(&[name, &chunks, "--format", "json"])
+            .in_dir(dir.path())
+            .output();
+        let doc = serde_json::from_str(&out.stdout).unwrap_or_else(|e| panic!("{name}: {e}"));
+        (out.code, doc)
+    };
+    let hidden = [
+        (
+            "footnote.md",
+            format!(
+                "{cited}\n\n[^1]: Around 7 million people visit it every year.\n    It was painted \
+                 gold in 1950 and is 500 metres tall.\n\n    The tower was moved to London in 1999.\n"
+            ),
+            "3 lines of the answer (lines 3-4 and 6)",
+        ),
+        (
+            "only-footnote.md",
+            "[^1]: Around 7 million people visit it every year.\n".to_string(),
+            "1 line of the answer (line 1)",
+        ),
+        (
+            "comment.md",
+            format!("{cited} <!-- Around 7 million people visit it every year. -->\n"),
+            "1 line of the answer (line 1)",
+        ),
+        (
+            "title.md",
+            format!("{cited}\n[t]: http://x \"The tower is 500 metres tall.\"\n"),
+            "1 line of the answer (line 2)",
+        ),
+        (
+            "info.md",
+            format!(
+                "```Around 7 million people visit it every year, and it was painted gold.\n{cited}\n"
+            ),
+            "1 line of the answer (line 1)",
+        ),
+    ];
+    for (name, text, lines) in &hidden {
+        let (_, doc) = run(name, text);
+        let counted = lines.split(' ').next().unwrap().parse::<u64>().unwrap();
+        assert_eq!(doc["result"]["counts"]["uncheckedLines"], counted, "{name}");
+        let warning = format!("{lines} hold");
+        let warning = if counted == 1 {
+            warning.replace(" hold", " holds")
+        } else {
+            warning
+        };
+        let warnings = doc["warnings"].to_string();
+        assert!(
+            warnings.contains(&format!("{warning} code, comments or hidden text")),
+            "{name}: {warnings}"
+        );
+    }
+    // Text in angle brackets is no tag: it is checked, and fails as an uncited claim.
+    let (code, doc) = run(
+        "tag.md",
+        &format!("{cited} <b It was painted gold in 1950 and moved to London.>\n"),
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(verdicts(&doc), ["supported", "uncited-claim"]);
+    // Ordinary markup and references: nothing counted.
+    let quiet = [
+        format!("{cited}<br> <!-- prettier-ignore -->\n"),
+        "The Eiffel Tower is 330 metres tall.<sup>1</sup> It is <a href=\"https://x.org\">tall</a>.\n"
+            .to_string(),
+        format!("<video controls muted src=\"a.mp4\"></video>\n{cited}\n"),
+        format!("```python\n{cited}\n"),
+        format!("{cited}\n\n[1]: https://example.com \"Example\"\n"),
+        "The Eiffel Tower is 330 metres tall [^1].\n\n[^1]: https://example.com/eiffel\n[^2]: \
+         Eiffel Tower, Paris Tourist Office, 2020\n[^3]: Smith, J. (2020). The Eiffel Tower. \
+         Paris Press.\n"
+            .to_string(),
+    ];
+    for (k, text) in quiet.iter().enumerate() {
+        let (code, doc) = run(&format!("quiet-{k}.md"), text);
+        assert_ne!(code, Some(2), "{text}");
+        assert_eq!(doc["result"]["counts"]["uncheckedLines"], 0, "{text}");
+        assert!(
+            !doc["warnings"].to_string().contains("hidden text"),
+            "{text}"
+        );
+    }
+}
+
 /// Code that is code stays out of the check, and every output says how many lines it took.
 #[test]
 fn every_output_counts_the_lines_not_checked() {
@@ -1460,7 +1556,8 @@ fn every_output_counts_the_lines_not_checked() {
     assert_eq!(doc["result"]["counts"]["sentences"], 5);
     assert!(
         doc["warnings"].to_string().contains(
-            "6 lines of the answer (lines 6-8, 12 and 14-15) are code or comments: not checked"
+            "6 lines of the answer (lines 6-8, 12 and 14-15) hold code, comments or hidden text: \
+             not checked"
         ),
         "{}",
         doc["warnings"]
@@ -1468,7 +1565,7 @@ fn every_output_counts_the_lines_not_checked() {
     for format in ["table", "concise", "full", "github", "junit", "html"] {
         let out = run(format);
         assert!(
-            out.contains("6 lines not checked (code or comments)"),
+            out.contains("6 lines not checked (code, comments or hidden text)"),
             "--format {format}: {out}"
         );
     }

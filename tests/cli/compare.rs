@@ -460,6 +460,106 @@ fn records_left_out_fail_the_gate_and_the_summary_says_so() {
     assert!(!doc["summary"].as_str().unwrap().contains("INCOMPLETE"));
 }
 
+/// B is A with every answer in a `~~~` fence: nothing of it is checked, so it has no problem
+/// sentences and once passed `--fail-if-worse` as better. Lines not checked are shown side by
+/// side, and more of them in B fails the gate.
+#[test]
+fn more_lines_not_checked_in_b_fail_the_gate() {
+    let record = |id: &str, answer: &str| {
+        format!(
+            "{}\n",
+            serde_json::json!({"id": id, "answer": answer,
+                "contexts": ["The tower is 330 metres tall.", "It was built in 1889."]})
+        )
+    };
+    let answers = [
+        (
+            "q1",
+            "It is 330 metres tall [1]. It is the most visited monument in the world.",
+        ),
+        ("q2", "It was built in 1889 [2]."),
+    ];
+    let a = temp(
+        ".jsonl",
+        &answers
+            .iter()
+            .map(|(id, answer)| record(id, answer))
+            .collect::<String>(),
+    );
+    let fenced = temp(
+        ".jsonl",
+        &answers
+            .iter()
+            .map(|(id, answer)| record(id, &format!("~~~\n{answer}\n~~~")))
+            .collect::<String>(),
+    );
+    let (a, fenced) = (path(&a), path(&fenced));
+    let table = ragcite([
+        "compare",
+        &a,
+        &fenced,
+        "--fail-if-worse",
+        "--color",
+        "never",
+    ])
+    .columns(120)
+    .stdout(1);
+    let last = table.lines().last().unwrap();
+    assert!(
+        last.starts_with("B is better: ")
+            && last.ends_with(
+                " · B leaves more lines not checked: 0 in A, 6 in B; --fail-if-worse fails"
+            ),
+        "{last}"
+    );
+    let row = table
+        .lines()
+        .find(|l| l.contains("lines not checked ") && l.starts_with('│'))
+        .unwrap_or_else(|| panic!("{table}"));
+    let cells: Vec<&str> = row.split(['│', '┆']).map(str::trim).collect();
+    assert_eq!(
+        cells[1..6],
+        ["lines not checked", "0", "6", "+6 lines", "A"],
+        "{row}"
+    );
+    // Without --fail-if-worse the comparison is only shown.
+    ragcite(["compare", &a, &fenced]).stdout(0);
+    let doc = ragcite([
+        "compare",
+        &a,
+        &fenced,
+        "--format",
+        "json",
+        "--fail-if-worse",
+    ])
+    .json(1);
+    assert_eq!(doc["b"]["counts"]["uncheckedLines"], 6);
+    assert_eq!(doc["summary"], last);
+    let html = ragcite([
+        "compare",
+        &a,
+        &fenced,
+        "--format",
+        "html",
+        "--fail-if-worse",
+    ])
+    .stdout(1);
+    assert!(
+        html.contains(
+            "<tr id=\"unchecked\"><th scope=\"row\">lines not checked</th><td>0</td><td>6</td><td>+6 lines</td><td>A</td></tr>"
+        ),
+        "{html}"
+    );
+    // As many lines not checked on both sides do not fail the gate; none on either side, no row.
+    let fixed = ragcite(["compare", &fenced, &fenced, "--fail-if-worse"]).stdout(0);
+    assert!(fixed.contains("lines not checked"), "{fixed}");
+    assert!(!fixed.contains("B leaves more"), "{fixed}");
+    let plain = ragcite(["compare", &a, &a, "--fail-if-worse"]).stdout(0);
+    assert!(!plain.contains("lines not checked"), "{plain}");
+    let html = ragcite(["compare", &a, &a, "--format", "html"]).stdout(0);
+    assert!(!html.contains("id=\"unchecked\""));
+}
+
 #[test]
 fn the_comparison_as_json() {
     let text = ragcite(["compare", A, B, "--format", "json"]).stdout(0);

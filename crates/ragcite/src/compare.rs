@@ -612,12 +612,37 @@ impl Comparison {
                 sides.join(", ")
             ));
         }
+        if self.hides_more() {
+            line.push_str(&format!(
+                " · B leaves more lines not checked: {} in A, {} in B; --fail-if-worse fails",
+                a.counts.unchecked_lines, b.counts.unchecked_lines
+            ));
+        }
         line
     }
 
-    /// Whether `compare --fail-if-worse` fails: B is worse, or records were left out.
+    /// Whether B's matched records have more lines not checked (code, comments or hidden text)
+    /// than A's: B may look better only because less of it was read.
+    pub fn hides_more(&self) -> bool {
+        self.b.counts.unchecked_lines > self.a.counts.unchecked_lines
+    }
+
+    /// The lines not checked on each side, their difference and the side with fewer, when either
+    /// side has any: `None` when neither has (the row is then left out).
+    pub fn unchecked_row(&self) -> Option<(usize, usize, Option<Side>)> {
+        let (a, b) = (self.a.counts.unchecked_lines, self.b.counts.unchecked_lines);
+        let fewer = match a.cmp(&b) {
+            Ordering::Less => Some(Side::A),
+            Ordering::Greater => Some(Side::B),
+            Ordering::Equal => None,
+        };
+        (a > 0 || b > 0).then_some((a, b, fewer))
+    }
+
+    /// Whether `compare --fail-if-worse` fails: B is worse, records were left out, or B has more
+    /// lines not checked than A.
     pub fn fails_if_worse(&self) -> bool {
-        self.better == Better::A || !self.complete
+        self.better == Better::A || !self.complete || self.hides_more()
     }
 
     /// How the records matched, on one line: `4 matched (3 by id, 1 by question)`.

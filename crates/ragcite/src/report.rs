@@ -709,7 +709,7 @@ impl Report {
         }
         if counts.unchecked_lines > 0 {
             line.push_str(&format!(
-                " · {} {} not checked (code or comments)",
+                " · {} {} not checked (code, comments or hidden text)",
                 counts.unchecked_lines,
                 plural(counts.unchecked_lines, "line", "lines")
             ));

@@ -53,8 +53,10 @@ pub struct Sentences {
 }
 
 /// The lines of the answer that held text and were not read as prose because code or a comment
-/// took them wholly (see `sentence/blocks.rs` for what is code in an answer), and what was read
-/// otherwise than Markdown would.
+/// took them wholly (see `sentence/blocks.rs` for what is code in an answer), or on which text
+/// that reads as words was blanked as markup (a comment, a footnote that reads as a sentence, a
+/// link definition's title, a fence's info string); and what was read otherwise than Markdown
+/// would.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Unchecked {
     /// Their numbers (1-based), ascending.
@@ -67,8 +69,8 @@ impl Unchecked {
     /// The most line ranges a warning names.
     const NAMED: usize = 6;
 
-    /// The warning that names the lines not checked (`lines 3-5 and 9 are code or comments:
-    /// not checked`), when there are any.
+    /// The warning that names the lines not checked (`lines 3-5 and 9 hold code, comments or
+    /// hidden text: not checked`), when there are any.
     pub fn warning(&self) -> Option<String> {
         let mut ranges: Vec<(usize, usize)> = Vec::new();
         for &line in &self.lines {
@@ -100,10 +102,10 @@ impl Unchecked {
         };
         let n = self.lines.len();
         Some(format!(
-            "{n} {} of the answer ({} {list}) {} code or comments: not checked",
+            "{n} {} of the answer ({} {list}) {} code, comments or hidden text: not checked",
             if n == 1 { "line" } else { "lines" },
             if n == 1 { "line" } else { "lines" },
-            if n == 1 { "is" } else { "are" },
+            if n == 1 { "holds" } else { "hold" },
         ))
     }
 }
@@ -171,26 +173,30 @@ pub fn split_in(answer: &str, resolver: &Resolver, conventions: &Conventions) ->
     }
 }
 
-/// The lines that held text in `answer`, hold none in `prose`, and that code or a comment took.
+/// The lines that held text in `answer`, hold none in `prose`, and that code or a comment took;
+/// and the lines on which blanked text reads as words (`hidden.text`), whatever is left on them.
 fn unchecked(answer: &str, prose: &str, hidden: blocks::Hidden) -> Unchecked {
     let mut candidates = hidden.code_lines;
-    if candidates.is_empty() && hidden.comments.is_empty() {
+    if candidates.is_empty() && hidden.comments.is_empty() && hidden.text.is_empty() {
         return Unchecked {
             lines: Vec::new(),
             warnings: hidden.warnings,
         };
     }
-    if !hidden.comments.is_empty() {
-        let starts: Vec<usize> = std::iter::once(0)
-            .chain(answer.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
-        let line_of = |at: usize| starts.partition_point(|&s| s <= at) - 1;
-        for comment in &hidden.comments {
-            candidates.extend(line_of(comment.start)..=line_of(comment.end.saturating_sub(1)));
-        }
-        candidates.sort_unstable();
-        candidates.dedup();
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(answer.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    let line_of = |at: usize| starts.partition_point(|&s| s <= at) - 1;
+    let lines_of = |span: &Range<usize>| line_of(span.start)..=line_of(span.end.saturating_sub(1));
+    for comment in &hidden.comments {
+        candidates.extend(lines_of(comment));
     }
+    let mut text_lines: Vec<usize> = hidden.text.iter().flat_map(lines_of).collect();
+    text_lines.sort_unstable();
+    text_lines.dedup();
+    candidates.extend(&text_lines);
+    candidates.sort_unstable();
+    candidates.dedup();
     let answer_lines: Vec<&str> = answer.split('\n').collect();
     let prose_lines: Vec<&str> = prose.split('\n').collect();
     let lines = candidates
@@ -198,7 +204,7 @@ fn unchecked(answer: &str, prose: &str, hidden: blocks::Hidden) -> Unchecked {
         .filter(|&k| {
             let held = answer_lines.get(k).is_some_and(|l| !l.trim().is_empty());
             let left = prose_lines.get(k).is_some_and(|l| !l.trim().is_empty());
-            held && !left
+            held && (!left || text_lines.binary_search(&k).is_ok())
         })
         .map(|k| k + 1)
         .collect();
@@ -450,7 +456,14 @@ fn neutralise_markdown(answer: &str) -> (String, Vec<usize>, blocks::Hidden) {
     }
     let tags = partial.contains('<').then(|| HTML_TAG.find_iter(&partial));
     for m in tags.into_iter().flatten() {
-        out.blank(m.range());
+        match bracketed_text(m.as_str()) {
+            // Text in angle brackets is prose: only its `<name` and `>` are blanked.
+            Some(name) => {
+                out.blank(m.start()..m.start() + name);
+                out.blank(m.end() - 1..m.end());
+            }
+            None => out.blank(m.range()),
+        }
     }
     if partial.contains("<sup") || partial.contains("<SUP") {
         superscript_tags(&partial, &mut out);
@@ -471,6 +484,98 @@ fn neutralise_markdown(answer: &str) -> (String, Vec<usize>, blocks::Hidden) {
         headings,
         hidden,
     )
+}
+
+/// Attributes written without a value in HTML (`<video controls muted>`): a bare word that is
+/// one of them is markup.
+const BOOLEAN_ATTRIBUTES: &[&str] = &[
+    "allowfullscreen",
+    "async",
+    "autofocus",
+    "autoplay",
+    "checked",
+    "controls",
+    "default",
+    "defer",
+    "disabled",
+    "download",
+    "hidden",
+    "inert",
+    "ismap",
+    "itemscope",
+    "loop",
+    "multiple",
+    "muted",
+    "nomodule",
+    "novalidate",
+    "open",
+    "playsinline",
+    "readonly",
+    "required",
+    "reversed",
+    "selected",
+];
+
+/// Bare words (neither `name=value` nor a boolean attribute) that make a tag text.
+const BRACKETED_WORDS: usize = 3;
+
+/// When what reads as an HTML tag is text in angle brackets (`<b It was painted gold in
+/// 1950.>`, three bare words or more that are neither `name=value` attributes nor boolean
+/// attributes), the length of its `</name` (what is blanked before the text); `None` for a
+/// tag (`<br>`, `<a href="…">`, `<video controls muted>`).
+fn bracketed_text(tag: &str) -> Option<usize> {
+    let name = 1 + usize::from(tag.starts_with("</"));
+    let name = name
+        + tag[name..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .unwrap_or(tag.len() - name);
+    let rest = tag[name..].trim_end_matches('>').trim_end_matches('/');
+    let bytes = rest.as_bytes();
+    let mut bare = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i].is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && !bytes[i].is_ascii_whitespace() && bytes[i] != b'=' {
+            i += 1;
+        }
+        let word = &rest[start..i];
+        let mut j = i;
+        while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        if j < bytes.len() && bytes[j] == b'=' {
+            // A value: quoted (to its closing quote) or bare (to the next space).
+            j += 1;
+            while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            match bytes.get(j) {
+                Some(&quote @ (b'"' | b'\'')) => {
+                    j += 1;
+                    while j < bytes.len() && bytes[j] != quote {
+                        j += 1;
+                    }
+                    j += 1;
+                }
+                _ => {
+                    while j < bytes.len() && !bytes[j].is_ascii_whitespace() {
+                        j += 1;
+                    }
+                }
+            }
+            i = j;
+        } else if !BOOLEAN_ATTRIBUTES
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case(word))
+        {
+            bare += 1;
+        }
+    }
+    (bare >= BRACKETED_WORDS).then_some(name)
 }
 
 /// How far a `<sup>` element may reach for its `</sup>`, in bytes.
@@ -883,10 +988,95 @@ mod tests {
         let answer = "Intro text.\n\n```python\nx = 1. y = 2.\n```\n\n    let code = here();\n\n<!-- a comment. -->\n[^1]: A footnote definition.\n    its continuation.\n[1]: https://example.com \"Title\"\nOutro text.";
         assert_eq!(sentences(answer), ["Intro text.", "Outro text."]);
         let unchecked = split_plain(answer).unchecked;
-        assert_eq!(unchecked.lines, [3, 4, 5, 7, 9]);
+        // The footnote reads as a sentence: its lines are not checked either.
+        assert_eq!(unchecked.lines, [3, 4, 5, 7, 9, 10, 11]);
         assert_eq!(
             unchecked.warning().as_deref(),
-            Some("5 lines of the answer (lines 3-5, 7 and 9) are code or comments: not checked")
+            Some(
+                "7 lines of the answer (lines 3-5, 7 and 9-11) hold code, comments or hidden \
+                 text: not checked"
+            )
+        );
+    }
+
+    #[test]
+    fn text_hidden_in_markup_is_not_checked_and_the_warning_says_so() {
+        for (answer, lines) in [
+            // A comment of three words or more after a sentence, on its line.
+            (
+                "The tower is 330 metres tall [1]. <!-- Around 7 million people visit it. -->",
+                vec![1],
+            ),
+            // A link definition's title that reads as a sentence.
+            (
+                "Intro [1].\n[t]: http://x \"The tower is 500 metres tall.\"",
+                vec![2],
+            ),
+            ("[t]: <http://x> (it was painted gold in 1950)", vec![1]),
+            // The info string of a fence that never closes.
+            (
+                "```Around 7 million people visit it every year.\nThe tower is 330 m tall [1].",
+                vec![1],
+            ),
+            // A footnote that reads as sentences, its continuation lines and paragraphs.
+            (
+                "[^1]: Around 7 million people visit it every year.\n    It was painted gold in \
+                 1950.\n\n    The tower was moved to London in 1999.\nEnd [1].",
+                vec![1, 2, 4],
+            ),
+            (
+                "[^note]: Around 7 million\n    people visit it every year.",
+                vec![1, 2],
+            ),
+        ] {
+            let split = split_plain(answer);
+            assert_eq!(split.unchecked.lines, lines, "{answer:?}");
+            assert!(split.unchecked.warning().is_some(), "{answer:?}");
+        }
+    }
+
+    #[test]
+    fn markup_and_references_are_not_hidden_text() {
+        for answer in [
+            "The tower is tall.<br> It is old.<sup>1</sup> See <a href=\"https://x.org\">x</a>.",
+            "<video controls muted autoplay loop src=\"a.mp4\"></video> The tower is tall [1].",
+            "The tower is tall [1]. <!-- prettier-ignore --> <!-- markdownlint-disable MD013 -->",
+            "```python\nThe tower is tall [1].",
+            "```js title=\"app.js\" showLineNumbers\nThe tower is tall [1].",
+            "The tower is tall [1].\n[1]: https://example.com \"Example\"",
+            "The tower is tall [1].\n[1]: https://en.wikipedia.org/wiki/Eiffel_Tower \"Eiffel Tower - Wikipedia\"",
+            "The tower is tall [^1].\n\n[^1]: https://example.com/eiffel",
+            "The tower is tall [^1].\n\n[^1]: Eiffel Tower, Paris Tourist Office, 2020",
+            "The tower is tall [^1].\n\n[^1]: Smith, J. (2020). The Eiffel Tower. Paris Press.",
+            "The tower is tall [^1].\n\n[^1]: [Eiffel Tower - Wikipedia](https://en.wikipedia.org/wiki/Eiffel_Tower)\n    Accessed 3 May 2024.",
+            "The tower is tall [^1].\n\n[^1]: NASA, Webb mission overview",
+        ] {
+            let split = split_plain(answer);
+            assert_eq!(split.unchecked.lines, Vec::<usize>::new(), "{answer:?}");
+        }
+    }
+
+    #[test]
+    fn text_in_angle_brackets_is_checked_as_prose() {
+        assert_eq!(
+            sentences(
+                "The tower is 330 metres tall [1]. <b It was painted gold in 1950 and moved to London.>"
+            ),
+            [
+                "The tower is 330 metres tall [1].",
+                "It was painted gold in 1950 and moved to London."
+            ]
+        );
+        assert_eq!(
+            sentences("</span It is 500 metres tall.>"),
+            ["It is 500 metres tall."]
+        );
+        // Tags stay markup: attributes with values, boolean attributes, two bare words.
+        assert_eq!(
+            sentences(
+                "It is <a href=\"x\" title=\"a b c d\">tall</a>. <input disabled checked required> <x y z>Done."
+            ),
+            ["It is <a href=\"x\" title=\"a b c d\">tall</a>.", "Done."]
         );
     }
 

@@ -83,6 +83,16 @@ pub(super) fn points(difference: f64) -> String {
     }
 }
 
+/// `+3 lines`, `-1 line`, or `0`: how many more lines B has than A.
+pub(super) fn line_difference(a: usize, b: usize) -> String {
+    let difference = b as i64 - a as i64;
+    match difference {
+        0 => "0".to_string(),
+        1 | -1 => format!("{difference:+} line"),
+        _ => format!("{difference:+} lines"),
+    }
+}
+
 fn side_name(side: Option<Side>) -> &'static str {
     match side {
         Some(Side::A) => "A",
@@ -166,6 +176,15 @@ impl CompareTable {
                 Entry::text(side_name(row.better)),
             ]
         }));
+        if let Some((a, b, fewer)) = comparison.unchecked_row() {
+            rates.push(vec![
+                Entry::text("lines not checked"),
+                Entry::text(&a.to_string()),
+                Entry::text(&b.to_string()),
+                Entry::text(&line_difference(a, b)),
+                Entry::text(side_name(fewer)),
+            ]);
+        }
         writeln!(
             out,
             "{}",

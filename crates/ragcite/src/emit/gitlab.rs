@@ -3,7 +3,7 @@
 //! `location.lines.begin`). The findings are those of SARIF ([`super::sarif`]). A report has no
 //! other place to say how it was made, so two `info` entries say it when there is something to
 //! say: `configuration`, what decided the verdicts when a configuration file was applied, and
-//! `unchecked-lines`, the lines of the answers that were code or comments.
+//! `unchecked-lines`, the lines of the answers that held code, comments or hidden text.
 
 use std::io::{self, Write};
 
@@ -193,9 +193,9 @@ impl BatchEmitter for GitlabEmitter {
         let unchecked = end.aggregate.counts.unchecked_lines;
         let unchecked = (unchecked > 0).then(|| {
             format!(
-                "{unchecked} {} of the answers {} code or comments: not checked",
+                "{unchecked} {} of the answers {} code, comments or hidden text: not checked",
                 crate::report::plural(unchecked, "line", "lines"),
-                if unchecked == 1 { "is" } else { "are" }
+                if unchecked == 1 { "holds" } else { "hold" }
             )
         });
         let path = self.findings.path().to_string();

@@ -52,7 +52,7 @@ fn side_name(side: Option<Side>) -> &'static str {
     }
 }
 
-use super::compare::{points, rate_cell as percent};
+use super::compare::{line_difference, points, rate_cell as percent};
 
 /// A verdict's name as a badge, in its colour, or a plain name for what is no verdict.
 fn badge(name: &str) -> String {
@@ -100,6 +100,14 @@ fn rates(comparison: &Comparison, page: &mut String) {
             rate.difference,
             rate.better,
         );
+    }
+    if let Some((a, b, fewer)) = comparison.unchecked_row() {
+        // A count of lines, not a share: its difference is in lines.
+        page.push_str(&format!(
+            "<tr id=\"unchecked\"><th scope=\"row\">lines not checked</th><td>{a}</td><td>{b}</td><td>{}</td><td>{}</td></tr>\n",
+            line_difference(a, b),
+            side_name(fewer)
+        ));
     }
     page.push_str("</tbody>\n</table>\n</div>\n");
 }

@@ -238,7 +238,7 @@ pub fn batch_summary_line(end: &BatchEnd<'_>) -> String {
     }
     if a.counts.unchecked_lines > 0 {
         line.push_str(&format!(
-            " · {} {} not checked (code or comments)",
+            " · {} {} not checked (code, comments or hidden text)",
             a.counts.unchecked_lines,
             plural(a.counts.unchecked_lines, "line", "lines")
         ));

@@ -226,7 +226,8 @@ struct Invocation {
 }
 
 /// What decided the run, in the invocation's property bag: the configuration file applied (or
-/// why none was) and the lines of the answers that were not checked (code or comments).
+/// why none was) and the lines of the answers that were not checked (code, comments or hidden
+/// text).
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct InvocationProperties {

@@ -14,7 +14,11 @@
 //!   code ([`looks_like_code`]); else they are prose.
 //!
 //! Every line that held text and that code or a comment took wholly is counted as not checked
-//! ([`Hidden`]): each output says how many.
+//! ([`Hidden`]): each output says how many. So is a line on which text that reads as words was
+//! blanked as markup though prose is left on it, or though Markdown would not show it as code:
+//! a comment of three words or more, a fence's info string of three words or more, and a
+//! footnote definition or a link definition's title that reads as a sentence
+//! ([`reads_as_sentence`]) rather than as a reference.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -26,7 +30,7 @@ use super::Blanker;
 static FOOTNOTE_DEFINITION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^ {0,3}\[\^[^\]\n]+\]:").unwrap());
 static LINK_DEFINITION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^ {0,3}\[[^\]\n]+\]:[ \t]*(?:<[^>\n]*>|\S+)(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ \t]*\r?$"#)
+    Regex::new(r#"^ {0,3}\[[^\]\n]+\]:[ \t]*(?:<[^>\n]*>|\S+)(?:[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|\(([^)\n]*)\)))?[ \t]*\r?$"#)
         .unwrap()
 });
 static LINE_PREFIX: LazyLock<Regex> = LazyLock::new(|| {
@@ -71,13 +75,18 @@ static COMMAND: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s*(?:pip3?|npm|npx|yarn|pnpm|cargo|git|cd|curl|wget|docker|kubectl|python3?|node|sudo|apt(?:-get)?|brew|export|mkdir|chmod|ragcite)\s+[-\w./]").unwrap()
 });
 
-/// What the block stage blanked as code or comments, for counting the lines not checked.
+/// What the block stage blanked as code, comments or hidden text, for counting the lines not
+/// checked.
 #[derive(Debug, Default)]
 pub(super) struct Hidden {
     /// Indices (0-based) of the lines that code took, ascending.
     pub code_lines: Vec<usize>,
     /// Byte ranges of the closed HTML comments, ascending.
     pub comments: Vec<Range<usize>>,
+    /// Byte ranges of blanked text that reads as words (a comment of three words, a footnote
+    /// that reads as a sentence, ...): every line they touch is not checked, whatever prose is
+    /// left on it. In no order.
+    pub text: Vec<Range<usize>>,
     /// What was read otherwise than Markdown would (an unclosed fence or comment).
     pub warnings: Vec<String>,
 }
@@ -101,6 +110,9 @@ pub(super) fn blank_comments(text: &str, out: &mut Blanker, hidden: &mut Hidden)
                 let end = start + 4 + k + 3;
                 out.blank(start..end);
                 hidden.comments.push(start..end);
+                if words(&text[start + 4..end - 3]).count() >= HIDDEN_WORDS {
+                    hidden.text.push(start..end);
+                }
                 from = end;
             }
             None => {
@@ -116,6 +128,39 @@ pub(super) fn blank_comments(text: &str, out: &mut Blanker, hidden: &mut Hidden)
             "the HTML comment opened at line {line} never closes: the text after it is checked"
         ));
     }
+}
+
+/// How many words blanked text must hold to be text rather than markup, where it has no other
+/// use (a comment, a fence's info string): `<!-- prettier-ignore -->` and ```` ```python ````
+/// are markup, `<!-- The tower is 500 m tall. -->` is not.
+pub(super) const HIDDEN_WORDS: usize = 3;
+
+/// The words of `text`: what is left of each token once the punctuation around it is trimmed,
+/// when it is letters (inner `'`, `’` and `-` allowed). Numbers, URLs, `name=value`,
+/// `[link](target)`, `MD013` are no words.
+pub(super) fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split_whitespace()
+        .map(|token| token.trim_matches(|c: char| !c.is_alphanumeric()))
+        .filter(|word| {
+            word.chars().next().is_some_and(char::is_alphabetic)
+                && word
+                    .chars()
+                    .all(|c| c.is_alphabetic() || matches!(c, '\'' | '’' | '-'))
+        })
+}
+
+/// Whether `text` reads as a sentence rather than as a reference (a URL, a title, names, a
+/// publisher, a year): four words or more, at least three of them, and at least half, in lower
+/// case. `NASA, Webb mission overview`, `Eiffel Tower - Wikipedia`, `Smith, J. (2020). The
+/// Eiffel Tower. Paris Press.` are references; `Around 7 million people visit it every year.`
+/// is a sentence.
+pub(super) fn reads_as_sentence(text: &str) -> bool {
+    let (mut all, mut lower) = (0, 0);
+    for word in words(text) {
+        all += 1;
+        lower += usize::from(word.starts_with(char::is_lowercase));
+    }
+    all >= 4 && lower >= 3 && 2 * lower >= all
 }
 
 /// The fence (its backticks or tildes) that `line` opens or closes, if any; none at all when
@@ -181,6 +226,31 @@ pub(super) fn looks_like_code(lines: &[&str]) -> bool {
     code > 0 && code >= sentences
 }
 
+/// A footnote definition and its continuation lines, blanked: counted as not checked when its
+/// text reads as a sentence ([`reads_as_sentence`]), kept as a reference when it does not.
+struct Footnote {
+    /// From the start of its definition line to the end of its last line.
+    span: Range<usize>,
+    /// Its text (the definition's label left out), its lines joined by spaces.
+    text: String,
+}
+
+impl Footnote {
+    fn add(&mut self, end: usize, line: &str) {
+        if !line.trim().is_empty() {
+            self.span.end = end;
+            self.text.push(' ');
+            self.text.push_str(line.trim());
+        }
+    }
+
+    fn judge(self, hidden: &mut Hidden) {
+        if reads_as_sentence(&self.text) {
+            hidden.text.push(self.span);
+        }
+    }
+}
+
 /// The indented block last judged: its end (a line index, exclusive) and whether it is code.
 #[derive(Default)]
 struct IndentedBlock {
@@ -199,7 +269,9 @@ pub(super) fn blank_blocks(answer: &str, out: &mut Blanker, hidden: &mut Hidden)
     let mut fence: Option<(u8, usize)> = None;
     let mut previous_blank = true;
     let mut in_list = false;
-    let mut in_footnote = false;
+    // The footnote definition the lines belong to: its first line, its byte range so far, and
+    // its text.
+    let mut footnote: Option<Footnote> = None;
     let mut offset = 0;
     let fences = answer.contains("```") || answer.contains("~~~");
     let raw_lines: Vec<&str> = answer.split_inclusive('\n').collect();
@@ -235,24 +307,33 @@ pub(super) fn blank_blocks(answer: &str, out: &mut Blanker, hidden: &mut Hidden)
         if let Some(m) = fence_at(fences, line) {
             let (ch, len) = (m.as_str().as_bytes()[0], m.len());
             let kind = usize::from(ch == b'~');
-            out.blank(range);
+            out.blank(range.clone());
             if closers.get(k + 1).is_some_and(|after| after[kind] >= len) {
                 fence = Some((ch, len));
                 hidden.code_lines.push(k);
             } else {
                 // A fence that never closes opens no block: its line is blanked, the rest read.
+                // (A closed fence's opening line is code, counted as such, info string and all.)
+                if words(&line[m.end()..]).count() >= HIDDEN_WORDS {
+                    hidden.text.push(range);
+                }
                 unclosed_fence.get_or_insert(k + 1);
                 previous_blank = true;
             }
             continue;
         }
         let indent = is_indented(line);
-        if in_footnote && (indent || blank_line) {
-            out.blank(range);
+        if let Some(note) = footnote.as_mut()
+            && (indent || blank_line)
+        {
+            out.blank(range.clone());
+            note.add(range.end, line);
             previous_blank = blank_line;
             continue;
         }
-        in_footnote = false;
+        if let Some(note) = footnote.take() {
+            note.judge(hidden);
+        }
         if indent && !blank_line && !in_list {
             if k >= block.end && previous_blank {
                 // The block runs to the next line that holds text and is not indented; it is
@@ -277,14 +358,21 @@ pub(super) fn blank_blocks(answer: &str, out: &mut Blanker, hidden: &mut Hidden)
             continue;
         }
         let definition = line.trim_start_matches(' ').starts_with('[');
-        if definition && FOOTNOTE_DEFINITION.is_match(line) {
-            out.blank(range);
-            in_footnote = true;
+        if definition && let Some(label) = FOOTNOTE_DEFINITION.find(line) {
+            out.blank(range.clone());
+            footnote = Some(Footnote {
+                span: range.clone(),
+                text: line[label.end()..].to_string(),
+            });
             previous_blank = false;
             continue;
         }
-        if definition && LINK_DEFINITION.is_match(line) {
-            out.blank(range);
+        if definition && let Some(parts) = LINK_DEFINITION.captures(line) {
+            out.blank(range.clone());
+            let title = (1..=3).find_map(|k| parts.get(k));
+            if title.is_some_and(|title| reads_as_sentence(title.as_str())) {
+                hidden.text.push(range);
+            }
             previous_blank = false;
             continue;
         }
@@ -300,6 +388,9 @@ pub(super) fn blank_blocks(answer: &str, out: &mut Blanker, hidden: &mut Hidden)
             out.blank(range.start..range.start + m.end());
         }
         previous_blank = false;
+    }
+    if let Some(note) = footnote.take() {
+        note.judge(hidden);
     }
     if let Some(line) = unclosed_fence {
         hidden.warnings.push(format!(
