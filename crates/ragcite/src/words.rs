@@ -22,6 +22,7 @@ mod intern;
 mod language;
 mod lexicon;
 mod rarity;
+pub(crate) mod wordnet;
 
 pub(crate) use cjk::{is_cjk, joined_surfaces};
 pub use detect::{Detected, detect};
