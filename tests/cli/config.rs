@@ -181,12 +181,18 @@ fn in_one_directory_dot_ragcite_then_ragcite_then_pyproject() {
 fn a_configuration_that_is_no_regular_file_is_an_error() {
     use std::os::unix::fs::symlink;
     let (answer, chunks) = (answer(), chunks());
-    let cases: [(&str, fn(&Path)); 4] = [
+    type Make = fn(&Path);
+    let cases: [(&str, Make); 4] = [
         ("a folder", |p| std::fs::create_dir(p).unwrap()),
-        ("a dangling link", |p| symlink(p.with_file_name("gone.toml"), p).unwrap()),
+        ("a dangling link", |p| {
+            symlink(p.with_file_name("gone.toml"), p).unwrap()
+        }),
         ("a link to itself", |p| symlink(p, p).unwrap()),
         ("a FIFO", |p| {
-            let status = std::process::Command::new("mkfifo").arg(p).status().unwrap();
+            let status = std::process::Command::new("mkfifo")
+                .arg(p)
+                .status()
+                .unwrap();
             assert!(status.success());
         }),
     ];
@@ -205,7 +211,10 @@ fn a_configuration_that_is_no_regular_file_is_an_error() {
         );
         assert!(line.contains("regular file"), "{what}: {line}");
         let isolated = tree
-            .ragcite(&dir, ["check", &answer, &chunks, "--isolated", "--format", "json"])
+            .ragcite(
+                &dir,
+                ["check", &answer, &chunks, "--isolated", "--format", "json"],
+            )
             .json(1);
         assert_eq!(isolated["inputs"]["threshold"], 0.5, "{what}");
     }

@@ -506,3 +506,14 @@ impl Analyzer {
 
 #[cfg(test)]
 mod tests;
+
+/// Whether two English stems (as [`Analyzer`] makes them) are of related words in the lexicon:
+/// synonyms of their first senses, derivational forms or pertainyms, irregular forms
+/// (`ascrib` ~ `credit`, `won` ~ `win`). See [`wordnet`].
+pub(crate) fn related_stems(a: &str, b: &str) -> bool {
+    a == b
+        || wordnet::stem_synonyms(a).binary_search(&b).is_ok()
+        || wordnet::stem_synonyms(b).binary_search(&a).is_ok()
+        || wordnet::stem_derivations(a).binary_search(&b).is_ok()
+        || wordnet::stem_derivations(b).binary_search(&a).is_ok()
+}

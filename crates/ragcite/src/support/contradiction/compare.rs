@@ -172,27 +172,32 @@ impl<'t> Side<'t> {
     }
 
     /// The stems of the words `other` shares within [`NEAR`] tokens of token `k`, in its
-    /// clause.
-    fn neighbours(&self, k: usize, other: &Side) -> Vec<u32> {
+    /// clause, each with whether it stands after the token.
+    fn neighbours(&self, k: usize, other: &Side) -> Vec<(u32, bool)> {
         let clause = self.tokens[k].clause;
         let from = k.saturating_sub(NEAR);
         let to = (k + NEAR + 1).min(self.tokens.len());
         (from..to)
             .filter(|&j| j != k && self.tokens[j].clause == clause)
-            .filter_map(|j| self.tokens[j].stem)
-            .filter(|x| other.stem_set.contains(x) && self.stem_set.contains(x))
+            .filter_map(|j| Some((self.tokens[j].stem?, j > k)))
+            .filter(|(x, _)| other.stem_set.contains(x) && self.stem_set.contains(x))
             .collect()
     }
 }
 
 /// A token of `s` and one of `p` (inside, as `in_s` and `in_p` pick them) that stand among the
-/// same shared words: two of them in common, or the one the sentence's token has.
+/// same shared words on the same sides: two of them in common, or the one the sentence's token
+/// has. A word before one and after the other does not count: `steel is stronger than
+/// aluminium` and `aluminium is weaker than steel` say the same with the arguments swapped.
+/// In English both must be stated the same way (both asserted, or both conditions or questions),
+/// both in advice or neither.
 fn placed(
     s: &Side,
     p: &Side,
     in_s: impl Fn(&Token) -> bool,
     in_p: impl Fn(&Token) -> bool,
 ) -> Option<(usize, usize)> {
+    let english = s.language == Language::English;
     for (i, _) in s.inside_tokens().filter(|(_, t)| in_s(t)) {
         let around = s.neighbours(i, p);
         if around.is_empty() {
@@ -200,8 +205,14 @@ fn placed(
         }
         for (j, _) in p.inside_tokens().filter(|(_, t)| in_p(t)) {
             let there = p.neighbours(j, s);
-            let common = around.iter().filter(|x| there.contains(x)).count();
-            if common >= around.len().min(2) {
+            let common = around
+                .iter()
+                .filter(|&&(x, after)| there.contains(&(x, after)))
+                .count();
+            if common >= around.len().min(2)
+                && (!english
+                    || (asserted(s, i) == asserted(p, j) && directive(s, i) == directive(p, j)))
+            {
                 return Some((i, j));
             }
         }
@@ -236,6 +247,12 @@ struct Marks {
     /// Whether a negation reaching a token negates it: an odd count in English (`cannot … without`),
     /// any in languages where negations agree with each other (`ne … pas`, `no … nada`).
     parity: bool,
+    /// Per negation token, the predicate it denies (English): the first content word it
+    /// reaches, past a determiner's noun to the verb after it (`No artistic style is static`).
+    heads: Vec<Option<usize>>,
+    /// Per negation token, whether it stands where nothing is stated (English): a condition, a
+    /// question, a counterfactual.
+    unasserted: Vec<bool>,
 }
 
 impl Marks {
@@ -261,6 +278,8 @@ fn negations(analyzer: &Analyzer, side: &Side, other: &Side, paired: &[usize]) -
         by: vec![None; n],
         absorbed: vec![false; n],
         parity: english,
+        heads: vec![None; n],
+        unasserted: vec![false; n],
     };
     let mut skip_without = false;
     for (i, token) in tokens.iter().enumerate() {
@@ -299,6 +318,15 @@ fn negations(analyzer: &Analyzer, side: &Side, other: &Side, paired: &[usize]) -
                 .iter()
                 .filter(near)
                 .any(|t| matches!(t.lower.as_str(), "have" | "be"))
+        {
+            continue;
+        }
+        // `No other city is as crowded as Venice`, `nothing else`: a superlative, not a denial.
+        if english
+            && matches!(lower, "no" | "none" | "nothing" | "nobody")
+            && tokens[i + 1..n.min(i + 3)]
+                .iter()
+                .any(|t| matches!(t.lower.as_str(), "other" | "else"))
         {
             continue;
         }
@@ -349,6 +377,19 @@ fn negations(analyzer: &Analyzer, side: &Side, other: &Side, paired: &[usize]) -
         }
         if english && double_negation(analyzer, side, other, &scope) {
             continue;
+        }
+        // `not unlikely`, `cannot fail to`, `never fails to`, `not impossible`: the two cancel.
+        if english
+            && scope
+                .iter()
+                .find(|&&j| !is_hedge(&tokens[j].lower) && !lexicon::is_auxiliary(&tokens[j].lower))
+                .is_some_and(|&j| implicit_at(side, j).is_some())
+        {
+            continue;
+        }
+        if english {
+            marks.heads[i] = head_of(tokens, i, &scope);
+            marks.unasserted[i] = !asserted(side, i);
         }
         // `cannot be used without a key`: the key is required; the two negations cancel.
         if english && scope.iter().any(|&j| tokens[j].lower == "without") {
@@ -504,7 +545,7 @@ pub(super) fn compare(analyzer: &Analyzer, s: &Side, p: &Side) -> Option<Found> 
     let p_paired: Vec<usize> = pairs.iter().map(|&(_, j)| j).collect();
     let s_marks = negations(analyzer, s, p, &s_paired);
     let p_marks = negations(analyzer, p, s, &p_paired);
-    polarity(s, p, &s_marks, &p_marks)
+    polarity(analyzer, s, p, &s_marks, &p_marks)
         .or_else(|| antonym(s, p, &pairs, &s_marks, &p_marks))
         .or_else(|| exclusivity(s, p))
         .or_else(|| direction(s, p, &s_marks, &p_marks))
@@ -513,7 +554,13 @@ pub(super) fn compare(analyzer: &Analyzer, s: &Side, p: &Side) -> Option<Found> 
 /// A shared word negated on one side and not on the other, the negation reaching mostly words
 /// the two share (`does not need an exclusive lock` against `requires an ACCESS EXCLUSIVE
 /// lock`; not `is not open on Mondays` against `is open Tuesday to Sunday`).
-fn polarity(s: &Side, p: &Side, s_marks: &Marks, p_marks: &Marks) -> Option<Found> {
+fn polarity(
+    analyzer: &Analyzer,
+    s: &Side,
+    p: &Side,
+    s_marks: &Marks,
+    p_marks: &Marks,
+) -> Option<Found> {
     for &stem in &s.stems {
         if !p.stem_set.contains(&stem) {
             continue;
@@ -556,6 +603,29 @@ fn polarity(s: &Side, p: &Side, s_marks: &Marks, p_marks: &Marks) -> Option<Foun
         if flipped.len() < MIN_FLIPPED {
             continue;
         }
+        let other_marks = if std::ptr::eq(negated, s) {
+            p_marks
+        } else {
+            s_marks
+        };
+        if s.language == Language::English
+            && !same_predicate(analyzer, negated, other, marks, other_marks, negation)
+        {
+            continue;
+        }
+        // `There was no Blood Moon in 2020` denies that a thing was: against a text that only
+        // names it (`the term Blood Moon is not scientific`), two words are too few.
+        let existential = matches!(
+            negated.tokens[negation].lower.as_str(),
+            "no" | "none" | "nothing" | "nobody" | "neither"
+        ) && marks.heads[negation].is_some_and(|head| {
+            !negated.tokens[negation..head]
+                .iter()
+                .any(|t| lexicon::is_auxiliary(&t.lower))
+        });
+        if s.language == Language::English && existential && flipped.len() < 3 {
+            continue;
+        }
         let quantifier = lexicon::is_negative_quantifier(&negated.tokens[negation].lower)
             && other
                 .inside_tokens()
@@ -576,6 +646,218 @@ fn polarity(s: &Side, p: &Side, s_marks: &Marks, p_marks: &Marks) -> Option<Foun
         return Some(with_passage(p, found));
     }
     None
+}
+
+/// Whether a negation of `negated` denies what `other` states (English): the predicate it denies
+/// is one the other side affirms, among the flipped words; neither stands in a condition, a
+/// question or a counterfactual, or in advice where the other describes; and the other side
+/// says nothing negative where it holds those words (`lack` against `doesn't have`,
+/// `unlikely to return` against `might not return`: two negatives agree).
+fn same_predicate(
+    analyzer: &Analyzer,
+    negated: &Side,
+    other: &Side,
+    marks: &Marks,
+    other_marks: &Marks,
+    negation: usize,
+) -> bool {
+    let Some(head) = marks.heads[negation] else {
+        return false;
+    };
+    let Some(predicate) = negated.tokens[head].stem else {
+        return false;
+    };
+    // The predicate's occurrences on the other side: the same stem, or a synonym or a
+    // derivational form of it in the lexicon (`ascribed` ~ `credited`, `won` ~ `win`).
+    let stem_text = |t: &Token| analyzer.content_word(&t.lower).map(|w| w.stem);
+    let head_stem = stem_text(&negated.tokens[head]);
+    let same = |t: &Token| {
+        t.stem == Some(predicate)
+            || (t.stem.is_some()
+                && head_stem.as_deref().is_some_and(|h| {
+                    stem_text(t).is_some_and(|x| crate::words::related_stems(h, &x))
+                }))
+    };
+    // Stated the same way on both sides: both asserted (or both conditions, both questions),
+    // both advice or neither.
+    let (stated, advice) = (!marks.unasserted[negation], directive(negated, negation));
+    let places: Vec<usize> = other
+        .inside_tokens()
+        .filter(|(k, t)| {
+            same(t)
+                && !other_marks.negated(*k)
+                && asserted(other, *k) == stated
+                && directive(other, *k) == advice
+        })
+        .map(|(k, _)| k)
+        .collect();
+    if places.is_empty() {
+        return false;
+    }
+    // Two negatives agree. The other side is negative where a negation of its own, plain or
+    // implicit, reaches the predicate (`unlikely to return` against `might not return`,
+    // `prevent contamination` against `not contaminate`) ...
+    let negative_at = |k: usize| {
+        lexicon::is_negation_word(Language::English, &other.tokens[k].lower)
+            || implicit_at(other, k).is_some()
+    };
+    let reaches = |k: usize, target: usize| {
+        k < target
+            && target - k <= SCOPE + 2
+            && other.tokens[k].clause == other.tokens[target].clause
+    };
+    if places
+        .iter()
+        .any(|&target| (0..target).any(|k| reaches(k, target) && negative_at(k)))
+    {
+        return false;
+    }
+    // ... or where another clause of it, as close to the negated clause as the predicate's,
+    // says something negative (`cannot know … until we experience it` against `may not fully
+    // understand … until we experience it, we do know`).
+    let clause = negated.tokens[negation].clause;
+    let denied: FxHashSet<u32> = negated
+        .tokens
+        .iter()
+        .filter(|t| t.clause == clause)
+        .filter_map(|t| t.stem)
+        .collect();
+    let mut shared: rustc_hash::FxHashMap<u32, usize> = rustc_hash::FxHashMap::default();
+    for (_, t) in other.inside_tokens() {
+        if t.stem.is_some_and(|x| denied.contains(&x)) {
+            *shared.entry(t.clause).or_default() += 1;
+        }
+    }
+    let own: Vec<u32> = places.iter().map(|&k| other.tokens[k].clause).collect();
+    let best_own = own
+        .iter()
+        .map(|c| shared.get(c).copied().unwrap_or(0))
+        .max()
+        .unwrap_or(0);
+    let rivals: Vec<u32> = shared
+        .iter()
+        .filter(|&(c, &n)| !own.contains(c) && n >= best_own.max(1))
+        .map(|(&c, _)| c)
+        .collect();
+    !other
+        .tokens
+        .iter()
+        .enumerate()
+        .any(|(k, t)| t.inside && rivals.contains(&t.clause) && negative_at(k))
+}
+
+/// The predicate a negation at `i` denies: the first content word of its `scope` past hedges
+/// (`not significantly reduce`, `no longer`, `not able to attend`); after a negative
+/// determiner, the first past the verb that follows its noun (`No artistic style is static`),
+/// or the noun itself when no verb follows (`there was no Blood Moon`).
+fn head_of(tokens: &[Token], i: usize, scope: &[usize]) -> Option<usize> {
+    let determiner = matches!(
+        tokens[i].lower.as_str(),
+        "no" | "none" | "neither" | "nothing" | "nobody" | "nor"
+    );
+    let mut from = 0;
+    if determiner
+        && let Some(p) = scope
+            .iter()
+            .position(|&j| lexicon::is_auxiliary(&tokens[j].lower))
+    {
+        from = p + 1;
+    }
+    scope[from..].iter().copied().find(|&j| {
+        let lower = tokens[j].lower.as_str();
+        tokens[j].stem.is_some()
+            && !is_hedge(lower)
+            && !matches!(
+                lower,
+                "able"
+                    | "longer"
+                    | "enough"
+                    | "really"
+                    | "necessarily"
+                    | "considered"
+                    | "regarded"
+                    | "deemed"
+            )
+    })
+}
+
+/// Whether the text between tokens `a` and `a + 1` of `side` ends a sentence.
+fn ends_sentence(side: &Side, a: usize) -> bool {
+    let (Some(x), Some(y)) = (side.tokens.get(a), side.tokens.get(a + 1)) else {
+        return true;
+    };
+    side.text
+        .get(x.end..y.start)
+        .is_none_or(|gap| gap.contains(['.', '!', '?', '\n']))
+}
+
+/// The first and last token of the sentence token `k` stands in.
+fn sentence_of(side: &Side, k: usize) -> (usize, usize) {
+    let mut start = k;
+    while start > 0 && !ends_sentence(side, start - 1) {
+        start -= 1;
+    }
+    let mut end = k;
+    while end + 1 < side.tokens.len() && !ends_sentence(side, end) {
+        end += 1;
+    }
+    (start, end)
+}
+
+/// Whether token `k` stands where its sentence states something (English): not after a
+/// condition (`if`, `whether`, `unless`), not in a counterfactual (`were it not for`, `had it
+/// not been for`, `but for`), not in a question.
+fn asserted(side: &Side, k: usize) -> bool {
+    let (start, end) = sentence_of(side, k);
+    let tokens = &side.tokens;
+    let before = &tokens[start..k];
+    if before.iter().any(|t| lexicon::is_condition(&t.lower)) {
+        return false;
+    }
+    let words: Vec<&str> = tokens[start..=end]
+        .iter()
+        .map(|t| t.lower.as_str())
+        .collect();
+    let counterfactual = words.windows(3).any(|w| {
+        matches!(w[0], "were" | "had")
+            && w[1] == "it"
+            && lexicon::is_negation_word(Language::English, w[2])
+    }) || words.starts_with(&["but", "for"]);
+    if counterfactual {
+        return false;
+    }
+    let after = side.text.get(tokens[end].end..).unwrap_or("");
+    let question = after
+        .trim_start_matches([' ', '"', '\'', ')', '”', '’', ']'])
+        .starts_with('?');
+    // A question opens with its word (`How does …?`, `Will it affect …?`): a `?` after a
+    // statement that ran on (a passage cut without its full stop) asks nothing of it.
+    !(question && lexicon::is_interrogative(&tokens[start].lower))
+}
+
+/// Whether token `k` stands in advice (English): a directive word before it in its sentence
+/// (`you are advised … not to accept`, `should`), or a sentence that opens with `do not`,
+/// `don't` or `never` (an imperative).
+fn directive(side: &Side, k: usize) -> bool {
+    let (start, _) = sentence_of(side, k);
+    let tokens = &side.tokens;
+    tokens[start..k]
+        .iter()
+        .any(|t| lexicon::is_directive(&t.lower))
+        || matches!(tokens[start].lower.as_str(), "don't" | "never" | "avoid")
+        || (tokens[start].lower == "do" && tokens.get(start + 1).is_some_and(|t| t.lower == "not"))
+}
+
+/// The length, in tokens, of the implicit negation that starts at token `k` of `side`, in its
+/// clause (English).
+fn implicit_at(side: &Side, k: usize) -> Option<usize> {
+    let clause = side.tokens[k].clause;
+    lexicon::implicit_negation(
+        side.tokens[k..]
+            .iter()
+            .take_while(|t| t.clause == clause)
+            .map(|t| t.lower.as_str()),
+    )
 }
 
 /// Adverbs and fillers a negation's scope is measured without (`not significantly`, `not
@@ -710,6 +992,15 @@ fn antonym(
 /// One side limits to a word where the other names another (`SSO: Enterprise plan only`
 /// against `the Pro plan`), or everything (`all plans`).
 fn exclusivity(s: &Side, p: &Side) -> Option<Found> {
+    // Both limit (`applied only at a universal or local level` against `delivered solely at
+    // the universal level`): what each limits to is a matter of scope, not a contradiction.
+    let limits = |side: &Side| {
+        side.inside_tokens()
+            .any(|(_, t)| lexicon::is_exclusive(&t.lower))
+    };
+    if limits(s) && limits(p) {
+        return None;
+    }
     for (limiting, other) in [(p, s), (s, p)] {
         for (m, marker) in limiting.inside_tokens() {
             if !lexicon::is_exclusive(&marker.lower)

@@ -288,3 +288,120 @@ pub(super) fn is_auxiliary(lower: &str) -> bool {
 /// Prefixes that make a word its own opposite (`unavailable`, `non-profit`): English only, and
 /// only these two; `in-`, `im-` and `dis-` start too many unrelated words (`increase`).
 pub(super) const OPPOSITE_PREFIXES: &[&str] = &["un", "non"];
+
+/// The implicit negations of `implicit_negations.txt` (English), by their first word: each
+/// phrase as its words after the first. Read on first use.
+fn implicit_table() -> &'static rustc_hash::FxHashMap<&'static str, Vec<Vec<&'static str>>> {
+    static TABLE: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Vec<Vec<&'static str>>>> =
+        std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table: rustc_hash::FxHashMap<&'static str, Vec<Vec<&'static str>>> =
+            rustc_hash::FxHashMap::default();
+        for line in include_str!("implicit_negations.txt").lines() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let phrase = line.split('|').next().unwrap_or("");
+            let mut words = phrase.split_whitespace();
+            if let Some(first) = words.next() {
+                table.entry(first).or_default().push(words.collect());
+            }
+        }
+        // Longest phrases first: `no longer` before `no`.
+        for phrases in table.values_mut() {
+            phrases.sort_by_key(|p| std::cmp::Reverse(p.len()));
+        }
+        table
+    })
+}
+
+/// The number of words of the implicit negation that starts with `words`' first (English,
+/// lower-cased), if one does: `lack` 1, `rule out` 2, `no longer` 2.
+pub(super) fn implicit_negation<'w>(mut words: impl Iterator<Item = &'w str>) -> Option<usize> {
+    let first = words.next()?;
+    let phrases = implicit_table().get(first)?;
+    let rest: Vec<&str> = words.take(3).collect();
+    phrases
+        .iter()
+        .find(|phrase| phrase.len() <= rest.len() && phrase.iter().zip(&rest).all(|(a, b)| a == b))
+        .map(|phrase| phrase.len() + 1)
+}
+
+/// Words before a negation (or an affirmed word) in its sentence that make what follows a
+/// condition, not a statement: `if the plant isn't watered`, `whether … should be`.
+pub(super) fn is_condition(lower: &str) -> bool {
+    matches!(
+        lower,
+        "if" | "unless"
+            | "whether"
+            | "whenever"
+            | "suppose"
+            | "supposing"
+            | "assuming"
+            | "provided"
+            | "imagine"
+            | "hypothetically"
+    )
+}
+
+/// Words that make a sentence advice, not a description: `you are advised not to accept`,
+/// `should not be shared`.
+pub(super) fn is_directive(lower: &str) -> bool {
+    matches!(
+        lower,
+        "advised"
+            | "advise"
+            | "advisable"
+            | "recommended"
+            | "recommend"
+            | "recommends"
+            | "encouraged"
+            | "important"
+            | "essential"
+            | "crucial"
+            | "ensure"
+            | "please"
+            | "tip"
+    )
+}
+
+/// Words a question opens with (English).
+pub(super) fn is_interrogative(lower: &str) -> bool {
+    matches!(
+        lower,
+        "what"
+            | "how"
+            | "why"
+            | "when"
+            | "where"
+            | "who"
+            | "whom"
+            | "whose"
+            | "which"
+            | "do"
+            | "does"
+            | "did"
+            | "is"
+            | "are"
+            | "was"
+            | "were"
+            | "can"
+            | "could"
+            | "will"
+            | "would"
+            | "should"
+            | "shall"
+            | "may"
+            | "might"
+            | "has"
+            | "have"
+            | "had"
+            | "isn't"
+            | "aren't"
+            | "don't"
+            | "doesn't"
+            | "didn't"
+            | "won't"
+            | "can't"
+    )
+}

@@ -67,7 +67,7 @@ fn a_negation_in_the_chunk_contradicts() {
     assert_eq!(kind, ContradictionKind::Polarity);
     assert_eq!(words, "did not significantly reduce");
     let (_, words) = english(
-        "SMS codes can be used as a second factor.",
+        "SMS codes are offered as a second factor.",
         "Authenticator apps and security keys are supported. SMS codes are not offered as a \
          second factor.",
     );
@@ -339,4 +339,178 @@ fn hostile_texts_do_not_panic() {
     }
     let big = "The cache is not warm. ".repeat(20_000);
     assert!(find("The cache is warm and fast.", &big).is_none());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 39: the polarity of the same predicate. Each pattern both ways: the pairs that say the
+// same thing are left alone, and a pair of the same shape that says the opposite is caught.
+
+/// Pattern 1: implicit negatives on one side agree with a plain negation on the other.
+#[test]
+fn implicit_negatives_agree_with_plain_ones() {
+    none(
+        "Older cars lack the safety features of new ones [1].",
+        "An older car doesn't have the safety features of a new one.",
+    );
+    none(
+        "It is unlikely that the update deletes user data [1].",
+        "The update will not delete user data.",
+    );
+    none(
+        "The ministry ruled out raising taxes this year [1].",
+        "The ministry said it could not raise taxes this year.",
+    );
+    none(
+        "Europe is unlikely to return to the prewar status quo [1].",
+        "Europe might not return to the prewar status quo.",
+    );
+    none(
+        "Landfills prevent contamination of the groundwater [1].",
+        "Leachate is managed so as to not contaminate the groundwater.",
+    );
+    // The same predicate denied on one side only is still a contradiction.
+    let (kind, _) = english(
+        "The update will not delete user data [1].",
+        "The update will delete user data from old devices.",
+    );
+    assert_eq!(kind, ContradictionKind::Polarity);
+}
+
+/// Pattern 2: both sides negative, aligned to different words, agree.
+#[test]
+fn two_negatives_agree() {
+    none(
+        "The company has not officially announced the release date [1].",
+        "There is no official confirmation of the release date from the company.",
+    );
+    none(
+        "We cannot know what happens when we die until we experience it [1].",
+        "While we may not fully understand dying until we experience it, we do know what happens \
+         to our bodies.",
+    );
+    let (kind, _) = english(
+        "The company has not announced the release date [1].",
+        "The company announced the release date on Monday.",
+    );
+    assert_eq!(kind, ContradictionKind::Polarity);
+}
+
+/// Pattern 3: a negation of another predicate denies nothing the other side states.
+#[test]
+fn a_negation_of_another_predicate_is_no_contradiction() {
+    none(
+        "Visitors may not notice the many styles of the old town [1].",
+        "The guide describes the many styles of the old town.",
+    );
+    none(
+        "Tax rates will not change in the next two years [1].",
+        "The current tax rates will remain in effect for the next two years.",
+    );
+    none(
+        "Developers who include affordable housing units get incentives [1].",
+        "Incentives draw in developers who would never work on affordable housing projects.",
+    );
+    let (kind, _) = english(
+        "Visitors do not notice the many styles of the old town [1].",
+        "Visitors notice the many styles of the old town at once.",
+    );
+    assert_eq!(kind, ContradictionKind::Polarity);
+}
+
+/// Pattern 4: a converse comparative, its arguments swapped, agrees; the same order disagrees.
+#[test]
+fn converse_comparatives_agree() {
+    none(
+        "Steel is stronger than aluminium in tension [1].",
+        "Aluminium is weaker than steel in tension.",
+    );
+    let (kind, _) = english(
+        "Steel is stronger than aluminium in tension [1].",
+        "Steel is weaker than aluminium in tension.",
+    );
+    assert_eq!(kind, ContradictionKind::Antonym);
+}
+
+/// Pattern 5: a superlative by negation states the superlative.
+#[test]
+fn a_superlative_by_negation_is_no_denial() {
+    none(
+        "Venice is the most crowded city in Italy in August [1].",
+        "No other city in Italy is as crowded in August as Venice.",
+    );
+    none(
+        "The Nile is the longest river in Africa [1].",
+        "Nothing else in Africa is as long as the Nile river.",
+    );
+    let (kind, _) = english(
+        "Venice is crowded in August [1].",
+        "Venice is not crowded in August.",
+    );
+    assert_eq!(kind, ContradictionKind::Polarity);
+}
+
+/// Pattern 6: a counterfactual states no fact.
+#[test]
+fn counterfactuals_state_no_fact() {
+    none(
+        "Discs flatten because of the conservation of angular momentum [1].",
+        "Were it not for the conservation of angular momentum, discs would not flatten.",
+    );
+    none(
+        "The harbour flooded because of the storm surge [1].",
+        "Had it not been for the storm surge, the harbour would not have flooded.",
+    );
+    none(
+        "The bridge stood because of its steel cables [1].",
+        "But for its steel cables, the bridge would not have stood.",
+    );
+    let (kind, _) = english(
+        "Discs flatten because of the conservation of angular momentum [1].",
+        "Discs do not flatten because of the conservation of angular momentum.",
+    );
+    assert_eq!(kind, ContradictionKind::Polarity);
+}
+
+/// Pattern 7: a negation in a condition (or a question, or advice against a description) asserts
+/// nothing the other side denies.
+#[test]
+fn negated_conditions_questions_and_advice_assert_nothing() {
+    none(
+        "Regular watering keeps the leaves of the plant green [1].",
+        "If the plant isn't watered regularly, its leaves turn yellow.",
+    );
+    none(
+        "If there is an extra chip that cannot be divided evenly, players play for it [1].",
+        "The players who share the winning hand evenly divide the pot.",
+    );
+    none(
+        "There is debate over whether the judiciary should be representative of society [1].",
+        "These courts are not representative of the society they serve.",
+    );
+    none(
+        "You are advised to not accept friend requests from unknown people [1].",
+        "Children accept friend requests from unknown people.",
+    );
+    // Both conditions: the two compare.
+    let (kind, _) = english(
+        "If the plant is not watered regularly, its leaves stay green [1].",
+        "If the plant is watered regularly, its leaves stay green.",
+    );
+    assert_eq!(kind, ContradictionKind::Polarity);
+}
+
+/// The lexicon: a synonym of the denied predicate is the same predicate.
+#[test]
+fn a_synonym_of_the_denied_predicate_is_the_same_predicate() {
+    let (kind, _) = english(
+        "The city bought the harbour land from the railway in 1990 [1].",
+        "The city did not purchase the harbour land from the railway in 1990.",
+    );
+    assert_eq!(kind, ContradictionKind::Polarity);
+    // A predicate of another meaning is not one (`offered` is no `used`): left alone.
+    none(
+        "SMS codes can be used as a second factor [1].",
+        "Authenticator apps and security keys are supported. SMS codes are not offered as a \
+         second factor.",
+    );
 }
