@@ -649,7 +649,9 @@ struct LineCounter {
 }
 
 impl LineCounter {
-    /// [`positions`], reading on from the last call when `start` is not before it.
+    /// The line and character column of the byte range `start..end` of a record's text, in the
+    /// file where the record starts on `first_line`, reading on from the last call when `start`
+    /// is not before it.
     fn positions(
         &mut self,
         source: &str,
@@ -678,29 +680,6 @@ impl LineCounter {
             },
         )
     }
-}
-
-/// The line and character column of the byte range `start..end` of a record's text, in the
-/// file where the record starts on `first_line`.
-#[cfg(test)]
-fn positions(
-    source: &str,
-    start: usize,
-    end: usize,
-    first_line: usize,
-) -> (LineColumn, LineColumn) {
-    let before = &source[..start];
-    let line = first_line + before.bytes().filter(|b| *b == b'\n').count();
-    let line_start = before.rfind('\n').map_or(0, |at| at + 1);
-    let column = source[line_start..start].chars().count() + 1;
-    let end_column = column + source[start..end].chars().count();
-    (
-        LineColumn { line, column },
-        LineColumn {
-            line,
-            column: end_column,
-        },
-    )
 }
 
 #[cfg(test)]
@@ -755,7 +734,7 @@ mod tests {
     fn sentences_are_found_escaped_and_placed_by_line_and_character() {
         let source = "{\"id\": \"q\",\n \"response\": \"Größe \\\"x\\\" [1].\"}";
         let (start, end) = find_escaped(source, "Größe \"x\" [1].", 0).unwrap();
-        let (from, to) = positions(source, start, end, 10);
+        let (from, to) = LineCounter::default().positions(source, start, end, 10);
         assert_eq!(
             from,
             LineColumn {
