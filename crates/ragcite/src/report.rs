@@ -341,6 +341,25 @@ pub struct Contradiction {
     /// The passage of the chunk the sentence matches (its sentence or clause), white space
     /// collapsed, at most 200 characters around the contradicting words.
     pub passage: String,
+    /// How the polarity rule read the predicate on each side (English): `explain` shows it.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub reading: Option<PolarityReading>,
+}
+
+/// The predicate a polarity contradiction denies, as read on each side.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolarityReading {
+    pub sentence: PredicateSide,
+    pub chunk: PredicateSide,
+}
+
+/// One side's predicate: the word as written, and the negation that denies it there (`are not
+/// offered`), `None` where the side states it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PredicateSide {
+    pub word: String,
+    pub negation: Option<String>,
 }
 
 /// How a chunk contradicts a sentence.

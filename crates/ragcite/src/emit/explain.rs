@@ -103,6 +103,30 @@ pub fn write_sentences(
                 "     {}",
                 printable(&crate::input::collapse_white_space(&contradiction.passage))
             )?;
+            if let Some(reading) = &contradiction.reading {
+                let side = |s: &crate::report::PredicateSide| match &s.negation {
+                    Some(negation) => format!(
+                        "“{}”, denied (“{}”)",
+                        printable(&s.word),
+                        printable(negation)
+                    ),
+                    None => format!("“{}”, stated", printable(&s.word)),
+                };
+                // Two words of one predicate: a synonym or a related form in the lexicon.
+                let lexicon = analyzer.stem_id(&reading.sentence.word)
+                    != analyzer.stem_id(&reading.chunk.word);
+                writeln!(
+                    out,
+                    "   the predicate: sentence {}; chunk {}{}: opposite",
+                    side(&reading.sentence),
+                    side(&reading.chunk),
+                    if lexicon {
+                        " (one predicate in the lexicon: a synonym or a related form)"
+                    } else {
+                        ""
+                    }
+                )?;
+            }
         } else if let Some(id) = &sentence.deciding_chunk
             && let Some(text) = chunk_text(id)
         {

@@ -50,6 +50,7 @@ pub fn report() -> Report {
             end: at + words.len(),
         },
         passage: CHUNK_2.to_string(),
+        reading: None,
     });
     let second = &mut result.sentences[1];
     assert_eq!(second.verdict, Verdict::Supported);

@@ -169,7 +169,7 @@ impl<'a> Contradictions<'a> {
             .iter()
             .map(|side| compare::compare(analyzer, &claim, side))
             .collect();
-        let (kind, words, span, passage) = results.iter().flatten().next()?.clone();
+        let ((kind, words, span, passage), reading) = results.iter().flatten().next()?.clone();
         let agrees = sides
             .iter()
             .zip(&results)
@@ -187,6 +187,7 @@ impl<'a> Contradictions<'a> {
                 end: span.end,
             },
             passage,
+            reading,
         })
     }
 }

@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use rustc_hash::FxHashSet;
 
-use crate::report::ContradictionKind;
+use crate::report::{ContradictionKind, PolarityReading, PredicateSide};
 use crate::words::{Analyzer, Language, is_general_word, numbers};
 
 use super::lexicon::{self, Reach, SCOPE};
@@ -538,17 +538,24 @@ fn status(side: &Side, marks: &Marks, stem: u32) -> (Status, Option<usize>) {
     (status, first)
 }
 
-/// The sentence against one passage: the first rule that finds a contradiction.
-pub(super) fn compare(analyzer: &Analyzer, s: &Side, p: &Side) -> Option<Found> {
+/// The sentence against one passage: the first rule that finds a contradiction, with the
+/// predicate's reading when the polarity rule found it in English.
+pub(super) fn compare(
+    analyzer: &Analyzer,
+    s: &Side,
+    p: &Side,
+) -> Option<(Found, Option<PolarityReading>)> {
     let pairs = antonym_pairs(analyzer, s, p);
     let s_paired: Vec<usize> = pairs.iter().map(|&(i, _)| i).collect();
     let p_paired: Vec<usize> = pairs.iter().map(|&(_, j)| j).collect();
     let s_marks = negations(analyzer, s, p, &s_paired);
     let p_marks = negations(analyzer, p, s, &p_paired);
-    polarity(analyzer, s, p, &s_marks, &p_marks)
-        .or_else(|| antonym(s, p, &pairs, &s_marks, &p_marks))
-        .or_else(|| exclusivity(s, p))
-        .or_else(|| direction(s, p, &s_marks, &p_marks))
+    polarity(analyzer, s, p, &s_marks, &p_marks).or_else(|| {
+        antonym(s, p, &pairs, &s_marks, &p_marks)
+            .or_else(|| exclusivity(s, p))
+            .or_else(|| direction(s, p, &s_marks, &p_marks))
+            .map(|found| (found, None))
+    })
 }
 
 /// A shared word negated on one side and not on the other, the negation reaching mostly words
@@ -560,7 +567,7 @@ fn polarity(
     p: &Side,
     s_marks: &Marks,
     p_marks: &Marks,
-) -> Option<Found> {
+) -> Option<(Found, Option<PolarityReading>)> {
     for &stem in &s.stems {
         if !p.stem_set.contains(&stem) {
             continue;
@@ -608,11 +615,15 @@ fn polarity(
         } else {
             s_marks
         };
-        if s.language == Language::English
-            && !same_predicate(analyzer, negated, other, marks, other_marks, negation)
-        {
-            continue;
-        }
+        let english = s.language == Language::English;
+        let place = if english {
+            match same_predicate(analyzer, negated, other, marks, other_marks, negation) {
+                Some(place) => Some(place),
+                None => continue,
+            }
+        } else {
+            None
+        };
         // `There was no Blood Moon in 2020` denies that a thing was: against a text that only
         // names it (`the term Blood Moon is not scientific`), two words are too few.
         let existential = matches!(
@@ -623,7 +634,7 @@ fn polarity(
                 .iter()
                 .any(|t| lexicon::is_auxiliary(&t.lower))
         });
-        if s.language == Language::English && existential && flipped.len() < 3 {
+        if english && existential && flipped.len() < 3 {
             continue;
         }
         let quantifier = lexicon::is_negative_quantifier(&negated.tokens[negation].lower)
@@ -636,6 +647,29 @@ fn polarity(
             ContradictionKind::Polarity
         };
         let phrase = phrase(negated, marks, negation);
+        // The predicate as read on each side: denied where the negation stands, stated at
+        // `place` on the other.
+        let reading = place.zip(marks.heads[negation]).map(|(place, head)| {
+            let denied = PredicateSide {
+                word: negated.words(negated.tokens[head].start..negated.tokens[head].end),
+                negation: Some(negated.words(phrase.clone())),
+            };
+            let stated = PredicateSide {
+                word: other.words(other.tokens[place].start..other.tokens[place].end),
+                negation: None,
+            };
+            if std::ptr::eq(negated, s) {
+                PolarityReading {
+                    sentence: denied,
+                    chunk: stated,
+                }
+            } else {
+                PolarityReading {
+                    sentence: stated,
+                    chunk: denied,
+                }
+            }
+        });
         let found = if std::ptr::eq(negated, p) {
             let words = span_of(s, &flipped, None);
             (kind, words, phrase, String::new())
@@ -643,12 +677,12 @@ fn polarity(
             let words = span_of(p, &flipped, Some(s));
             (kind, phrase, words, String::new())
         };
-        return Some(with_passage(p, found));
+        return Some((with_passage(p, found), reading));
     }
     None
 }
 
-/// Whether a negation of `negated` denies what `other` states (English): the predicate it denies
+/// Where `other` states what a negation of `negated` denies (English), if it does: the predicate it denies
 /// is one the other side affirms, among the flipped words; neither stands in a condition, a
 /// question or a counterfactual, or in advice where the other describes; and the other side
 /// says nothing negative where it holds those words (`lack` against `doesn't have`,
@@ -660,13 +694,9 @@ fn same_predicate(
     marks: &Marks,
     other_marks: &Marks,
     negation: usize,
-) -> bool {
-    let Some(head) = marks.heads[negation] else {
-        return false;
-    };
-    let Some(predicate) = negated.tokens[head].stem else {
-        return false;
-    };
+) -> Option<usize> {
+    let head = marks.heads[negation]?;
+    let predicate = negated.tokens[head].stem?;
     // The predicate's occurrences on the other side: the same stem, or a synonym or a
     // derivational form of it in the lexicon (`ascribed` ~ `credited`, `won` ~ `win`).
     let stem_text = |t: &Token| analyzer.content_word(&t.lower).map(|w| w.stem);
@@ -691,9 +721,7 @@ fn same_predicate(
         })
         .map(|(k, _)| k)
         .collect();
-    if places.is_empty() {
-        return false;
-    }
+    let &first = places.first()?;
     // Two negatives agree. The other side is negative where a negation of its own, plain or
     // implicit, reaches the predicate (`unlikely to return` against `might not return`,
     // `prevent contamination` against `not contaminate`) ...
@@ -710,7 +738,7 @@ fn same_predicate(
         .iter()
         .any(|&target| (0..target).any(|k| reaches(k, target) && negative_at(k)))
     {
-        return false;
+        return None;
     }
     // ... or where another clause of it, as close to the negated clause as the predicate's,
     // says something negative (`cannot know … until we experience it` against `may not fully
@@ -739,11 +767,12 @@ fn same_predicate(
         .filter(|&(c, &n)| !own.contains(c) && n >= best_own.max(1))
         .map(|(&c, _)| c)
         .collect();
-    !other
+    let rival_negative = other
         .tokens
         .iter()
         .enumerate()
-        .any(|(k, t)| t.inside && rivals.contains(&t.clause) && negative_at(k))
+        .any(|(k, t)| t.inside && rivals.contains(&t.clause) && negative_at(k));
+    (!rival_negative).then_some(first)
 }
 
 /// The predicate a negation at `i` denies: the first content word of its `scope` past hedges
