@@ -511,9 +511,11 @@ mod tests;
 /// synonyms of their first senses, derivational forms or pertainyms, irregular forms
 /// (`ascrib` ~ `credit`, `won` ~ `win`). See [`wordnet`].
 pub(crate) fn related_stems(a: &str, b: &str) -> bool {
-    a == b
-        || wordnet::stem_synonyms(a).binary_search(&b).is_ok()
-        || wordnet::stem_synonyms(b).binary_search(&a).is_ok()
-        || wordnet::stem_derivations(a).binary_search(&b).is_ok()
-        || wordnet::stem_derivations(b).binary_search(&a).is_ok()
+    a == b || wordnet::related(a, b)
+}
+
+/// The related-stems table `cargo xtask generate` writes (see [`wordnet::related_stems_table`]).
+#[doc(hidden)]
+pub fn related_stems_table() -> String {
+    wordnet::related_stems_table()
 }

@@ -1,5 +1,6 @@
 //! `cargo xtask generate [--out-dir DIR]`: writes the shell completions and man pages from the
-//! clap definition of `ragcite-cli`, and the JSON Schemas of the JSON outputs (`docs/schema/`)
+//! clap definition of `ragcite-cli`, the related-stems table of the WordNet data
+//! (`crates/ragcite/src/words/wordnet/related-stems.txt`), and the JSON Schemas of the JSON outputs (`docs/schema/`)
 //! from the library's serde types. They are committed; a test (below) regenerates them and fails
 //! when they are stale.
 
@@ -66,8 +67,20 @@ pub fn write_all(out_dir: &Path) -> Result<()> {
         let path = schema.join(file);
         write_file(&path, text.as_bytes())?;
     }
+    // The WordNet tables re-keyed by stem, searched in place at run time (stemming every lemma
+    // at run time cost a check some 500 M instructions).
+    let wordnet = out_dir.join(RELATED_STEMS).with_file_name("");
+    fs::create_dir_all(&wordnet)
+        .with_context(|| format!("{}: cannot create", wordnet.display()))?;
+    write_file(
+        &out_dir.join(RELATED_STEMS),
+        ragcite::words::related_stems_table().as_bytes(),
+    )?;
     Ok(())
 }
+
+/// Where the related-stems table is written, below the output directory.
+const RELATED_STEMS: &str = "crates/ragcite/src/words/wordnet/related-stems.txt";
 
 /// The man page of `command` and of each of its visible subcommands, as `clap_mangen::generate_to`
 /// writes them, each through the one safe writer.
@@ -131,6 +144,12 @@ mod tests {
         assert!(
             stale.is_empty(),
             "completions/, man/ or docs/schema/ are stale ({stale:?}): run `cargo xtask generate` and commit the result"
+        );
+        let related = |dir: &Path| fs::read(dir.join(super::RELATED_STEMS)).unwrap_or_default();
+        assert!(
+            related(fresh.path()) == related(&crate::root()),
+            "{} is stale: run `cargo xtask generate` and commit the result",
+            super::RELATED_STEMS
         );
     }
 

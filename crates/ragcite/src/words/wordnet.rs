@@ -283,7 +283,18 @@ impl StemIndex {
         relation: Relation<T>,
         stem: &str,
     ) -> &'static [&'static str] {
-        let index = self.index.get_or_init(|| {
+        self.index(table, relation)
+            .get(stem)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The whole index (see [`StemIndex::get`]).
+    fn index<T>(
+        &'static self,
+        table: fn() -> &'static Table<T>,
+        relation: Relation<T>,
+    ) -> &'static Table<&'static str> {
+        self.index.get_or_init(|| {
             let table = table();
             let forms = form_table();
             let spellings = |lemma: &'static str, pos: Pos| {
@@ -324,8 +335,7 @@ impl StemIndex {
             }
             index.retain(|_, related| !related.is_empty());
             sorted(index)
-        });
-        index.get(stem).map_or(&[], Vec::as_slice)
+        })
     }
 }
 
@@ -333,8 +343,85 @@ impl StemIndex {
 /// `buying` → `buy`, `bought` → `bought`), the stems of its synonyms and their irregular
 /// forms in any part of speech (`purchas`). Sorted; empty when none.
 pub(crate) fn stem_synonyms(stem: &str) -> &'static [&'static str] {
-    static INDEX: StemIndex = StemIndex::new();
-    INDEX.get(synonym_table, |&(word, pos)| (pos, word, pos), stem)
+    SYNONYM_INDEX.get(synonym_table, |&(word, pos)| (pos, word, pos), stem)
+}
+
+static SYNONYM_INDEX: StemIndex = StemIndex::new();
+static DERIVATION_INDEX: StemIndex = StemIndex::new();
+
+/// The file [`related`] searches, as `cargo xtask generate` writes it from the lemma tables
+/// (`wordnet/related-stems.txt`): a line a stem, sorted by its bytes, with the stems of its
+/// synonyms, derivations, pertainyms and irregular forms (both ways), tab-separated. Building
+/// it stems every lemma of the tables (some 500 M instructions): done once by the maintainers,
+/// never by a check.
+pub fn related_stems_table() -> String {
+    use std::collections::{BTreeMap, BTreeSet};
+    let synonyms = SYNONYM_INDEX.index(synonym_table, |&(word, pos)| (pos, word, pos));
+    let derivations = DERIVATION_INDEX.index(derivation_table, |derived| {
+        (derived.from, derived.word, derived.pos)
+    });
+    let mut related: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for (&from, to) in synonyms.iter().chain(derivations) {
+        for &to in to {
+            if from != to && !from.contains('\t') && !to.contains('\t') {
+                related.entry(from).or_default().insert(to);
+                related.entry(to).or_default().insert(from);
+            }
+        }
+    }
+    let mut out = String::from(RELATED_HEADER);
+    for (from, to) in related {
+        out.push_str(from);
+        for to in to {
+            out.push('\t');
+            out.push_str(to);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The header of `related-stems.txt`.
+const RELATED_HEADER: &str = "\
+# Related stems: a line a stem (as ragcite's words stage stems English), then the stems of its
+# synonyms (first senses), derivations, pertainyms and irregular forms in synonyms.txt,
+# derivations.txt and forms.txt, both ways; tab-separated, lines sorted by their bytes.
+# Derived from Open English WordNet (CC BY 4.0; see synonyms.txt). Written by `cargo xtask
+# generate`; do not edit.
+";
+
+/// Whether two stems are of related words (synonyms of first senses, derivations, pertainyms,
+/// irregular forms): a binary search in `related-stems.txt`, read in place (nothing is built
+/// or stemmed at run time).
+pub(crate) fn related(a: &str, b: &str) -> bool {
+    static TEXT: &str = include_str!("wordnet/related-stems.txt");
+    let body = TEXT.get(RELATED_HEADER.len()..).unwrap_or("");
+    let bytes = body.as_bytes();
+    // The line starting at or before `at`.
+    let line_at = |at: usize| {
+        let start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |k| k + 1);
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |k| start + k);
+        (start, end)
+    };
+    let (mut lo, mut hi) = (0usize, bytes.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let (start, end) = line_at(mid);
+        let line = &body[start..end];
+        let key = line.split('\t').next().unwrap_or("");
+        match key.cmp(a) {
+            std::cmp::Ordering::Equal => return line.split('\t').skip(1).any(|x| x == b),
+            std::cmp::Ordering::Less => lo = end + 1,
+            std::cmp::Ordering::Greater => hi = start,
+        }
+    }
+    false
 }
 
 /// For the stem of any lemma or irregular form, the stems of its antonyms and their irregular
@@ -349,8 +436,7 @@ pub(crate) fn stem_antonyms(stem: &str) -> &'static [&'static str] {
 /// from, and of its pertainyms, and of their irregular forms, when they differ from its own
 /// (`financi` → `financ`; `construction` is `construct` already). Sorted; empty when none.
 pub(crate) fn stem_derivations(stem: &str) -> &'static [&'static str] {
-    static INDEX: StemIndex = StemIndex::new();
-    INDEX.get(
+    DERIVATION_INDEX.get(
         derivation_table,
         |derived| (derived.from, derived.word, derived.pos),
         stem,
@@ -481,5 +567,32 @@ mod tests {
             assert!(antonyms(lemma).windows(2).all(|w| w[0] < w[1]));
             assert!(derivations(lemma).windows(2).all(|w| w[0] < w[1]));
         }
+    }
+
+    /// The table searched at run time is the one the lemma tables make, and the search finds
+    /// every line of it, the first and the last too, both ways, and nothing else.
+    #[test]
+    fn related_stems_are_searched_in_the_generated_table() {
+        let made = related_stems_table();
+        let committed = include_str!("wordnet/related-stems.txt");
+        assert!(
+            made == committed,
+            "related-stems.txt is stale: run `cargo xtask generate`"
+        );
+        let lines: Vec<&str> = made.lines().filter(|l| !l.starts_with('#')).collect();
+        assert!(lines.len() > 10_000);
+        for line in [lines[0], lines[lines.len() / 2], lines[lines.len() - 1]] {
+            let mut fields = line.split('\t');
+            let key = fields.next().unwrap();
+            for other in fields {
+                assert!(
+                    related(key, other) && related(other, key),
+                    "{key} ~ {other}"
+                );
+            }
+        }
+        assert!(related("need", "requir") && related("bought", "buy") && related("won", "win"));
+        assert!(!related("rule out", "rule in") && !related("need", "buy"));
+        assert!(!related("", "") && !related("zzzz", "need"));
     }
 }
