@@ -24,7 +24,8 @@ git -C "$tmp/english-wordnet" fetch -q --depth 1 "$repository" "$commit"
 git -C "$tmp/english-wordnet" checkout -q FETCH_HEAD
 
 python3 scripts/data/build-wordnet.py "$tmp/english-wordnet" "$tmp/tables"
-if ! diff -r crates/ragcite/src/words/wordnet "$tmp/tables"; then
+# related-stems.txt is made from these tables by `cargo xtask generate` (its test checks it).
+if ! diff -r -x related-stems.txt crates/ragcite/src/words/wordnet "$tmp/tables"; then
   echo "check-wordnet: the committed tables differ from what build-wordnet.py makes (above)" >&2
   exit 1
 fi
