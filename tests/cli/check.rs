@@ -1591,3 +1591,39 @@ fn every_output_counts_the_lines_not_checked() {
             .contains("6 lines not checked")
     );
 }
+
+/// A sentence supported by its three cited chunks together, none of them alone, makes each
+/// chunk that adds words of its own `used` (issue 39, item 6): the chunk statuses agree with
+/// the verdict. It read `supported` while all three chunks were `cited-but-not-supporting`.
+#[test]
+fn chunks_that_support_a_sentence_together_are_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let answer = dir.path().join("answer.md");
+    let chunks = dir.path().join("chunks.json");
+    std::fs::write(
+        &answer,
+        "The Eiffel Tower, designed by Gustave Eiffel, opened in Paris in 1889 and received two \
+         million visitors during the World Fair [1][2][3].\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &chunks,
+        r#"[{"id": "1", "text": "The tower was designed by the engineer Gustave Eiffel."},
+            {"id": "2", "text": "The tower opened in 1889 in Paris."},
+            {"id": "3", "text": "About two million people visited the tower during the World Fair."}]"#,
+    )
+    .unwrap();
+    let (answer, chunks) = (answer.to_str().unwrap(), chunks.to_str().unwrap());
+    let doc = check_json(&[answer, chunks, "--isolated"], 0);
+    let sentence = &doc["result"]["sentences"][0];
+    assert_eq!(sentence["verdict"], "supported");
+    // None supports it alone: it is the three together.
+    for cited in sentence["citedChunks"].as_array().unwrap() {
+        assert_eq!(cited["finding"], "partly", "{cited}");
+    }
+    for chunk in doc["result"]["chunks"].as_array().unwrap() {
+        assert_eq!(chunk["status"], "used", "{chunk}");
+        assert_eq!(chunk["supportedSentences"], 1, "{chunk}");
+    }
+    assert_eq!(doc["result"]["counts"]["used"], 3);
+}

@@ -4,7 +4,7 @@
 
 use super::cited::CitedScores;
 use super::*;
-use crate::report::Contradiction;
+use crate::report::{CitationFinding, CitedChunk, Contradiction};
 
 /// What judging sentences gives: their results, the chunk tallies, and the claims whose best
 /// coverage of some chunks is still to be added.
@@ -225,6 +225,22 @@ impl<'a> Judge<'a> {
                 .map(|c| scores.cited_chunk(c, self.threshold, self.chunks[c.chunk].id.clone()))
                 .collect()
         };
+        // Supported by its cited chunks together, none alone: each that contributes (it holds
+        // words of the sentence no other cited chunk holds, or half the threshold alone) is
+        // used, as the verdict counts it, not `cited-but-not-supporting`.
+        if verdict == Verdict::Supported
+            && !cited_chunks
+                .iter()
+                .any(|c: &CitedChunk| c.finding == CitationFinding::Supports)
+        {
+            for (c, judged) in cited.each.iter().zip(&cited_chunks) {
+                if judged.finding == CitationFinding::Partly {
+                    let tally = &mut self.tallies[c.chunk];
+                    tally.supports_a_citing_sentence = true;
+                    tally.supported_sentences += 1;
+                }
+            }
+        }
         let (kind, kind_cue) = decide::kind(sentence, verdict);
         let result = SentenceResult {
             index: k + 1,
