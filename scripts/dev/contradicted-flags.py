@@ -84,7 +84,7 @@ def main():
         with ThreadPoolExecutor(4) as pool:
             details = list(pool.map(lambda x: check(args.bin, x[0], x[1]), found))
         right = 0
-        for (record, text, label, u), s in zip(found, details):
+        for (_record, text, label, u), s in zip(found, details):
             c = (s or {}).get("contradiction") or {}
             right += label is False
             flags.append({
