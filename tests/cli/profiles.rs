@@ -827,22 +827,7 @@ fn a_path_that_climbs_back_over_its_items_is_refused_where_it_is_given() {
     tree.write("w/fan.json", &fanning_response(150));
     let fans = "a[].^.a[].^.a[].^.a[]";
     let climbs = "its `^` climbs back above the items a `[]`, `*` or filter went over";
-    let line = tree
-        .ragcite(
-            &dir,
-            [
-                "check",
-                "fan.json",
-                "--isolated",
-                "--answer-path",
-                "t",
-                "--sources-path",
-                fans,
-                "--source-text-path",
-                "text",
-            ],
-        )
-        .input_error();
+    let line = tree.ragcite(&dir, fan_check(fans, "text")).input_error();
     assert!(
         line.contains(&format!("--sources-path `{fans}`: {climbs}")),
         "{line}"
@@ -910,20 +895,7 @@ fn paths_that_fan_out_together_stop_at_the_readings_budget() {
     // no document of 1,500 sources holds.
     tree.write("w/fan.json", &fanning_response(1_500));
     let line = tree
-        .ragcite(
-            &dir,
-            [
-                "check",
-                "fan.json",
-                "--isolated",
-                "--answer-path",
-                "t",
-                "--sources-path",
-                "a[]",
-                "--source-text-path",
-                "^.a[].text",
-            ],
-        )
+        .ragcite(&dir, fan_check("a[]", "^.a[].text"))
         .timeout(std::time::Duration::from_secs(60))
         .input_error();
     assert!(
@@ -985,20 +957,7 @@ fn a_dotted_key_does_not_let_a_path_climb_out_of_its_items() {
     });
     tree.write("w/fan.json", &doc.to_string());
     let line = tree
-        .ragcite(
-            &dir,
-            [
-                "check",
-                "fan.json",
-                "--isolated",
-                "--answer-path",
-                "t",
-                "--sources-path",
-                "a[].b.c.^.^.z[]",
-                "--source-text-path",
-                "@",
-            ],
-        )
+        .ragcite(&dir, fan_check("a[].b.c.^.^.z[]", "@"))
         .input_error();
     assert!(
         line.starts_with(
@@ -1057,4 +1016,19 @@ fn empty_strings_read_from_every_source_stop_at_the_readings_budget() {
     let chunks = doc["result"]["chunks"].as_array().expect("chunks");
     assert_eq!(chunks.len(), 100, "{doc}");
     assert_eq!(chunks[0]["id"], "Atlas Paris 0.", "{doc}");
+}
+
+/// `check fan.json --isolated --answer-path t` with these sources and source-text paths.
+fn fan_check<'a>(sources: &'a str, text: &'a str) -> [&'a str; 9] {
+    [
+        "check",
+        "fan.json",
+        "--isolated",
+        "--answer-path",
+        "t",
+        "--sources-path",
+        sources,
+        "--source-text-path",
+        text,
+    ]
 }
