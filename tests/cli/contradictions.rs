@@ -203,3 +203,41 @@ fn real_answers_are_contradicted_only_where_people_read_a_contradiction() {
         );
     }
 }
+
+/// `explain` reads the predicate on both sides and says why they agree or not: an implicit
+/// negative and a plain one deny the same predicate (`ruled out raising` against `could not
+/// raise`, `is unlikely … deletes` against `will not delete`) and agree; a negation against a
+/// statement is opposite.
+#[test]
+fn explain_shows_both_readings_of_the_predicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "The ministry ruled out raising taxes this year [1].",
+            "The ministry said it could not raise taxes this year.",
+            "the predicate: sentence “raising”, denied (“ruled out”); chunk 1 “raise”, denied \
+             (“could not raise”): agree (two negatives)",
+        ),
+        (
+            "It is unlikely that the update deletes user data [1].",
+            "The update will not delete user data.",
+            "the predicate: sentence “deletes”, denied (“is unlikely”); chunk 1 “delete”, denied \
+             (“will not delete”): agree (two negatives)",
+        ),
+        (
+            "SMS codes are offered as a second factor [1].",
+            "SMS codes are not offered as a second factor.",
+            "the predicate: sentence “offered”, stated; chunk “offered”, denied (“are not \
+             offered”): opposite",
+        ),
+    ];
+    for (answer, chunk, line) in cases {
+        std::fs::write(dir.path().join("answer.md"), answer).unwrap();
+        let chunks = json!([{"id": "1", "text": chunk}]);
+        std::fs::write(dir.path().join("chunks.json"), chunks.to_string()).unwrap();
+        let out = ragcite(["explain", "answer.md", "chunks.json"])
+            .in_dir(dir.path())
+            .stdout(0);
+        assert!(out.contains(line), "{answer}\n{out}");
+    }
+}

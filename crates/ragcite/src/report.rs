@@ -255,6 +255,11 @@ pub struct SentenceResult {
     /// Added in schema 3.0.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub contradiction: Option<Contradiction>,
+    /// A predicate that the sentence and a cited chunk both deny, where the contradiction
+    /// reader looked and found them agreeing: `explain` shows it.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub agreement: Option<Agreement>,
     /// Why the sentence is not a claim, when its verdict is `no-claim`: `fragment`, `heading`,
     /// `reference`, `question`, `pleasantry`, `meta`, `navigation`, `instruction` or
     /// `abstention`. Added in schema 3.1.
@@ -345,6 +350,15 @@ pub struct Contradiction {
     #[serde(skip)]
     #[schemars(skip)]
     pub reading: Option<PolarityReading>,
+}
+
+/// A predicate that the sentence and a cited chunk both deny (`has not announced` against
+/// `no official confirmation`): two negatives agree, and `explain` says so.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Agreement {
+    /// The chunk that denies it too.
+    pub chunk: String,
+    pub reading: PolarityReading,
 }
 
 /// The predicate a polarity contradiction denies, as read on each side.

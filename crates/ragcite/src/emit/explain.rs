@@ -104,28 +104,7 @@ pub fn write_sentences(
                 printable(&crate::input::collapse_white_space(&contradiction.passage))
             )?;
             if let Some(reading) = &contradiction.reading {
-                let side = |s: &crate::report::PredicateSide| match &s.negation {
-                    Some(negation) => format!(
-                        "“{}”, denied (“{}”)",
-                        printable(&s.word),
-                        printable(negation)
-                    ),
-                    None => format!("“{}”, stated", printable(&s.word)),
-                };
-                // Two words of one predicate: a synonym or a related form in the lexicon.
-                let lexicon = analyzer.stem_id(&reading.sentence.word)
-                    != analyzer.stem_id(&reading.chunk.word);
-                writeln!(
-                    out,
-                    "   the predicate: sentence {}; chunk {}{}: opposite",
-                    side(&reading.sentence),
-                    side(&reading.chunk),
-                    if lexicon {
-                        " (one predicate in the lexicon: a synonym or a related form)"
-                    } else {
-                        ""
-                    }
-                )?;
+                write_reading(out, analyzer, reading, None, "opposite")?;
             }
         } else if let Some(id) = &sentence.deciding_chunk
             && let Some(text) = chunk_text(id)
@@ -141,6 +120,15 @@ pub fn write_sentences(
                     printable(id)
                 )?,
             }
+        }
+        if let Some(agreement) = &sentence.agreement {
+            write_reading(
+                out,
+                analyzer,
+                &agreement.reading,
+                Some(&agreement.chunk),
+                "agree (two negatives)",
+            )?;
         }
         if !sentence.missing_words.is_empty() {
             writeln!(
@@ -262,4 +250,39 @@ fn number(value: f64) -> String {
     } else {
         format!("{value:.2}")
     }
+}
+
+/// How the polarity rule read a predicate on each side (`the predicate: sentence “announced”,
+/// denied (“has not”); chunk 2 “confirmation”, denied (“no”): agree (two negatives)`), and what
+/// it concluded. `chunk`: the chunk's id, where the line above does not name it.
+fn write_reading(
+    out: &mut dyn Write,
+    analyzer: &crate::words::Analyzer,
+    reading: &crate::report::PolarityReading,
+    chunk: Option<&str>,
+    conclusion: &str,
+) -> std::io::Result<()> {
+    let side = |s: &crate::report::PredicateSide| match &s.negation {
+        Some(negation) => format!(
+            "“{}”, denied (“{}”)",
+            printable(&s.word),
+            printable(negation)
+        ),
+        None => format!("“{}”, stated", printable(&s.word)),
+    };
+    // Two words of one predicate: a synonym or a related form in the lexicon.
+    let lexicon = analyzer.stem_id(&reading.sentence.word) != analyzer.stem_id(&reading.chunk.word);
+    writeln!(
+        out,
+        "   the predicate: sentence {}; chunk {}{}{}: {}",
+        side(&reading.sentence),
+        chunk.map_or(String::new(), |id| format!("{} ", printable(id))),
+        side(&reading.chunk),
+        if lexicon {
+            " (one predicate in the lexicon: a synonym or a related form)"
+        } else {
+            ""
+        },
+        conclusion
+    )
 }

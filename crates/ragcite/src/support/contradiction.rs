@@ -19,7 +19,7 @@ use std::ops::Range;
 use rustc_hash::FxHashMap;
 
 use crate::input::Chunk;
-use crate::report::Contradiction;
+use crate::report::{Agreement, Contradiction};
 use crate::words::{Analyzer, Language, WordFilter};
 
 use super::SentenceInput;
@@ -59,6 +59,9 @@ pub(super) struct Contradictions<'a> {
     prepared_whole: FxHashMap<usize, Prepared>,
     /// Per chunk, its words that can make a contradiction (see [`Cues`]).
     cues: FxHashMap<usize, Cues>,
+    /// The first predicate that a sentence and a chunk both deny, since
+    /// [`Contradictions::take_agreement`] last took it.
+    agreement: Option<Agreement>,
 }
 
 /// A chunk as contradictions read it.
@@ -78,7 +81,14 @@ impl<'a> Contradictions<'a> {
             prepared: FxHashMap::default(),
             prepared_whole: FxHashMap::default(),
             cues: FxHashMap::default(),
+            agreement: None,
         }
+    }
+
+    /// The first predicate that a sentence read since the last call and a chunk both deny
+    /// (two negatives agree), for `explain`.
+    pub(super) fn take_agreement(&mut self) -> Option<Agreement> {
+        self.agreement.take()
     }
 
     /// What `chunk` (a position in the chunks) says against `sentence`, if anything: only the
@@ -123,6 +133,7 @@ impl<'a> Contradictions<'a> {
             wanted,
             prepared,
             prepared_whole,
+            agreement: agreed,
             ..
         } = self;
         let analyzer: &Analyzer = analyzer;
@@ -165,11 +176,21 @@ impl<'a> Contradictions<'a> {
         }
         // The first passage that contradicts; an equally good one that holds the sentence's
         // words in question and does not contradict leaves the sentence alone.
+        let mut agreement = None;
         let results: Vec<_> = sides
             .iter()
-            .map(|side| compare::compare(analyzer, &claim, side))
+            .map(|side| compare::compare(analyzer, &claim, side, &mut agreement))
             .collect();
-        let ((kind, words, span, passage), reading) = results.iter().flatten().next()?.clone();
+        let Some(((kind, words, span, passage), reading)) = results.iter().flatten().next().cloned()
+        else {
+            if agreed.is_none() {
+                *agreed = agreement.map(|reading| Agreement {
+                    chunk: chunks[chunk].id.clone(),
+                    reading,
+                });
+            }
+            return None;
+        };
         let agrees = sides
             .iter()
             .zip(&results)

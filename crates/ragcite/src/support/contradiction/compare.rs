@@ -540,17 +540,20 @@ fn status(side: &Side, marks: &Marks, stem: u32) -> (Status, Option<usize>) {
 
 /// The sentence against one passage: the first rule that finds a contradiction, with the
 /// predicate's reading when the polarity rule found it in English.
+/// `agreement` takes the first predicate that both sides deny (English), where no rule finds a
+/// contradiction.
 pub(super) fn compare(
     analyzer: &Analyzer,
     s: &Side,
     p: &Side,
+    agreement: &mut Option<PolarityReading>,
 ) -> Option<(Found, Option<PolarityReading>)> {
     let pairs = antonym_pairs(analyzer, s, p);
     let s_paired: Vec<usize> = pairs.iter().map(|&(i, _)| i).collect();
     let p_paired: Vec<usize> = pairs.iter().map(|&(_, j)| j).collect();
     let s_marks = negations(analyzer, s, p, &s_paired);
     let p_marks = negations(analyzer, p, s, &p_paired);
-    polarity(analyzer, s, p, &s_marks, &p_marks).or_else(|| {
+    polarity(analyzer, s, p, &s_marks, &p_marks, agreement).or_else(|| {
         antonym(s, p, &pairs, &s_marks, &p_marks)
             .or_else(|| exclusivity(s, p))
             .or_else(|| direction(s, p, &s_marks, &p_marks))
@@ -567,6 +570,7 @@ fn polarity(
     p: &Side,
     s_marks: &Marks,
     p_marks: &Marks,
+    agreement: &mut Option<PolarityReading>,
 ) -> Option<(Found, Option<PolarityReading>)> {
     for &stem in &s.stems {
         if !p.stem_set.contains(&stem) {
@@ -616,9 +620,40 @@ fn polarity(
             s_marks
         };
         let english = s.language == Language::English;
+        // The predicate's word on each side, ordered as sentence and chunk.
+        let read = |denied: PredicateSide, other_side: PredicateSide| {
+            if std::ptr::eq(negated, s) {
+                PolarityReading {
+                    sentence: denied,
+                    chunk: other_side,
+                }
+            } else {
+                PolarityReading {
+                    sentence: other_side,
+                    chunk: denied,
+                }
+            }
+        };
+        let phrase = phrase(negated, marks, negation);
+        let denied = |head: usize| PredicateSide {
+            word: negated.words(negated.tokens[head].start..negated.tokens[head].end),
+            negation: Some(negated.words(phrase.clone())),
+        };
         let place = if english {
             match same_predicate(analyzer, negated, other, marks, other_marks, negation) {
-                Some(place) => Some(place),
+                Some(Same::Stated(place)) => Some(place),
+                Some(Same::Agrees { place, by }) => {
+                    if agreement.is_none()
+                        && let Some(head) = marks.heads[negation]
+                    {
+                        let also = PredicateSide {
+                            word: other.words(other.tokens[place].start..other.tokens[place].end),
+                            negation: Some(other.words(negative_phrase(other, by))),
+                        };
+                        *agreement = Some(read(denied(head), also));
+                    }
+                    continue;
+                }
                 None => continue,
             }
         } else {
@@ -646,29 +681,14 @@ fn polarity(
         } else {
             ContradictionKind::Polarity
         };
-        let phrase = phrase(negated, marks, negation);
         // The predicate as read on each side: denied where the negation stands, stated at
         // `place` on the other.
         let reading = place.zip(marks.heads[negation]).map(|(place, head)| {
-            let denied = PredicateSide {
-                word: negated.words(negated.tokens[head].start..negated.tokens[head].end),
-                negation: Some(negated.words(phrase.clone())),
-            };
             let stated = PredicateSide {
                 word: other.words(other.tokens[place].start..other.tokens[place].end),
                 negation: None,
             };
-            if std::ptr::eq(negated, s) {
-                PolarityReading {
-                    sentence: denied,
-                    chunk: stated,
-                }
-            } else {
-                PolarityReading {
-                    sentence: stated,
-                    chunk: denied,
-                }
-            }
+            read(denied(head), stated)
         });
         let found = if std::ptr::eq(negated, p) {
             let words = span_of(s, &flipped, None);
@@ -694,7 +714,7 @@ fn same_predicate(
     marks: &Marks,
     other_marks: &Marks,
     negation: usize,
-) -> Option<usize> {
+) -> Option<Same> {
     let head = marks.heads[negation]?;
     let predicate = negated.tokens[head].stem?;
     // The predicate's occurrences on the other side: the same stem, or a synonym or a
@@ -734,11 +754,12 @@ fn same_predicate(
             && target - k <= SCOPE + 2
             && other.tokens[k].clause == other.tokens[target].clause
     };
-    if places
-        .iter()
-        .any(|&target| (0..target).any(|k| reaches(k, target) && negative_at(k)))
-    {
-        return None;
+    if let Some((place, by)) = places.iter().find_map(|&target| {
+        (0..target)
+            .find(|&k| reaches(k, target) && negative_at(k))
+            .map(|k| (target, k))
+    }) {
+        return Some(Same::Agrees { place, by });
     }
     // ... or where another clause of it, as close to the negated clause as the predicate's,
     // says something negative (`cannot know … until we experience it` against `may not fully
@@ -771,8 +792,36 @@ fn same_predicate(
         .tokens
         .iter()
         .enumerate()
-        .any(|(k, t)| t.inside && rivals.contains(&t.clause) && negative_at(k));
-    (!rival_negative).then_some(first)
+        .position(|(k, t)| t.inside && rivals.contains(&t.clause) && negative_at(k));
+    Some(match rival_negative {
+        Some(by) => Same::Agrees { place: first, by },
+        None => Same::Stated(first),
+    })
+}
+
+/// What [`same_predicate`] found on the other side.
+enum Same {
+    /// It states the predicate, at this token.
+    Stated(usize),
+    /// It denies it too, at `place` (or in a clause beside it) by the negative at `by`: two
+    /// negatives agree.
+    Agrees { place: usize, by: usize },
+}
+
+/// The negative at token `k` of `side` as written: an implicit negative's words (`ruled out`),
+/// or a negation word with the auxiliary before it (`could not`).
+fn negative_phrase(side: &Side, k: usize) -> Range<usize> {
+    let tokens = &side.tokens;
+    let last = implicit_at(side, k).map_or(k, |n| (k + n.max(1) - 1).min(tokens.len() - 1));
+    let first = if k > 0
+        && tokens[k - 1].clause == tokens[k].clause
+        && lexicon::is_auxiliary(&tokens[k - 1].lower)
+    {
+        k - 1
+    } else {
+        k
+    };
+    tokens[first].start..tokens[last].end
 }
 
 /// The predicate a negation at `i` denies: the first content word of its `scope` past hedges

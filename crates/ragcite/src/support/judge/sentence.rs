@@ -4,7 +4,7 @@
 
 use super::cited::CitedScores;
 use super::*;
-use crate::report::{CitationFinding, CitedChunk, Contradiction};
+use crate::report::{Agreement, CitationFinding, CitedChunk, Contradiction};
 
 /// What judging sentences gives: their results, the chunk tallies, and the claims whose best
 /// coverage of some chunks is still to be added.
@@ -180,7 +180,8 @@ impl<'a> Judge<'a> {
             words_support: cited.words_support,
             unflipped_support: cited.unflipped_support,
         };
-        let (verdict, contradiction, deciding) = self.verdict(sentence, findings, &cited);
+        let (verdict, contradiction, agreement, deciding) =
+            self.verdict(sentence, findings, &cited);
         let has_claim_words = !sentence.words.is_empty() || !sentence.numbers.is_empty();
         let best = if has_claim_words { scores.best() } else { None };
         let suggested = best.filter(|&(chunk, _)| {
@@ -271,6 +272,7 @@ impl<'a> Judge<'a> {
             deciding_chunk: deciding.map(|c| self.chunks[c].id.clone()),
             cited_chunks,
             contradiction,
+            agreement,
             kind,
             kind_cue,
             content_words: sentence.words.len(),
@@ -319,9 +321,10 @@ impl<'a> Judge<'a> {
         sentence: &SentenceInput,
         mut findings: Findings,
         cited: &CitedScores,
-    ) -> (Verdict, Option<Contradiction>, Option<usize>) {
+    ) -> (Verdict, Option<Contradiction>, Option<Agreement>, Option<usize>) {
         let mut verdict = decide(&findings, self.threshold);
         let mut contradiction = None;
+        let mut agreement = None;
         let mut deciding = cited.deciding;
         if !sentence.words.is_empty()
             && decide(
@@ -350,7 +353,9 @@ impl<'a> Judge<'a> {
                     self.contradictions
                         .find(sentence, c.chunk, antonym, negated_near)
                 });
+            agreement = self.contradictions.take_agreement();
             if let Some(found) = &contradiction {
+                agreement = None;
                 findings.contradicted = true;
                 verdict = decide(&findings, self.threshold);
                 deciding = sentence
@@ -360,7 +365,7 @@ impl<'a> Judge<'a> {
                     .find(|&c| self.chunks[c].id == found.chunk);
             }
         }
-        (verdict, contradiction, deciding)
+        (verdict, contradiction, agreement, deciding)
     }
 
     /// Adds the sentence to the chunks' tallies: the chunks it cites, and, for a claim, the
