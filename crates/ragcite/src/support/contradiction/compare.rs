@@ -31,7 +31,8 @@ pub(super) fn is_stop_opposite(lower: &str) -> bool {
         .any(|&(a, b)| a == lower || b == lower)
 }
 
-/// Shared words a negation must reverse for a polarity contradiction.
+/// Shared words a negation must reverse for a polarity contradiction, unless (in English) the
+/// two sides say the predicate of the same argument: then one is enough.
 const MIN_FLIPPED: usize = 2;
 
 /// One token: where it is, as written lower-cased, its stem if a content word, its clause.
@@ -610,8 +611,10 @@ fn polarity(
                 }
             })
             .collect();
-        // One word alone is too little to tell a reversed fact from a different one.
-        if flipped.len() < MIN_FLIPPED {
+        // One word alone is too little to tell a reversed fact from a different one, unless
+        // the two sides say it of the same argument (see below).
+        let english = s.language == Language::English;
+        if flipped.is_empty() || (flipped.len() < MIN_FLIPPED && !english) {
             continue;
         }
         let other_marks = if std::ptr::eq(negated, s) {
@@ -619,7 +622,6 @@ fn polarity(
         } else {
             s_marks
         };
-        let english = s.language == Language::English;
         // The predicate's word on each side, ordered as sentence and chunk.
         let read = |denied: PredicateSide, other_side: PredicateSide| {
             if std::ptr::eq(negated, s) {
@@ -641,7 +643,12 @@ fn polarity(
         };
         let place = if english {
             match same_predicate(analyzer, negated, other, marks, other_marks, negation) {
-                Some(Same::Stated(place)) => Some(place),
+                Some(Same::Stated(place))
+                    if flipped.len() >= MIN_FLIPPED || same_argument(negated, negation, other, place) =>
+                {
+                    Some(place)
+                }
+                Some(Same::Stated(_)) => continue,
                 Some(Same::Agrees { place, by }) => {
                     if agreement.is_none()
                         && let Some(head) = marks.heads[negation]
@@ -797,6 +804,28 @@ fn same_predicate(
         Some(by) => Same::Agrees { place: first, by },
         None => Same::Stated(first),
     })
+}
+
+/// Whether the argument a negation at `negation` speaks of (the last content word before it in
+/// its clause: `codes` in `SMS codes are not offered`) stands before the predicate at `place`
+/// on the other side, in its clause (`SMS codes are offered`): with one reversed word, what
+/// tells a reversed fact from another fact about something else.
+fn same_argument(negated: &Side, negation: usize, other: &Side, place: usize) -> bool {
+    let clause = negated.tokens[negation].clause;
+    let Some(argument) = negated.tokens[..negation]
+        .iter()
+        .rev()
+        .take_while(|t| t.clause == clause)
+        .find_map(|t| t.stem.filter(|_| !is_hedge(&t.lower)))
+    else {
+        return false;
+    };
+    let other_clause = other.tokens[place].clause;
+    other.tokens[..place]
+        .iter()
+        .rev()
+        .take_while(|t| t.clause == other_clause)
+        .any(|t| t.stem == Some(argument))
 }
 
 /// What [`same_predicate`] found on the other side.

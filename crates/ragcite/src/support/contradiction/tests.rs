@@ -417,6 +417,25 @@ fn a_negation_of_another_predicate_is_no_contradiction() {
     assert_eq!(kind, ContradictionKind::Polarity);
 }
 
+/// One reversed word is a contradiction only when both sides say it of the same argument.
+#[test]
+fn one_reversed_word_needs_the_same_argument() {
+    let (kind, words) = english(
+        "Last year Alice attended the ceremony [1].",
+        "Last year Alice did not attend.",
+    );
+    assert_eq!(kind, ContradictionKind::Polarity);
+    assert_eq!(words, "did not attend");
+    none(
+        "Last year Alice attended the ceremony [1].",
+        "Last year Bob did not attend.",
+    );
+    none(
+        "However, not all gay men speak with a higher voice [1].",
+        "Society so often stigmatizes those with gay-sounding voices.",
+    );
+}
+
 /// Pattern 4: a converse comparative, its arguments swapped, agrees; the same order disagrees.
 #[test]
 fn converse_comparatives_agree() {
