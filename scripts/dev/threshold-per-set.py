@@ -101,7 +101,7 @@ def main():
             [r["label"] for r in featureless
              if (r["subset"] == "LFQA" if name == "lfqa" else r["group"] == name)], dtype=bool)
 
-        def macro_f1_at(t):
+        def macro_f1_at(t, where=where, extra=extra):
             yy = np.concatenate([y[where], extra])
             pp = np.concatenate([(out[where] >= t) & ~blocked[where], np.zeros(len(extra), bool)])
             return fit.macro_f1(yy, pp)
