@@ -121,3 +121,47 @@ fn figures_in_words_are_checked() {
         "supported"
     );
 }
+
+/// Math notation is no figure: exponents, bounds and indices of a variable are not numbers a
+/// chunk must hold; a p-value, a sample size and a quantity with a unit beside them still are.
+#[test]
+fn math_notation_is_no_figure_but_statistics_are() {
+    let dir = tempfile::tempdir().unwrap();
+    const CHUNK: &str = "Fermat's Last Theorem: no positive integers satisfy the equation for \
+                         larger exponents. The polynomial has no real roots. The cohomology \
+                         group vanishes for a simply connected space. The trial found the drug \
+                         lowered blood pressure in patients.";
+    std::fs::write(
+        dir.path().join("chunks.json"),
+        json!([{"id": "1", "text": CHUNK}]).to_string(),
+    )
+    .unwrap();
+    let verdicts = |answer: &str, code: i32| -> Vec<Value> {
+        std::fs::write(dir.path().join("answer.md"), answer).unwrap();
+        let doc = ragcite(["check", "answer.md", "chunks.json", "--format", "json"])
+            .in_dir(dir.path())
+            .json(code);
+        doc["result"]["sentences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| json!([s["verdict"], s["missingNumbers"]]))
+            .collect()
+    };
+    let math = verdicts(
+        "For n > 2, no positive integers a, b and c satisfy a^n + b^n = c^n [1].\n\
+         The polynomial x^2 + 1 has no real roots [1].\n\
+         The cohomology group H^1(X) vanishes for a simply connected space X [1].\n",
+        0,
+    );
+    for found in &math {
+        assert_eq!(found[0], "supported", "{math:?}");
+        assert_eq!(found[1], json!([]), "{math:?}");
+    }
+    let statistics = verdicts(
+        "The trial found the drug lowered blood pressure in patients (n = 120, p < 0.05) [1].\n",
+        1,
+    );
+    assert_eq!(statistics[0][0], "number-mismatch", "{statistics:?}");
+    assert_eq!(statistics[0][1], json!(["120", "0.05"]), "{statistics:?}");
+}

@@ -181,7 +181,8 @@ impl<'a> Contradictions<'a> {
             .iter()
             .map(|side| compare::compare(analyzer, &claim, side, &mut agreement))
             .collect();
-        let Some(((kind, words, span, passage), reading)) = results.iter().flatten().next().cloned()
+        let Some(((kind, words, span, passage), reading)) =
+            results.iter().flatten().next().cloned()
         else {
             if agreed.is_none() {
                 *agreed = agreement.map(|reading| Agreement {

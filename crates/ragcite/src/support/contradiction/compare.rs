@@ -644,7 +644,8 @@ fn polarity(
         let place = if english {
             match same_predicate(analyzer, negated, other, marks, other_marks, negation) {
                 Some(Same::Stated(place))
-                    if flipped.len() >= MIN_FLIPPED || same_argument(negated, negation, other, place) =>
+                    if flipped.len() >= MIN_FLIPPED
+                        || same_argument(negated, negation, other, place) =>
                 {
                     Some(place)
                 }

@@ -321,7 +321,12 @@ impl<'a> Judge<'a> {
         sentence: &SentenceInput,
         mut findings: Findings,
         cited: &CitedScores,
-    ) -> (Verdict, Option<Contradiction>, Option<Agreement>, Option<usize>) {
+    ) -> (
+        Verdict,
+        Option<Contradiction>,
+        Option<Agreement>,
+        Option<usize>,
+    ) {
         let mut verdict = decide(&findings, self.threshold);
         let mut contradiction = None;
         let mut agreement = None;

@@ -367,6 +367,149 @@ fn in_identifier(text: &str, number: &Number) -> bool {
     }
 }
 
+/// Whether the number is math notation, not a figure the text states: an exponent of a
+/// variable or a base raised to one (`x^2`, `H^1(X)`, `2^n`), a bound or index of a variable
+/// (`for k ≥ 3`, `n > 2`, `i = 1 to n`, `3 ≤ k`), or a term added to one (`x^2 + 1`). A
+/// variable is one letter standing alone (Latin or Greek), or a word with `^` or `_` in it.
+/// Not math: `p < 0.05` (a p-value), `n = 120` (a sample size), a value with a unit after it
+/// (`T > 300 K`, `v = 3 m/s`), and a power of a number (`10^6`). Looks at most a few words
+/// around the number.
+fn math_notation(text: &str, number: &Number) -> bool {
+    let (start, end) = (number.span.start, number.span.end);
+    let before = window_before(text, start, 24);
+    let after = window_after(text, end, 24);
+    // `x^2`, `H^1(X)`: an exponent of a variable; `2^n`, `2^-i`: a base raised to one.
+    if let Some(base) = before
+        .strip_suffix('^')
+        .or_else(|| before.strip_suffix("^{"))
+    {
+        return base.ends_with(|c: char| c.is_alphabetic() || c == ')' || c == '}');
+    }
+    if let Some(power) = after.strip_prefix('^') {
+        let power = power.trim_start_matches(['{', '(', '-']);
+        return power.starts_with(|c: char| c.is_alphabetic());
+    }
+    // The operator and the operand on each side of the number, spaces aside.
+    let left = before.trim_end_matches([' ', '\u{a0}', '$']);
+    let right = after.trim_start_matches([' ', '\u{a0}', '$']);
+    let unit_after = right
+        .split(|c: char| !c.is_alphanumeric() && c != '/')
+        .next()
+        .is_some_and(|w| {
+            !w.is_empty()
+                && (is_unit(w)
+                    || is_unit(&w.to_lowercase())
+                    || w.contains('/')
+                    || (w.len() <= 2 && w.bytes().all(|b| b.is_ascii_uppercase())))
+        });
+    // Bounds and indices are whole numbers: `r = 0.87` and `p < 0.05` are statistics.
+    let whole = number.value.as_whole().is_some() && !number.text.contains(['.', ',']);
+    if let Some((operator, operand)) = operator_before(left)
+        && let Some(variable) = variable_at_end(operand)
+        && relation_holds(operator, variable, unit_after, whole)
+    {
+        return true;
+    }
+    operator_after(right).is_some_and(|(operator, operand)| {
+        variable_at_start(operand)
+            .is_some_and(|variable| relation_holds(operator, variable, false, whole))
+    })
+}
+
+/// Whether `operator` between the number and `variable` makes the number math: a comparison
+/// (not with `p`, a p-value) or an equation (not with `n`, a sample size, nor before a unit),
+/// or a sum or difference with a variable; comparisons and equations with whole numbers only.
+fn relation_holds(operator: &str, variable: &str, unit_after: bool, whole: bool) -> bool {
+    let single = |letters: &[char]| {
+        let mut chars = variable.chars();
+        chars
+            .next()
+            .is_some_and(|c| chars.next().is_none() && letters.contains(&c))
+    };
+    match operator {
+        "≥" | "≤" | ">" | "<" | ">=" | "<=" | "⩾" | "⩽" | "\\geq" | "\\leq" | "\\ge" | "\\le" => {
+            whole && !single(&['p', 'P']) && !unit_after
+        }
+        "=" | "≠" | "!=" | "\\neq" => whole && !single(&['p', 'P', 'n', 'N']) && !unit_after,
+        _ => !unit_after,
+    }
+}
+
+/// The operators read around a number, longest first.
+const OPERATORS: &[&str] = &[
+    "\\geq", "\\leq", "\\neq", "\\ge", "\\le", ">=", "<=", "!=", "≥", "≤", "⩾", "⩽", "≠", ">", "<",
+    "=", "+", "−", "×", "*", "/",
+];
+
+/// The operator ending `left` (spaces trimmed) and the text before it, spaces trimmed.
+fn operator_before(left: &str) -> Option<(&'static str, &str)> {
+    OPERATORS.iter().find_map(|&op| {
+        left.strip_suffix(op)
+            .map(|rest| (op, rest.trim_end_matches([' ', '\u{a0}'])))
+    })
+}
+
+/// The operator opening `right` (spaces trimmed) and the text after it, spaces trimmed.
+fn operator_after(right: &str) -> Option<(&'static str, &str)> {
+    OPERATORS.iter().find_map(|&op| {
+        right
+            .strip_prefix(op)
+            .map(|rest| (op, rest.trim_start_matches([' ', '\u{a0}'])))
+    })
+}
+
+/// A variable ending `text`: one letter standing alone, or a word with `^` or `_` in it
+/// (`x^2`, `a_i`), as written.
+fn variable_at_end(text: &str) -> Option<&str> {
+    let start = text
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| c.is_whitespace() || c == '(' || c == ',' || c == '$')
+        .map_or(0, |(k, c)| k + c.len_utf8());
+    is_variable(&text[start..]).then(|| &text[start..])
+}
+
+/// A variable opening `text` (see [`variable_at_end`]).
+fn variable_at_start(text: &str) -> Option<&str> {
+    let end = text
+        .find(|c: char| c.is_whitespace() || matches!(c, ')' | ',' | '.' | ';' | ':' | '$'))
+        .unwrap_or(text.len());
+    is_variable(&text[..end]).then(|| &text[..end])
+}
+
+fn is_variable(word: &str) -> bool {
+    let mut chars = word.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => c.is_alphabetic() && !crate::words::is_cjk(c),
+        (Some(c), Some(_)) => {
+            c.is_alphabetic()
+                && word.contains(['^', '_'])
+                && word
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '^' | '_' | '{' | '}' | '-'))
+        }
+        _ => false,
+    }
+}
+
+/// At most `n` bytes of `text` before `at`, cut at a character boundary.
+fn window_before(text: &str, at: usize, n: usize) -> &str {
+    let mut from = at.saturating_sub(n);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    &text[from..at]
+}
+
+/// At most `n` bytes of `text` after `at`, cut at a character boundary.
+fn window_after(text: &str, at: usize, n: usize) -> &str {
+    let mut to = (at + n).min(text.len());
+    while !text.is_char_boundary(to) {
+        to -= 1;
+    }
+    &text[at..to]
+}
+
 /// Whether the number is a list enumerator: `1.` or `1)` opening a line, or a lone number
 /// ending the text after a colon (`these steps: 1`). Both look back only over the characters
 /// they skip: reading the line up to the number made a long line of numbers quadratic.
@@ -461,7 +604,9 @@ pub(super) fn annotate(
         let is_name = in_code(&code, start, end)
             || addresses.contain(start, end)
             || (number.value.kind == Kind::Quantity
-                && (in_identifier(text, number) || enumerator(text, number)));
+                && (in_identifier(text, number)
+                    || enumerator(text, number)
+                    || math_notation(text, number)));
         if is_name {
             found[k].role = Role::Name;
             continue;
@@ -608,6 +753,48 @@ mod tests {
         let shown: Vec<String> = extras.iter().map(ToString::to_string).collect();
         for value in ["3.10.2", "3.10", "stage", "4e0", "1.50"] {
             assert!(shown.iter().any(|s| s == value), "{value} in {shown:?}");
+        }
+    }
+
+    #[test]
+    fn math_notation_is_no_figure() {
+        // Exponents, bases raised to a variable, bounds and indices of a variable, terms added
+        // to one: notation, not figures a chunk must hold.
+        for text in [
+            "for k ≥ 3",
+            "H^1(X) vanishes",
+            "x^2 + 1",
+            "bounded by 2^-i",
+            "2^n subsets",
+            "for n > 2",
+            "for i = 1 to n",
+            "when 3 ≤ k",
+            "$k \\geq 3$",
+            "if x != 0",
+        ] {
+            assert!(
+                role_of(text).iter().all(|&r| r == Role::Name),
+                "{text}: {:?}",
+                role_of(text)
+            );
+        }
+        // Statistics, sample sizes, quantities with a unit, powers of ten and plain figures stay.
+        for text in [
+            "p < 0.05",
+            "r = 0.87",
+            "n = 120 patients",
+            "T > 300 K",
+            "v = 3 m/s",
+            "10^6 cells",
+            "rose 3% to 5",
+            "a 3 + 4 split",
+            "ages 18 to 65",
+        ] {
+            assert!(
+                role_of(text).iter().all(|&r| r == Role::Figure),
+                "{text}: {:?}",
+                role_of(text)
+            );
         }
     }
 
