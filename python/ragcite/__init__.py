@@ -104,7 +104,7 @@ def check_many(
     """Checks many answers on every core, with the interpreter released: :func:`check` for each.
 
     ``records``: ``(answer, chunks)`` pairs, or mappings with ``answer`` and (optionally)
-    ``chunks``, each as :func:`check` takes them. Returns one report per record, in order. An
+    ``chunks`` and ``question``, each as :func:`check` takes them. Returns one report per record, in order. An
     unreadable record raises :class:`InputError` naming its index (``records[3]: ...``).
     ``model`` is :func:`check`'s, read once for all the records (a bad model file raises
     :class:`InputError` before any record is checked). ``citation_scope`` and ``marker`` are
@@ -117,14 +117,23 @@ def check_many(
             if "answer" not in record:
                 raise InputError(f"records[{index}]: has no `answer` key")
             answer, chunks = record["answer"], record.get("chunks")
+            question = record.get("question")
+            if question is not None and not isinstance(question, str):
+                raise TypeError(
+                    f"records[{index}]: question must be a str or None, "
+                    f"not {type(question).__name__}"
+                )
         elif isinstance(record, (tuple, list)) and len(record) == 2:
             answer, chunks = record
+            question = None
         else:
             raise InputError(
                 f"records[{index}]: is a {type(record).__name__}, not an (answer, chunks) pair "
                 "or a mapping with `answer` and `chunks`"
             )
-        pairs.append((_answer_bytes(answer), _chunks_bytes(chunks)))
+        if question is not None:
+            question = _unicode(question, f"records[{index}].question")
+        pairs.append((_answer_bytes(answer), _chunks_bytes(chunks), question))
     return [json.loads(report) for report in _native.check_many(pairs, options)]
 
 

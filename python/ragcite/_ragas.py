@@ -25,6 +25,7 @@ def _score(
     lang: str,
     answer_format: str,
     support_model: t.Any = None,
+    user_input: t.Any = None,
 ) -> CitationScore:
     # RAGAS's own metrics raise ValueError for a missing field; ragcite.InputError is one.
     if not isinstance(response, str) or not response.strip():
@@ -40,6 +41,8 @@ def _score(
         lang=lang,
         answer_format=answer_format,
         support_model=support_model,
+        # The question: a figure it states is context, not a claim the response must cite.
+        question=user_input if isinstance(user_input, str) else None,
     )
 
 
@@ -76,13 +79,20 @@ class RagasMetric(BaseMetric):
         super().__init__(name=name, allowed_values=(0.0, 1.0))
 
     async def ascore(  # type: ignore[override]
-        self, response: str, retrieved_contexts: t.List[str]
+        self,
+        response: str,
+        retrieved_contexts: t.List[str],
+        user_input: t.Optional[str] = None,
     ) -> MetricResult:
-        """Scores one response against its retrieved contexts."""
-        return self.score(response, retrieved_contexts)
+        """Scores one response against its retrieved contexts; ``user_input``, the question,
+        when given: a figure it states is context, not a claim the response must cite."""
+        return self.score(response, retrieved_contexts, user_input)
 
     def score(  # type: ignore[override]
-        self, response: str, retrieved_contexts: t.List[str]
+        self,
+        response: str,
+        retrieved_contexts: t.List[str],
+        user_input: t.Optional[str] = None,
     ) -> MetricResult:
         """:meth:`ascore`, synchronously (outside a running event loop or inside one alike)."""
         result = _score(
@@ -92,6 +102,7 @@ class RagasMetric(BaseMetric):
             self.lang,
             self.answer_format,
             self.support_model,
+            user_input,
         )
         return MetricResult(value=result.score, reason=result.reason)
 
@@ -99,8 +110,9 @@ class RagasMetric(BaseMetric):
 @dataclass
 class RagasSingleTurnMetric(SingleTurnMetric):
     """Citation support as a RAGAS ``SingleTurnMetric``, for ``ragas.evaluate()`` on an
-    ``EvaluationDataset`` of ``SingleTurnSample`` s: it reads ``response`` and
-    ``retrieved_contexts`` and scores the share of the response's claim sentences that the
+    ``EvaluationDataset`` of ``SingleTurnSample`` s: it reads ``response``,
+    ``retrieved_contexts`` and, when there is one, ``user_input`` (the question, whose figures
+    are context, not claims) and scores the share of the response's claim sentences that the
     chunks they cite support (1.0 when none states a claim). ``evaluate()`` keeps scores only:
     for the reason, use :class:`RagasMetric` or :func:`ragcite.metrics.score_answer`.
 
@@ -111,7 +123,9 @@ class RagasSingleTurnMetric(SingleTurnMetric):
 
     name: str = METRIC_NAME
     _required_columns: t.Dict[MetricType, t.Set[str]] = field(
-        default_factory=lambda: {MetricType.SINGLE_TURN: {"response", "retrieved_contexts"}}
+        default_factory=lambda: {
+            MetricType.SINGLE_TURN: {"response", "retrieved_contexts", "user_input:optional"}
+        }
     )
     support_threshold: float = 0.5
     lang: str = "en"
@@ -135,6 +149,7 @@ class RagasSingleTurnMetric(SingleTurnMetric):
             self.lang,
             self.answer_format,
             self.support_model,
+            sample.user_input,
         )
         return result.score
 

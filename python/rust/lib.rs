@@ -107,27 +107,48 @@ fn check(
         .map_err(input_error)
 }
 
-/// `check` over many `(answer, chunks)` pairs, on every core; the first input error, in input
-/// order, is raised with the index of its record.
+/// One record of `check_many`: the answer, its chunks (none: the sources its response
+/// carries), its question.
+type Record = (Vec<u8>, Option<Vec<u8>>, Option<String>);
+
+/// `check` over many `(answer, chunks, question)` records, on every core (`question`, when
+/// given, as `--question`); the first input error, in input order, is raised with the index of
+/// its record.
 #[pyfunction]
 fn check_many(
     py: Python<'_>,
-    records: Vec<(Vec<u8>, Option<Vec<u8>>)>,
+    records: Vec<Record>,
     options: Vec<String>,
 ) -> PyResult<Vec<String>> {
     let mut with_chunks = check_args(true, options.clone())?;
-    let mut without_chunks = check_args(false, options)?;
+    let mut without_chunks = check_args(false, options.clone())?;
     // The model is read once, and a bad model file is the call's error, not a record's.
     let model = app::cli::load_model(&with_chunks.checking.model)
         .map_err(|e| input_error(app::error_message(&e)))?;
     with_chunks.checking.loaded = Some(std::sync::Arc::clone(&model));
-    without_chunks.checking.loaded = Some(model);
+    without_chunks.checking.loaded = Some(std::sync::Arc::clone(&model));
+    // A record's question: its own arguments, `--question` added (one argument, so that a
+    // question starting with `-` is no option), the model shared.
+    let asked = |chunks: bool, question: String| -> Result<CheckArgs, String> {
+        let mut options = options.clone();
+        options.push(format!("--question={question}"));
+        let mut args = check_args(chunks, options).map_err(|e| e.to_string())?;
+        args.checking.loaded = Some(std::sync::Arc::clone(&model));
+        Ok(args)
+    };
     let results: Vec<Result<String, String>> = py.detach(|| {
         records
             .into_par_iter()
-            .map(|(answer, chunks)| match chunks {
-                Some(chunks) => check_one(&with_chunks, answer, Some(chunks)),
-                None => check_one(&without_chunks, answer, None),
+            .map(|(answer, chunks, question)| {
+                let args = match chunks {
+                    Some(_) => &with_chunks,
+                    None => &without_chunks,
+                };
+                match question {
+                    Some(question) => asked(chunks.is_some(), question)
+                        .and_then(|args| check_one(&args, answer, chunks)),
+                    None => check_one(args, answer, chunks),
+                }
             })
             .collect()
     });

@@ -106,3 +106,21 @@ def test_check_many_releases_the_interpreter(good_pairs):
         stop.set()
         counter.join()
     assert during > 0
+
+
+def test_check_many_passes_each_records_question():
+    # A record's `question` is `check`'s: a figure it states is context, not a claim.
+    answer = "A 12 year old who attempted suicide should see a psychiatrist at once [1]."
+    chunks = [{"id": "1", "text": "A child who attempted suicide should see a psychiatrist at once."}]
+    asked = "Should a 12 year old who attempted suicide see a psychiatrist?"
+    records = [
+        {"answer": answer, "chunks": chunks, "question": asked},
+        {"answer": answer, "chunks": chunks},
+        (answer, chunks),
+    ]
+    reports = ragcite.check_many(records)
+    verdicts = [report["result"]["sentences"][0]["verdict"] for report in reports]
+    assert verdicts == ["supported", "number-mismatch", "number-mismatch"]
+    assert reports[0] == ragcite.check(answer, chunks, question=asked)
+    with pytest.raises(TypeError, match=r"records\[0\]: question must be a str"):
+        ragcite.check_many([{"answer": answer, "chunks": chunks, "question": 12}])

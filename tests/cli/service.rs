@@ -244,6 +244,31 @@ fn the_worked_example_gives_the_contract_envelope() {
     assert_eq!(server.stop(), Some(0));
 }
 
+/// `question` (ragcite's addition, as `--question`): a figure the question states is context,
+/// not a claim the answer must cite; a question that is not a string is a 422 naming it.
+#[test]
+fn the_question_a_request_carries_is_context() {
+    let server = Server::start(&[]);
+    let request = |question: Option<Value>| {
+        let mut body = json!({
+            "answer": "A 12 year old who attempted suicide should see a psychiatrist at once [1].",
+            "chunks": json!([{"id": "1", "text": "A child who attempted suicide should see a \
+                psychiatrist at once."}]).to_string(),
+        });
+        if let Some(question) = question {
+            body["question"] = question;
+        }
+        server.post_json("/api/v1/calculate", &body)
+    };
+    let verdict = |reply: &Reply| reply.json()["result"]["sentences"][0]["verdict"].clone();
+    assert_eq!(verdict(&request(None)), "number-mismatch");
+    let asked = json!("Should a 12 year old who attempted suicide see a psychiatrist?");
+    assert_eq!(verdict(&request(Some(asked))), "supported");
+    let problem = request(Some(json!(12))).problem(422);
+    assert_eq!(problem["errors"][0]["field"], "question", "{problem:#}");
+    assert_eq!(server.stop(), Some(0));
+}
+
 #[test]
 fn a_body_announced_over_16_mib_is_refused_before_it_is_sent() {
     let server = Server::start(&[]);

@@ -162,3 +162,23 @@ def test_bad_options_raise_when_the_metric_is_made() -> None:
         RagasMetric(lang="xx")
     with pytest.raises(ragcite.InputError, match="outside 0.1..1"):
         RagasSingleTurnMetric(support_threshold=2)
+
+
+def test_the_question_a_sample_asks_is_context() -> None:
+    # A figure the question states is no claim the response must cite: with `user_input`
+    # stating the age, the sentence is supported; without, its `12` is a number mismatch.
+    response = "A 12 year old who attempted suicide should see a psychiatrist at once [1]."
+    contexts = ["A child who attempted suicide should see a psychiatrist at once."]
+    asked = "Should a 12 year old who attempted suicide see a psychiatrist?"
+    metric = RagasSingleTurnMetric()
+    with_question = SingleTurnSample(user_input=asked, response=response, retrieved_contexts=contexts)
+    without = SingleTurnSample(response=response, retrieved_contexts=contexts)
+    assert metric.single_turn_score(with_question) == 1.0
+    assert metric.single_turn_score(without) == 0.0
+    result = evaluate(
+        EvaluationDataset(samples=[with_question, without]), metrics=[metric], show_progress=False
+    )
+    assert result[NAME] == [1.0, 0.0]
+    collections = RagasMetric()
+    assert collections.score(response, contexts, user_input=asked).value == 1.0
+    assert collections.score(response, contexts).value == 0.0

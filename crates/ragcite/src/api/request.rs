@@ -15,6 +15,8 @@ use crate::input::{self, Answer, Chunks, json_kind};
 
 /// The longest answer a request may carry, in characters.
 pub const MAX_ANSWER_CHARS: usize = 100_000;
+/// The longest `question` a `calculate` request may carry, in characters.
+pub const MAX_QUESTION_CHARS: usize = 10_000;
 /// The longest chunks string a request may carry, in characters.
 pub const MAX_CHUNKS_CHARS: usize = 500_000;
 /// The longest document `verify_citation` and `/api/v1/quote` take as text, in characters.
@@ -120,6 +122,8 @@ pub struct CalculateRequest {
     pub auto_language: bool,
     /// ragcite's addition: `citationScope` (`sentence` unless given).
     pub citation_scope: crate::CitationScope,
+    /// The answer, its `question` set from the request's (ragcite's addition, as
+    /// `--question`) when it gives one.
     pub answer: Answer,
     pub chunks: Chunks,
 }
@@ -141,6 +145,7 @@ impl CalculateRequest {
         "supportThreshold",
         "lang",
         "citationScope",
+        "question",
     ];
 
     fn from_fields(mut fields: Fields) -> Result<Self, RequestError> {
@@ -173,6 +178,9 @@ impl CalculateRequest {
                 }
             },
         };
+        // ragcite's addition: the question the answer replies to, as `--question` (a figure it
+        // states is context); it wins over a question the answer's response holds.
+        let question = fields.optional_string("question", MAX_QUESTION_CHARS);
         let (
             Some(answer_text),
             Some(chunks_text),
@@ -217,14 +225,19 @@ impl CalculateRequest {
             }),
         };
         match (answer, chunks) {
-            (Some(answer), Some(chunks)) if errors.is_empty() => Ok(CalculateRequest {
+            (Some(mut answer), Some(chunks)) if errors.is_empty() => Ok(CalculateRequest {
+                answer: {
+                    if question.is_some() {
+                        answer.question = question;
+                    }
+                    answer
+                },
                 answer_text,
                 chunks_text,
                 threshold,
                 language,
                 auto_language,
                 citation_scope,
-                answer,
                 chunks,
             }),
             _ => Err(RequestError::Invalid(FieldErrors {
