@@ -115,11 +115,7 @@ type Record = (Vec<u8>, Option<Vec<u8>>, Option<String>);
 /// given, as `--question`); the first input error, in input order, is raised with the index of
 /// its record.
 #[pyfunction]
-fn check_many(
-    py: Python<'_>,
-    records: Vec<Record>,
-    options: Vec<String>,
-) -> PyResult<Vec<String>> {
+fn check_many(py: Python<'_>, records: Vec<Record>, options: Vec<String>) -> PyResult<Vec<String>> {
     let mut with_chunks = check_args(true, options.clone())?;
     let mut without_chunks = check_args(false, options.clone())?;
     // The model is read once, and a bad model file is the call's error, not a record's.

@@ -432,9 +432,21 @@ impl Checker {
             resolver,
         );
         let text = &marks.text;
-        let read = analyzer.read_sentence(text, given, |before, number| {
-            marker::names_a_source(before, number, resolver)
+        // A mixed sentence (`I could not find the 2023 figure, but the 2022 report gives
+        // 4.1%`) is a claim about the rest: the declining clause's words and figures are
+        // blanked, their places kept.
+        let declined = (analyzer.language() == words::Language::English)
+            .then(|| claim::declined_part(text))
+            .flatten();
+        let judged = declined.map(|range| {
+            let mut bytes = text.clone().into_bytes();
+            bytes[range].fill(b' ');
+            String::from_utf8(bytes).unwrap_or_else(|_| text.clone())
         });
+        let read =
+            analyzer.read_sentence(judged.as_ref().unwrap_or(text), given, |before, number| {
+                marker::names_a_source(before, number, resolver)
+            });
         let quotations = quote::quotations(text);
         let nonclaim = claim::classify(
             text,

@@ -221,6 +221,10 @@ static PATTERNS: Patterns = Patterns {
 struct Prepared {
     text: String,
     lower: String,
+    /// For each byte of `text`, the offset in the sentence of the character it comes from.
+    origin: Vec<usize>,
+    /// The sentence's length: where the end of `text` is in it.
+    end: usize,
 }
 
 impl Prepared {
@@ -229,10 +233,15 @@ impl Prepared {
             .then(|| LEAD.find(sentence.as_bytes()))
             .flatten()
             .map_or(0, |m| m.end());
-        let sentence = sentence.get(start..).unwrap_or(sentence);
+        let end = sentence.len();
+        let (start, sentence) = match sentence.get(start..) {
+            Some(rest) => (start, rest),
+            None => (0, sentence),
+        };
         let mut text = String::with_capacity(sentence.len());
+        let mut origin = Vec::with_capacity(sentence.len());
         let mut space = true;
-        for c in sentence.chars() {
+        for (at, c) in sentence.char_indices() {
             let c = match c {
                 '’' | '‘' | 'ʼ' => '\'',
                 '*' | '_' | '`' => continue,
@@ -248,12 +257,25 @@ impl Prepared {
                 space = false;
             }
             text.push(c);
+            origin.extend(std::iter::repeat_n(start + at, c.len_utf8()));
         }
         while text.ends_with(' ') {
             text.pop();
+            origin.pop();
         }
         let lower = text.to_ascii_lowercase();
-        Prepared { text, lower }
+        Prepared {
+            text,
+            lower,
+            origin,
+            end,
+        }
+    }
+
+    /// Where `range` of the prepared text is in the sentence.
+    fn original(&self, range: Range<usize>) -> Range<usize> {
+        let at = |k: usize| self.origin.get(k).copied().unwrap_or(self.end);
+        at(range.start)..at(range.end)
     }
 
     /// The words of the sentence that `range` (in the prepared text) covers, as written.
@@ -301,6 +323,54 @@ fn names_something(text: &str) -> bool {
         after_break = word.ends_with([':', '.', '!', '?']);
     }
     false
+}
+
+/// The clause of a mixed sentence that declines (`I could not find the 2023 figure, but the
+/// 2022 report gives 4.1%`: `I could not find the 2023 figure`), as a byte range of the
+/// sentence, when a contrast follows it with a claim or a claim comes before it (`X won 22
+/// awards, but the document does not mention …`): the sentence is a claim about the rest, and
+/// the declining clause's words and figures are no part of it. English only.
+pub fn declined_part(sentence: &str) -> Option<Range<usize>> {
+    let p = &PATTERNS;
+    let prepared = Prepared::new(sentence);
+    let lower = prepared.lower.as_str();
+    let bytes = lower.as_bytes();
+    if lower.is_empty() || !may_decline(lower) {
+        return None;
+    }
+    let concessive = gate::concessive(lower);
+    for m in p.abstention.find_iter(bytes) {
+        if concessive
+            && p.concessive
+                .find(bytes)
+                .is_some_and(|c| m.start() < c.end())
+        {
+            continue;
+        }
+        if let Some(c) = p.contrast.find(&bytes[m.end()..])
+            && words_after(lower, m.end() + c.end()) >= 3
+        {
+            // From the sentence's start (or the last clause break before the abstention) to
+            // the contrast.
+            let start = lower[..m.start()].rfind([';', ':']).map_or(0, |k| k + 1);
+            // The connective too (`, but`, `; however,`), not a word it only touches (`; the`).
+            let mut end = m.end() + c.end();
+            if lower[end..].starts_with(|ch: char| ch.is_alphanumeric()) {
+                end = m.end()
+                    + c.start()
+                    + lower[m.end() + c.start()..end]
+                        .trim_end_matches(|ch: char| ch.is_alphanumeric())
+                        .len();
+            }
+            return Some(prepared.original(start..end));
+        }
+        if let Some(c) = p.conjunction.find_iter(&bytes[..m.start()]).last()
+            && words_before(lower, c.start()) >= 3
+        {
+            return Some(prepared.original(c.start()..lower.len()));
+        }
+    }
+    None
 }
 
 /// Whether the sentence is one of the non-claims, and which: the first rule that applies of

@@ -318,3 +318,39 @@ fn the_gates_pass_every_sentence_of_the_dev_data() {
     let matched: usize = texts.iter().map(|t| check_gates(t)).sum();
     assert!(matched > 1000, "{matched}");
 }
+
+/// A mixed sentence is a claim about what does not decline: the declining clause and its
+/// connective are the part left out; an abstention alone, a concession and a plain claim
+/// leave nothing out.
+#[test]
+fn the_declining_clause_of_a_mixed_sentence() {
+    let part = |s: &str| declined_part(s).map(|r| s[r].to_string());
+    assert_eq!(
+        part("I could not find the 2023 figure, but the 2022 report gives 4.1%."),
+        Some("I could not find the 2023 figure, but".to_string())
+    );
+    assert_eq!(
+        part("The sources do not mention the CEO's salary; however, revenue was 12 million."),
+        Some("The sources do not mention the CEO's salary; however".to_string())
+    );
+    assert_eq!(
+        part("The sources do not mention the salary; the company reported revenue of 12 million."),
+        Some("The sources do not mention the salary; ".to_string())
+    );
+    assert_eq!(
+        part("The tower won 22 design awards, but the document does not mention the year."),
+        Some(", but the document does not mention the year.".to_string())
+    );
+    assert_eq!(
+        part("I could not find any information about this topic."),
+        None
+    );
+    assert_eq!(
+        part("The 2022 report gives an inflation rate of 4.1%."),
+        None
+    );
+    assert_eq!(
+        part("Although the context does not say so, the tower is 330 metres tall."),
+        None
+    );
+}
