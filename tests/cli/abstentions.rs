@@ -339,3 +339,30 @@ fn the_sentences_no_reviewer_wants_cited_are_named() {
     assert_eq!(doc["result"]["counts"]["abstentions"], 2);
     assert_eq!(doc["result"]["counts"]["uncitedClaim"], 0);
 }
+
+/// A sentence that declines and then states something is a claim about what it states: the
+/// declining clause's figure (`2023`) is not looked for, the claim's are.
+#[test]
+fn a_mixed_sentence_is_judged_on_its_claim() {
+    let tree = Tree::new();
+    tree.write(
+        "answer.md",
+        "I could not find the 2023 figure, but the 2022 report gives an inflation rate of 4.1% [1].\n\
+         I could not find the 2023 figure, but the 2022 report gives an inflation rate of 5.2% [1].\n",
+    );
+    tree.write(
+        "chunks.txt",
+        "[1] The 2022 report gives an inflation rate of 4.1%.\n",
+    );
+    let doc = tree
+        .ragcite(
+            &tree.root,
+            ["check", "answer.md", "chunks.txt", "--format", "json"],
+        )
+        .json(1);
+    let sentences = &doc["result"]["sentences"];
+    assert_eq!(sentences[0]["verdict"], "supported", "{doc:#}");
+    assert_eq!(sentences[0]["checkWorthy"], json!(["2022", "4.1%"]));
+    assert_eq!(sentences[1]["verdict"], "number-mismatch", "{doc:#}");
+    assert_eq!(sentences[1]["missingNumbers"], json!(["5.2%"]));
+}
