@@ -165,3 +165,40 @@ fn math_notation_is_no_figure_but_statistics_are() {
     assert_eq!(statistics[0][0], "number-mismatch", "{statistics:?}");
     assert_eq!(statistics[0][1], json!(["120", "0.05"]), "{statistics:?}");
 }
+
+/// A figure derived from a rate the chunk states and a quantity of the sentence, the units
+/// agreeing (`70 kg × 5 mg/kg = 350 mg`), is no mismatch, with `derived` naming the inputs; a
+/// figure the rate does not give is one, and so is the quantity it was not derived from.
+#[test]
+fn a_figure_from_a_rate_and_the_sentences_quantity_is_derived() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("answer.md"),
+        "For a 70 kg adult, the usual dose is 350 to 700 mg a day [1].\n\
+         For a 70 kg adult, the usual dose is 400 mg a day [1].\n\
+         For a 70 kg adult, the usual dose is 350 ml a day [1].\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("chunks.json"),
+        json!([{"id": "1", "text": "The usual dose is 5–10 mg/kg a day."}]).to_string(),
+    )
+    .unwrap();
+    let doc = ragcite(["check", "answer.md", "chunks.json", "--format", "json"])
+        .in_dir(dir.path())
+        .json(1);
+    let sentences = &doc["result"]["sentences"];
+    assert_eq!(sentences[0]["verdict"], "supported", "{doc:#}");
+    assert_eq!(
+        sentences[0]["derived"],
+        json!([
+            {"number": "350", "how": "70 kg × 5 mg/kg = 350 mg"},
+            {"number": "700", "how": "70 kg × 10 mg/kg = 700 mg"},
+        ])
+    );
+    assert_eq!(sentences[1]["verdict"], "number-mismatch");
+    assert_eq!(sentences[1]["missingNumbers"], json!(["70", "400"]));
+    // The units must agree: millilitres are no milligrams.
+    assert_eq!(sentences[2]["verdict"], "number-mismatch");
+    assert_eq!(sentences[2]["missingNumbers"], json!(["70", "350"]));
+}

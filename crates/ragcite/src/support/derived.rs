@@ -281,6 +281,174 @@ fn plain(float: f64) -> String {
     }
 }
 
+/// The unit a figure is written with, normalised (`kilograms` → `kg`), from the words after
+/// it: `350 mg`, `350 to 700 mg` (a range takes its last figure's unit), `5–10 mg/kg`.
+/// `None` when no word follows.
+fn unit_after(text: &str, end: usize) -> Option<(String, Option<String>)> {
+    let rest = text.get(end..)?;
+    let mut rest = rest.trim_start();
+    // A range: `to`, `-`, `–` and the next figure before the unit.
+    for joint in ["to ", "–", "-", "—", "and "] {
+        if let Some(after) = rest.strip_prefix(joint) {
+            let after = after.trim_start();
+            let digits = after
+                .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+                .unwrap_or(after.len());
+            if digits > 0 {
+                rest = after[digits..].trim_start();
+            }
+            break;
+        }
+    }
+    let word_end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == 'µ'))
+        .unwrap_or(rest.len());
+    let unit = normal_unit(&rest[..word_end])?;
+    let after = rest[word_end..].trim_start();
+    let per = after
+        .strip_prefix('/')
+        .or_else(|| after.strip_prefix("per "))
+        .map(str::trim_start)
+        .and_then(|p| {
+            let e = p
+                .find(|c: char| !(c.is_alphanumeric() || c == 'µ'))
+                .unwrap_or(p.len());
+            normal_unit(&p[..e])
+        });
+    Some((unit, per))
+}
+
+/// A unit word as one spelling: lower case, singular, the usual abbreviation.
+fn normal_unit(word: &str) -> Option<String> {
+    if word.is_empty() || word.len() > 16 || !word.chars().next()?.is_alphabetic() {
+        return None;
+    }
+    let lower = word.to_lowercase();
+    let unit = match lower.as_str() {
+        "kilogram" | "kilograms" | "kgs" => "kg",
+        "milligram" | "milligrams" | "mgs" => "mg",
+        "gram" | "grams" | "gm" => "g",
+        "microgram" | "micrograms" | "µg" | "ug" => "mcg",
+        "litre" | "litres" | "liter" | "liters" => "l",
+        "millilitre" | "millilitres" | "milliliter" | "milliliters" => "ml",
+        "pound" | "pounds" | "lbs" => "lb",
+        "hour" | "hours" | "hr" | "hrs" => "h",
+        "minute" | "minutes" | "mins" => "min",
+        "days" => "day",
+        "metre" | "metres" | "meter" | "meters" => "m",
+        "kilometre" | "kilometres" | "kilometer" | "kilometers" => "km",
+        other => other,
+    };
+    Some(unit.to_string())
+}
+
+/// A figure with a unit: its value and text, and its unit (and the unit it is per, for a
+/// rate: `mg` per `kg`).
+pub struct WithUnit {
+    value: f64,
+    text: String,
+    unit: String,
+    per: Option<String>,
+}
+
+fn with_units(text: &str, numbers: &[Number]) -> Vec<WithUnit> {
+    numbers
+        .iter()
+        .filter(|n| n.role == Role::Figure && n.value.kind() == Kind::Quantity)
+        .filter_map(|n| {
+            let (unit, per) = unit_after(text, n.span.end)?;
+            Some(WithUnit {
+                value: n.value.as_f64()?,
+                text: n.text.clone(),
+                unit,
+                per,
+            })
+        })
+        .take(MAX_OPERANDS)
+        .collect()
+}
+
+/// The rates a chunk states (`5–10 mg/kg`: 5 and 10, `mg` per `kg`), read once per chunk;
+/// `None` when it states more than [`MAX_OPERANDS`] (a long page gives nothing).
+pub fn rates_of(text: &str, decimal: crate::words::Decimal) -> Option<Vec<WithUnit>> {
+    let found = crate::words::numbers_in(text, decimal);
+    let rates: Vec<WithUnit> = found
+        .iter()
+        .filter(|n| n.role == Role::Figure && n.value.kind() == Kind::Quantity)
+        .filter_map(|n| {
+            let (unit, per) = unit_after(text, n.span.end)?;
+            Some(WithUnit {
+                value: n.value.as_f64()?,
+                text: n.text.clone(),
+                unit,
+                per: Some(per?),
+            })
+        })
+        .take(MAX_OPERANDS + 1)
+        .collect();
+    (rates.len() <= MAX_OPERANDS).then_some(rates)
+}
+
+/// Figures a sentence gives from a rate that its cited chunks state and a quantity of its own
+/// (`for a 70 kg adult, 350 to 700 mg` against `5–10 mg/kg`: `70 kg × 5 mg/kg = 350 mg`), the
+/// units agreeing: the result in the rate's unit, the quantity in the unit it is per. Such a
+/// figure is no mismatch, nor is the quantity it was derived from (the sentence's own input).
+/// `missing`: the sentence's numbers that no cited chunk holds; returns those still missing
+/// and the derivations. `chunk_rates`: each cited chunk's [`rates_of`] (`None`: too many).
+pub fn by_rate<'r>(
+    sentence: &str,
+    numbers: &[Number],
+    missing: Vec<String>,
+    chunk_rates: impl Iterator<Item = Option<&'r [WithUnit]>>,
+) -> (Vec<String>, Vec<(String, String)>) {
+    let own = with_units(sentence, numbers);
+    if missing.is_empty() || own.len() < 2 {
+        return (missing, Vec::new());
+    }
+    let mut rates: Vec<&WithUnit> = Vec::new();
+    for found in chunk_rates {
+        let Some(found) = found else {
+            return (missing, Vec::new());
+        };
+        rates.extend(found);
+        if rates.len() > MAX_OPERANDS {
+            return (missing, Vec::new());
+        }
+    }
+    let mut derived = Vec::new();
+    let mut inputs = Vec::new();
+    for result in own.iter().filter(|r| missing.contains(&r.text)) {
+        let Some(number) = numbers.iter().find(|n| n.text == result.text) else {
+            continue;
+        };
+        let tolerance = 0.5 * 10f64.powi(number.precision.clamp(-12, 12) as i32);
+        let how = rates.iter().find_map(|rate| {
+            let per = rate.per.as_deref()?;
+            if rate.unit != result.unit {
+                return None;
+            }
+            own.iter()
+                .filter(|q| q.unit == per && q.per.is_none() && q.text != result.text)
+                .find(|q| (q.value * rate.value - result.value).abs() <= tolerance + 1e-9)
+                .map(|q| {
+                    inputs.push(q.text.clone());
+                    format!(
+                        "{} {} \u{d7} {} {}/{} = {} {}",
+                        q.text, q.unit, rate.text, rate.unit, per, result.text, result.unit
+                    )
+                })
+        });
+        if let Some(how) = how {
+            derived.push((result.text.clone(), how));
+        }
+    }
+    let left = missing
+        .into_iter()
+        .filter(|m| !derived.iter().any(|(d, _)| d == m) && !inputs.contains(m))
+        .collect();
+    (left, derived)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -60,6 +60,10 @@ pub(in crate::support) struct Judge<'a> {
     pub(in crate::support) shortcuts: bool,
     /// Looked at before each sentence and every few chunks a sentence is scored against.
     deadline: &'a Deadline,
+    /// How the check's language writes decimals, for reading the cited chunks' rates.
+    decimal: crate::words::Decimal,
+    /// Per chunk, the rates it states (see [`derived::rates_of`]), read on first need.
+    rates: FxHashMap<usize, Option<Vec<derived::WithUnit>>>,
 }
 
 impl<'a> Judge<'a> {
@@ -91,6 +95,8 @@ impl<'a> Judge<'a> {
             claims: Claims::default(),
             shortcuts: true,
             deadline,
+            decimal: analyzer.language().decimal(),
+            rates: FxHashMap::default(),
         }
     }
 
@@ -157,10 +163,35 @@ impl<'a> Judge<'a> {
                 _ => Some((c, score)),
             });
         let coverage = best_cited.map_or(0.0, |(_, s)| s);
-        let (missing_numbers, derived) = if sentence.cited.is_empty() {
+        let (missing_numbers, mut derived) = if sentence.cited.is_empty() {
             (Vec::new(), Vec::new())
         } else {
             scores.missing_numbers(&self.is_cited)
+        };
+        // A figure derived from a rate the cited chunks state and a quantity of the sentence.
+        let missing_numbers = if missing_numbers.is_empty() {
+            missing_numbers
+        } else {
+            // Each cited chunk's rates, read once per check (and only for a sentence with a
+            // missing figure).
+            for &c in &sentence.cited {
+                let (chunks, decimal) = (self.chunks, self.decimal);
+                self.rates
+                    .entry(c)
+                    .or_insert_with(|| derived::rates_of(&chunks[c].text, decimal));
+            }
+            let (left, by_rate) = derived::by_rate(
+                &sentence.text,
+                &sentence.numbers,
+                missing_numbers,
+                sentence.cited.iter().map(|c| self.rates[c].as_deref()),
+            );
+            derived.extend(
+                by_rate
+                    .into_iter()
+                    .map(|(number, how)| crate::report::Derived { number, how }),
+            );
+            left
         };
         let cited = scores.cited_scores(missing_numbers.len(), self.model, self.deadline);
         let support = cited.support;
