@@ -82,7 +82,7 @@ def test_check_many_releases_the_interpreter(good_pairs):
     """While the checks run, another Python thread runs: with a switch interval longer than the
     test, the main thread never hands the interpreter over on its own, so the counter moves
     during the call only if the extension releases it."""
-    pairs = [(answer.encode(), json.dumps(chunks).encode()) for answer, chunks in good_pairs]
+    pairs = [(answer.encode(), json.dumps(chunks).encode(), None) for answer, chunks in good_pairs]
     options = ["--threshold", "0.5", "--lang", "en", "--answer-format", "auto"]
     ticks = [0]
     stop = threading.Event()
