@@ -351,7 +351,8 @@ pub struct WithUnit {
     per: Option<String>,
 }
 
-fn with_units(text: &str, numbers: &[Number]) -> Vec<WithUnit> {
+/// The figures of `numbers` (read from `text`) written with a unit, in order.
+fn with_units<'a>(text: &'a str, numbers: &'a [Number]) -> impl Iterator<Item = WithUnit> + 'a {
     numbers
         .iter()
         .filter(|n| n.role == Role::Figure && n.value.kind() == Kind::Quantity)
@@ -364,26 +365,14 @@ fn with_units(text: &str, numbers: &[Number]) -> Vec<WithUnit> {
                 per,
             })
         })
-        .take(MAX_OPERANDS)
-        .collect()
 }
 
 /// The rates a chunk states (`5–10 mg/kg`: 5 and 10, `mg` per `kg`), read once per chunk;
 /// `None` when it states more than [`MAX_OPERANDS`] (a long page gives nothing).
 pub fn rates_of(text: &str, decimal: crate::words::Decimal) -> Option<Vec<WithUnit>> {
     let found = crate::words::numbers_in(text, decimal);
-    let rates: Vec<WithUnit> = found
-        .iter()
-        .filter(|n| n.role == Role::Figure && n.value.kind() == Kind::Quantity)
-        .filter_map(|n| {
-            let (unit, per) = unit_after(text, n.span.end)?;
-            Some(WithUnit {
-                value: n.value.as_f64()?,
-                text: n.text.clone(),
-                unit,
-                per: Some(per?),
-            })
-        })
+    let rates: Vec<WithUnit> = with_units(text, &found)
+        .filter(|r| r.per.is_some())
         .take(MAX_OPERANDS + 1)
         .collect();
     (rates.len() <= MAX_OPERANDS).then_some(rates)
@@ -401,7 +390,7 @@ pub fn by_rate<'r>(
     missing: Vec<String>,
     chunk_rates: impl Iterator<Item = Option<&'r [WithUnit]>>,
 ) -> (Vec<String>, Vec<(String, String)>) {
-    let own = with_units(sentence, numbers);
+    let own: Vec<WithUnit> = with_units(sentence, numbers).take(MAX_OPERANDS).collect();
     if missing.is_empty() || own.len() < 2 {
         return (missing, Vec::new());
     }

@@ -759,8 +759,9 @@ mod tests {
     #[test]
     fn math_notation_is_no_figure() {
         // Exponents, bases raised to a variable, bounds and indices of a variable, terms added
-        // to one: notation, not figures a chunk must hold.
-        for text in [
+        // to one: notation, not figures a chunk must hold. Statistics, sample sizes, quantities
+        // with a unit, powers of ten and plain figures stay figures.
+        let notation = [
             "for k ≥ 3",
             "H^1(X) vanishes",
             "x^2 + 1",
@@ -771,15 +772,8 @@ mod tests {
             "when 3 ≤ k",
             "$k \\geq 3$",
             "if x != 0",
-        ] {
-            assert!(
-                role_of(text).iter().all(|&r| r == Role::Name),
-                "{text}: {:?}",
-                role_of(text)
-            );
-        }
-        // Statistics, sample sizes, quantities with a unit, powers of ten and plain figures stay.
-        for text in [
+        ];
+        let figures = [
             "p < 0.05",
             "r = 0.87",
             "n = 120 patients",
@@ -789,12 +783,14 @@ mod tests {
             "rose 3% to 5",
             "a 3 + 4 split",
             "ages 18 to 65",
-        ] {
-            assert!(
-                role_of(text).iter().all(|&r| r == Role::Figure),
-                "{text}: {:?}",
-                role_of(text)
-            );
+        ];
+        let cases = notation
+            .iter()
+            .map(|t| (t, Role::Name))
+            .chain(figures.iter().map(|t| (t, Role::Figure)));
+        for (text, role) in cases {
+            let roles = role_of(text);
+            assert!(roles.iter().all(|&r| r == role), "{text}: {roles:?}");
         }
     }
 
