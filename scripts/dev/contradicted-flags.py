@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Every `contradicted` verdict on labelled dev sets, with what decided it (stdlib only).
+"""Every `contradicted` verdict (or, with `--verdict number-mismatch`, every number mismatch)
+on labelled dev sets, with what decided it (stdlib only).
 
 Runs `ragcite eval --features` on each file to find the units whose verdict is `contradicted`,
 then checks each such unit alone (`ragcite check --format json`: its text against the record's
 chunks) to show the contradiction: its kind, the sentence's words, the chunk's words and the
 passage. Prints one block per flag with the human label, and a count per set; `--jsonl PATH`
 writes the flags (id, set, label, sentence, kind, words, passage) for reading and labelling by
-hand (a regression set under testdata/ is cut from such a file).
+hand (a regression set under testdata/ is cut from such a file). With `--verdict
+number-mismatch`, each flag has the figures no cited chunk holds and the cited chunks' texts.
 
 Usage:
   scripts/dev/contradicted-flags.py --bin target/release/ragcite dev/attributionbench.jsonl \
@@ -37,7 +39,7 @@ def units(path):
     return table
 
 
-def check(binary, record, text):
+def check(binary, record, text, verdict):
     with tempfile.TemporaryDirectory() as tmp:
         answer = os.path.join(tmp, "answer.md")
         chunks = os.path.join(tmp, "chunks.json")
@@ -54,7 +56,7 @@ def check(binary, record, text):
     except json.JSONDecodeError:
         return None
     for s in report["result"]["sentences"]:
-        if s.get("contradiction"):
+        if s.get("verdict") == verdict:
             return s
     return None
 
@@ -65,6 +67,8 @@ def main():
     parser.add_argument("--bin", required=True)
     parser.add_argument("--jsonl")
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--verdict", default="contradicted",
+                        help="the verdict listed: contradicted (default) or number-mismatch")
     args = parser.parse_args()
     flags = []
     for path in args.files:
@@ -78,15 +82,27 @@ def main():
         with open(features, encoding="utf-8") as f:
             for line in f:
                 u = json.loads(line)
-                if u["verdict"] == "contradicted":
+                if u["verdict"] == args.verdict:
                     found.append(table[(u["record"], u["unit"])] + (u,))
         os.unlink(features)
         with ThreadPoolExecutor(4) as pool:
-            details = list(pool.map(lambda x: check(args.bin, x[0], x[1]), found))
+            details = list(pool.map(lambda x: check(args.bin, x[0], x[1], args.verdict), found))
         right = 0
         for (_record, text, label, u), s in zip(found, details):
             c = (s or {}).get("contradiction") or {}
             right += label is False
+            if args.verdict == "number-mismatch":
+                cited = (s or {}).get("cited") or []
+                texts = {ch["id"]: ch["text"] for ch in _record["chunks"] if ch["id"] in cited}
+                flags.append({
+                    "id": f"{u['record']}#{u['unit']}", "set": name, "label": label,
+                    "sentence": text, "missing": (s or {}).get("missingNumbers"),
+                    "cited": texts,
+                })
+                if not args.quiet:
+                    print(f"[{name}] {u['record']}#{u['unit']} missing {flags[-1]['missing']}")
+                    print(f"  S: {text}")
+                continue
             flags.append({
                 "id": f"{u['record']}#{u['unit']}", "set": name, "label": label,
                 "sentence": text, "kind": c.get("kind"), "sentenceWords": c.get("sentenceWords"),
@@ -99,7 +115,7 @@ def main():
                 print(f"  s-words: {c.get('sentenceWords')!r}  c-words: {c.get('chunkWords')!r}")
                 print(f"  P: {c.get('passage')}")
         n = len(found)
-        print(f"== {name}: {n} contradicted, {right} labelled not supported"
+        print(f"== {name}: {n} {args.verdict}, {right} labelled not supported"
               f" (precision {right / n if n else float('nan'):.3f})", file=sys.stderr)
     if args.jsonl:
         with open(args.jsonl, "w", encoding="utf-8") as f:
