@@ -331,6 +331,30 @@ fn names_something(text: &str) -> bool {
 /// awards, but the document does not mention …`): the sentence is a claim about the rest, and
 /// the declining clause's words and figures are no part of it. English only.
 pub fn declined_part(sentence: &str) -> Option<Range<usize>> {
+    // The contrast and conjunction patterns need a `;` or one of their words: most sentences
+    // have neither, and are not prepared.
+    const JOINS: [&[u8]; 10] = [
+        b"but",
+        b"however",
+        b"yet",
+        b"though",
+        b"whereas",
+        b"while",
+        b"nevertheless",
+        b"nonetheless",
+        b"instead",
+        b"still",
+    ];
+    let bytes = sentence.as_bytes();
+    let joined = bytes.contains(&b';')
+        || JOINS.iter().any(|w| {
+            bytes
+                .windows(w.len())
+                .any(|window| window.eq_ignore_ascii_case(w))
+        });
+    if !joined {
+        return None;
+    }
     let p = &PATTERNS;
     let prepared = Prepared::new(sentence);
     let lower = prepared.lower.as_str();
