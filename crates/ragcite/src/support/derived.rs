@@ -367,6 +367,23 @@ fn with_units<'a>(text: &'a str, numbers: &'a [Number]) -> impl Iterator<Item = 
         })
 }
 
+/// Whether a rate could derive a missing figure of the sentence: one of `missing` has a unit,
+/// and another figure with a unit stands beside it. Most sentences with a missing figure have
+/// no such pair, and their cited chunks are not read again for rates.
+pub fn wants_rates(sentence: &str, numbers: &[Number], missing: &[String]) -> bool {
+    let mut units = with_units(sentence, numbers).take(MAX_OPERANDS);
+    let mut seen = 0;
+    let mut result = false;
+    for quantity in units.by_ref() {
+        seen += 1;
+        result |= missing.contains(&quantity.text);
+        if seen >= 2 && result {
+            return true;
+        }
+    }
+    false
+}
+
 /// The rates a chunk states (`5–10 mg/kg`: 5 and 10, `mg` per `kg`), read once per chunk;
 /// `None` when it states more than [`MAX_OPERANDS`] (a long page gives nothing).
 pub fn rates_of(text: &str, decimal: crate::words::Decimal) -> Option<Vec<WithUnit>> {

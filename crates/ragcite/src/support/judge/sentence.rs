@@ -169,30 +169,31 @@ impl<'a> Judge<'a> {
             scores.missing_numbers(&self.is_cited)
         };
         // A figure derived from a rate the cited chunks state and a quantity of the sentence.
-        let missing_numbers = if missing_numbers.is_empty() {
-            missing_numbers
-        } else {
-            // Each cited chunk's rates, read once per check (and only for a sentence with a
-            // missing figure).
-            for &c in &sentence.cited {
-                let (chunks, decimal) = (self.chunks, self.decimal);
-                self.rates
-                    .entry(c)
-                    .or_insert_with(|| derived::rates_of(&chunks[c].text, decimal));
-            }
-            let (left, by_rate) = derived::by_rate(
-                &sentence.text,
-                &sentence.numbers,
-                missing_numbers,
-                sentence.cited.iter().map(|c| self.rates[c].as_deref()),
-            );
-            derived.extend(
-                by_rate
-                    .into_iter()
-                    .map(|(number, how)| crate::report::Derived { number, how }),
-            );
-            left
-        };
+        let missing_numbers =
+            if !derived::wants_rates(&sentence.text, &sentence.numbers, &missing_numbers) {
+                missing_numbers
+            } else {
+                // Each cited chunk's rates, read once per check (and only for a sentence with a
+                // missing figure).
+                for &c in &sentence.cited {
+                    let (chunks, decimal) = (self.chunks, self.decimal);
+                    self.rates
+                        .entry(c)
+                        .or_insert_with(|| derived::rates_of(&chunks[c].text, decimal));
+                }
+                let (left, by_rate) = derived::by_rate(
+                    &sentence.text,
+                    &sentence.numbers,
+                    missing_numbers,
+                    sentence.cited.iter().map(|c| self.rates[c].as_deref()),
+                );
+                derived.extend(
+                    by_rate
+                        .into_iter()
+                        .map(|(number, how)| crate::report::Derived { number, how }),
+                );
+                left
+            };
         let cited = scores.cited_scores(missing_numbers.len(), self.model, self.deadline);
         let support = cited.support;
         let quotes = self.quotes(sentence);
