@@ -14,6 +14,9 @@ const SCALES: Words = Words::new(&[
     ("trillion", 12, false),
     ("trillions", 12, false),
     ("bn", 9, false),
+    // Oil output: million barrels a day (`100.1 mb/d`).
+    ("mb/d", 6, false),
+    ("mbpd", 6, false),
     // The same words in the other languages ragcite reads (`1,5 Millionen`, `2 milliards`).
     ("millionen", 6, false),
     ("mio", 6, false),

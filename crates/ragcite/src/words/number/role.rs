@@ -38,6 +38,7 @@ const LABEL_WORDS: &[&str] = &[
     "gen",
     "generation",
     "grade",
+    "id",
     "item",
     "lesson",
     "level",
@@ -357,6 +358,40 @@ fn in_identifier(text: &str, number: &Number) -> bool {
     if start == 0 {
         return false;
     }
+    // A subdivision of a code's section written onto it (`501(c)(3)`, `§ 1983(b)(2)`): the
+    // number in brackets right after a closing one, or one with a bracketed letter or number
+    // written onto it.
+    if bytes[start - 1] == b'('
+        && start >= 2
+        && bytes[start - 2] == b')'
+        && bytes.get(end) == Some(&b')')
+    {
+        return true;
+    }
+    if bytes.get(end) == Some(&b'(')
+        && let Some(close) = text[end + 1..].find(')')
+        && (1..=3).contains(&close)
+        && text[end + 1..end + 1 + close]
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric())
+    {
+        return true;
+    }
+    // The edition year of a standard (`ISO 16:1975`, `EN 1090-1:2009`): a year after a colon
+    // written onto the number of a standard named by an upper-case acronym.
+    if bytes[start - 1] == b':' && number.text.len() == 4 && standard_number_before(text, start - 1)
+    {
+        return true;
+    }
+    // An isotope (`carbon-14`, `hassium-277`): a chemical element's name and a hyphen.
+    if bytes[start - 1] == b'-'
+        && let Some((word, _)) = word_ending(text, start - 1)
+        && ELEMENTS
+            .binary_search(&word.to_ascii_lowercase().as_str())
+            .is_ok()
+    {
+        return true;
+    }
     match bytes[start - 1] {
         b'_' => true,
         b'=' => start >= 2 && bytes[start - 2].is_ascii_alphanumeric(),
@@ -366,6 +401,151 @@ fn in_identifier(text: &str, number: &Number) -> bool {
         _ => false,
     }
 }
+
+/// Whether a standard's number ends at `end` (`ISO 16`, `EN 1090-1`, `IEC 60601-1`): digits
+/// (with hyphenated parts) after an acronym of two to five upper-case letters and a space.
+fn standard_number_before(text: &str, end: usize) -> bool {
+    let bytes = text.as_bytes();
+    let mut j = end;
+    while j > 0 && (bytes[j - 1].is_ascii_digit() || bytes[j - 1] == b'-') {
+        j -= 1;
+    }
+    if j == end || !bytes[j].is_ascii_digit() || j < 2 || bytes[j - 1] != b' ' {
+        return false;
+    }
+    word_ending(text, j - 1).is_some_and(|(word, at)| {
+        (2..=5).contains(&word.len())
+            && word.bytes().all(|b| b.is_ascii_uppercase())
+            && (at == 0 || !bytes[at - 1].is_ascii_alphanumeric())
+    })
+}
+
+/// The chemical elements' names, lower-cased and sorted: a number after one and a hyphen is
+/// an isotope's mass number (`carbon-14`), part of its name.
+const ELEMENTS: &[&str] = &[
+    "actinium",
+    "aluminium",
+    "aluminum",
+    "americium",
+    "antimony",
+    "argon",
+    "arsenic",
+    "astatine",
+    "barium",
+    "berkelium",
+    "beryllium",
+    "bismuth",
+    "bohrium",
+    "boron",
+    "bromine",
+    "cadmium",
+    "caesium",
+    "calcium",
+    "californium",
+    "carbon",
+    "cerium",
+    "cesium",
+    "chlorine",
+    "chromium",
+    "cobalt",
+    "copernicium",
+    "copper",
+    "curium",
+    "darmstadtium",
+    "dubnium",
+    "dysprosium",
+    "einsteinium",
+    "erbium",
+    "europium",
+    "fermium",
+    "flerovium",
+    "fluorine",
+    "francium",
+    "gadolinium",
+    "gallium",
+    "germanium",
+    "gold",
+    "hafnium",
+    "hassium",
+    "helium",
+    "holmium",
+    "hydrogen",
+    "indium",
+    "iodine",
+    "iridium",
+    "iron",
+    "krypton",
+    "lanthanum",
+    "lawrencium",
+    "lead",
+    "lithium",
+    "livermorium",
+    "lutetium",
+    "magnesium",
+    "manganese",
+    "meitnerium",
+    "mendelevium",
+    "mercury",
+    "molybdenum",
+    "moscovium",
+    "neodymium",
+    "neon",
+    "neptunium",
+    "nickel",
+    "nihonium",
+    "niobium",
+    "nitrogen",
+    "nobelium",
+    "oganesson",
+    "osmium",
+    "oxygen",
+    "palladium",
+    "phosphorus",
+    "platinum",
+    "plutonium",
+    "polonium",
+    "potassium",
+    "praseodymium",
+    "promethium",
+    "protactinium",
+    "radium",
+    "radon",
+    "rhenium",
+    "rhodium",
+    "roentgenium",
+    "rubidium",
+    "ruthenium",
+    "rutherfordium",
+    "samarium",
+    "scandium",
+    "seaborgium",
+    "selenium",
+    "silicon",
+    "silver",
+    "sodium",
+    "strontium",
+    "sulfur",
+    "sulphur",
+    "tantalum",
+    "technetium",
+    "tellurium",
+    "tennessine",
+    "terbium",
+    "thallium",
+    "thorium",
+    "thulium",
+    "tin",
+    "titanium",
+    "tritium",
+    "tungsten",
+    "uranium",
+    "vanadium",
+    "xenon",
+    "ytterbium",
+    "yttrium",
+    "zinc",
+    "zirconium",
+];
 
 /// Whether the number is math notation, not a figure the text states: an exponent of a
 /// variable or a base raised to one (`x^2`, `H^1(X)`, `2^n`), a bound or index of a variable
@@ -528,10 +708,140 @@ fn enumerator(text: &str, number: &Number) -> bool {
             return true;
         }
     }
+    // A lone number on a line of its own that ends the text, its marker blanked before the
+    // full stop (`steps:\n\n1[1].`, read as `1   .`): the list's first item, cut off.
+    if opens_line {
+        let after = text[end..].trim_start_matches(' ');
+        if after.len() < text.len() - end && matches!(after, "." | ")") {
+            return true;
+        }
+    }
     let ends_text = text[end..]
         .bytes()
         .all(|b| b.is_ascii_whitespace() || matches!(b, b'.' | b':' | b')' | b'*'));
     ends_text && before.trim_end_matches([' ', '\u{a0}', '*']).ends_with(':')
+}
+
+/// The years a decade, a century or a two-digit year stands for, as other values of the
+/// number: a chunk that holds one of them holds the number.
+///
+/// - Two digits and `s` for a decade (`the 60s`, `'40s`, `early 70s`, `60's`: after an
+///   apostrophe, `the`, `early`, `mid` or `late`): the decade's first year in the 1900s and,
+///   for `00s` to `20s`, the 2000s (`1960`); a chunk's `'40s` holds a sentence's `1940s`.
+/// - An apostrophe and two digits (`class of '92`): the year in the 1900s and the 2000s.
+/// - In a sentence only (a chunk's decade holds no year of it): a decade written in full
+///   (`the 1890s`, `2000's`) is each year of it, and a century the sentence dates something
+///   to (`the 19th century`) each year from `1800` to `1899`: a chunk that gives a year in it
+///   holds the decade or century. A century that qualifies a noun (`20th-century politics`)
+///   characterises, it dates nothing: it is no year of the chunk's.
+fn era_values(text: &str, number: &Number, in_chunk: bool) -> Vec<NumberValue> {
+    let digits = number
+        .text
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    if !digits.bytes().all(|b| b.is_ascii_digit()) || !(1..=4).contains(&digits.len()) {
+        return Vec::new();
+    }
+    let (start, end) = (number.span.start, number.span.end);
+    let ending = &number.text[digits.len()..];
+    let after = &text[end..];
+    let plural = ending == "s"
+        || (ending.is_empty() && (after.starts_with("'s") || after.starts_with("\u{2019}s")));
+    let before = &text[..start];
+    let apostrophe = before.ends_with(['\'', '\u{2019}'])
+        && before[..before.len() - before.chars().next_back().map_or(0, char::len_utf8)]
+            .chars()
+            .next_back()
+            .is_none_or(|c| c.is_whitespace() || c == '(');
+    let Ok(value) = digits.parse::<u64>() else {
+        return Vec::new();
+    };
+    let years = |from: u64, to: u64| (from..=to).map(NumberValue::whole).collect::<Vec<_>>();
+    match digits.len() {
+        2 if plural && value % 10 == 0 => {
+            let word = before
+                .trim_end_matches(['-', ' '])
+                .rsplit(|c: char| !c.is_ascii_alphabetic())
+                .next()
+                .unwrap_or("")
+                .to_ascii_lowercase();
+            if !apostrophe && !matches!(word.as_str(), "the" | "early" | "mid" | "late") {
+                return Vec::new();
+            }
+            let mut out = vec![NumberValue::whole(1900 + value)];
+            if value <= 20 {
+                out.push(NumberValue::whole(2000 + value));
+            }
+            out
+        }
+        2 if apostrophe && ending.is_empty() && !plural => {
+            vec![
+                NumberValue::whole(1900 + value),
+                NumberValue::whole(2000 + value),
+            ]
+        }
+        4 if !in_chunk && plural && value % 10 == 0 && (1000..=2100).contains(&value) => {
+            years(value + 1, value + 9)
+        }
+        1 | 2
+            if !in_chunk
+                && matches!(ending, "st" | "nd" | "rd" | "th")
+                && (1..=21).contains(&value)
+                && after.starts_with(" century")
+                && before.trim_end().to_ascii_lowercase().ends_with(" the") =>
+        {
+            years((value - 1) * 100, (value - 1) * 100 + 99)
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Whether the text is an entry of a bibliography, whose numbers (dates, pages, volumes) are
+/// the entry's details, not figures it states: it gives where the work is found and when it
+/// was read (`[Online]. Available: https://...`, `[Accessed: 14- May- 2021]`, `Retrieved
+/// from https://...`), or it is a quoted title, `by` and its authors, and the year ending it
+/// (`"The Machine Industry" by D. Shaw and J. T. Simpson, 2017.`).
+fn reference_entry(text: &str) -> bool {
+    const DETAILS: &[&str] = &[
+        "[online]",
+        "[accessed",
+        "accessed:",
+        "available: http",
+        "available at: http",
+        "retrieved from http",
+    ];
+    if text.len() > 1000 {
+        return false;
+    }
+    let lower = text.to_ascii_lowercase();
+    if DETAILS.iter().any(|d| lower.contains(d)) {
+        return true;
+    }
+    // `"Title" by Authors, 2017.`
+    let trimmed = text.trim_start().trim_end_matches([' ', '\n']);
+    let Some(rest) = trimmed
+        .strip_prefix('"')
+        .or_else(|| trimmed.strip_prefix('\u{201c}'))
+    else {
+        return false;
+    };
+    let Some(close) = rest.find(['"', '\u{201d}']) else {
+        return false;
+    };
+    let after = &rest[close..];
+    let after = &after[after.chars().next().map_or(0, char::len_utf8)..];
+    let Some(authors) = after.trim_start_matches(',').strip_prefix(" by ") else {
+        return false;
+    };
+    let Some(head) = authors.strip_suffix('.') else {
+        return false;
+    };
+    let head = head.trim_end();
+    head.len() > 6
+        && head.is_char_boundary(head.len() - 6)
+        && head[head.len() - 6..].starts_with(", ")
+        && head[head.len() - 4..].bytes().all(|b| b.is_ascii_digit())
+        && matches!(head.as_bytes()[head.len() - 4], b'1' | b'2')
+        && head.len() <= 160
 }
 
 /// A plain decimal as written (`3.10`), not grouped, scaled or a percentage.
@@ -595,7 +905,12 @@ pub(super) fn annotate(
         Vec::new()
     };
     let mut addresses = Addresses::new(text);
+    let reference = reference_entry(text);
     for k in 0..found.len() {
+        if reference {
+            found[k].role = Role::Name;
+            continue;
+        }
         let number = &found[k];
         if number.role != Role::Figure || !number.also.iter().all(|v| v.kind == Kind::Quantity) {
             continue;
@@ -629,6 +944,11 @@ pub(super) fn annotate(
                 found[k].value = label;
             }
             found[k].role = Role::Label;
+            continue;
+        }
+        let eras = era_values(text, number, extras.is_some());
+        if !eras.is_empty() {
+            found[k].also.extend(eras);
             continue;
         }
         if plain_decimal(number) {
@@ -871,6 +1191,88 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn designations_and_list_items_are_no_figures() {
+        use Role::*;
+        // Quieted: a list's first item cut off with its marker blanked, a passage's id, a
+        // code section's subdivision, a standard's edition year, an isotope.
+        assert_eq!(role_of("follow these steps:\n\n1   ."), [Name]);
+        assert_eq!(role_of("Quadrature Decoder Software\n5    ."), [Name]);
+        assert_eq!(role_of("the study in Passage ID 1 found"), [Label]);
+        assert_eq!(role_of("a 501(c)(3) organization"), [Name, Name]);
+        assert_eq!(role_of("the standard ISO 16:1975 sets"), [Figure, Name]);
+        assert_eq!(
+            role_of("its isotope hassium-277 and carbon-14"),
+            [Name, Name]
+        );
+        // Near cases stay figures: a line that goes on, a bracket after a space, a ratio with
+        // no standard's acronym, a hyphenated word that names no element.
+        assert_eq!(role_of("follow these steps:\n\n1 apple ."), [Figure]);
+        assert_eq!(role_of("won 3 (c) and 4"), [Figure, Figure]);
+        assert_eq!(role_of("a ratio of 16:1975 here"), [Figure, Figure]);
+        assert_eq!(
+            role_of("a pre-1990 law and Brand 16:1975"),
+            [Figure, Figure, Figure]
+        );
+    }
+
+    #[test]
+    fn bibliography_entries_state_no_figures() {
+        use Role::*;
+        assert_eq!(role_of("[Accessed: 14- May- 2021].   "), [Name, Name]);
+        assert_eq!(
+            role_of("H&R Block, 2021. [Online]. Available: https://www.hrblock.com/x"),
+            [Name]
+        );
+        assert_eq!(
+            role_of("\"The Machine Industry\" by D. Shaw, D. D. Gray, and J. T. Simpson, 2017.   "),
+            [Name]
+        );
+        // A quoted title in a sentence that states figures.
+        assert_eq!(
+            role_of("\"Thriller\" by Michael Jackson sold 70 million copies in 1982."),
+            [Figure, Figure]
+        );
+        assert_eq!(
+            role_of("\"Thriller\" by Michael Jackson, released 1982 at No 1."),
+            [Figure, Figure]
+        );
+    }
+
+    #[test]
+    fn decades_centuries_and_two_digit_years_hold_their_years() {
+        let also = |text: &str| -> Vec<String> {
+            numbers(text)
+                .iter()
+                .flat_map(|n| n.also.iter().map(ToString::to_string))
+                .collect()
+        };
+        let year = |y: u64| NumberValue::whole(y).to_string();
+        assert!(also("in the 60s bowlers").contains(&year(1960)));
+        assert!(also("in the early '40s").contains(&year(1940)));
+        assert!(also("the class of '92 turned").contains(&year(1992)));
+        assert!(also("in the late 1890s he").contains(&year(1897)));
+        assert!(also("in the 2000's it").contains(&year(2001)));
+        assert!(also("in the 19th century farmers").contains(&year(1845)));
+        // Ages, a plain count, a year, a ordinal that is no century: no years.
+        assert!(also("people in their 60s").is_empty());
+        assert!(also("he ran 60s and 1890 laps, 1995, the 19th floor").is_empty());
+        assert!(also("a moment in 20th-century politics").is_empty());
+        // A chunk's two-digit decade holds the decade; its decade in full holds no year of it.
+        let held = |text: &str| -> Vec<String> {
+            let (found, extras) = crate::words::chunk_numbers(text, crate::words::Decimal::Point);
+            found
+                .iter()
+                .flat_map(|n| n.also.iter().chain([&n.value]))
+                .chain(&extras)
+                .map(ToString::to_string)
+                .collect()
+        };
+        assert!(held("early '70s German music").contains(&year(1970)));
+        assert!(held("the early 70s German music").contains(&year(1970)));
+        assert!(!held("in the 1890s").contains(&year(1895)));
     }
 
     #[test]

@@ -165,16 +165,27 @@ pub fn spelled_figures(text: &str) -> Vec<Number> {
         let start = k;
         let (mut total, mut group) = (0u64, None::<u64>);
         // `a dozen`, `a hundred`.
+        // The words of one number stand next to each other: `A 193 million dollar` is no
+        // `a million`.
+        let next_to = |k: usize| {
+            text[words[k - 1].0.end..words[k].0.start]
+                .bytes()
+                .all(|b| matches!(b, b' ' | b'-'))
+        };
         if words[k].1.eq_ignore_ascii_case("a")
             && words.get(k + 1).is_some_and(|(_, w)| {
                 w.eq_ignore_ascii_case("dozen") || value_of(MULTIPLIERS, w).is_some()
             })
+            && next_to(k + 1)
         {
             group = Some(1);
             k += 1;
         }
         let mut read = false;
         while let Some((_, word)) = words.get(k) {
+            if k > start && !next_to(k) {
+                break;
+            }
             if let Some(value) = value_of(CARDINALS, word).or(value_of(&[DOZEN], word)) {
                 let joins = matches!(group, Some(g) if g % 100 >= 20 && g % 10 == 0 && value < 10);
                 if read && !joins && group.is_some_and(|g| g % 100 != 0) {
@@ -207,8 +218,19 @@ pub fn spelled_figures(text: &str) -> Vec<Number> {
             k = start + 1;
             continue;
         }
-        let value = total.saturating_add(group.unwrap_or(0));
+        let mut value = total.saturating_add(group.unwrap_or(0));
         let last = k - 1;
+        // `half a million`: half the number.
+        let mut start = start;
+        if start > 0
+            && words[start].1.eq_ignore_ascii_case("a")
+            && words[start - 1].1.eq_ignore_ascii_case("half")
+            && next_to(start)
+            && value % 2 == 0
+        {
+            value /= 2;
+            start -= 1;
+        }
         let next = words.get(k).map(|(_, w)| *w);
         // `one person`, `one study` are seldom counts; `one hour`, `one year` are.
         let counted = value > 1 || next.is_some_and(|w| is_time_unit(w.trim_end_matches('s')));
@@ -247,6 +269,20 @@ mod tests {
             .into_iter()
             .map(|n| (n.text, n.value.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn number_words_stand_next_to_each_other() {
+        // `A 193 million dollar`: the article and the scale word are not one number.
+        assert_eq!(read("A 193 million dollar contract"), []);
+        assert_eq!(
+            read("over half a million dollars in bills"),
+            [("half a million".into(), "5e5".into())]
+        );
+        assert_eq!(
+            read("a million dollars in bills"),
+            [("a million".into(), "1e6".into())]
+        );
     }
 
     #[test]
