@@ -225,9 +225,17 @@ impl Checker {
             .question
             .as_deref()
             .map(|q| {
-                words::numbers_in(q, analyzer.language().decimal())
+                // With the digits written onto a word (`a s34.4 order`, `covid19`): the
+                // question states them too.
+                let (found, glued) = words::chunk_numbers(q, analyzer.language().decimal());
+                found
                     .into_iter()
                     .map(|n| n.value)
+                    .chain(
+                        glued
+                            .into_iter()
+                            .filter(|v| v.kind() == words::Kind::Quantity),
+                    )
                     .collect()
             })
             .unwrap_or_default();

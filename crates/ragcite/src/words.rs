@@ -131,8 +131,14 @@ impl Analyzer {
         let mut numbers = numbers_in(text, self.language.decimal());
         numbers.retain(|n| !names_source(&text[..n.span.start], &n.text));
         // A figure the question states is context: `How tall is the 330 m tower?`.
-        let (context, mut numbers): (Vec<_>, Vec<_>) =
-            numbers.into_iter().partition(|n| given.contains(&n.value));
+        // A label's number too (`section 34.4` of a question's `s34.4`).
+        let (context, mut numbers): (Vec<_>, Vec<_>) = numbers.into_iter().partition(|n| {
+            given.contains(&n.value)
+                || (n.role == Role::Label
+                    && numbers_in(&n.text, self.language.decimal())
+                        .first()
+                        .is_some_and(|q| given.contains(&q.value)))
+        });
         let words = self.content_words(text, &numbers);
         // Identifiers, code, addresses and enumerators are names, not figures the sentence
         // states (their digits are no words either).

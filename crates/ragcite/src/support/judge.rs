@@ -519,16 +519,69 @@ impl<'a> Scores<'a> {
         };
         for n in missing {
             let found = derived::derive(n, &figures, &stated)
-                .or_else(|| derived::duration(n, unit_after(n), &times));
+                .or_else(|| derived::duration(n, unit_after(n), &times))
+                .map(|d| d.to_string())
+                .or_else(|| self.rounded_by_sentence(n, &held));
             match found {
-                Some(d) => derivations.push(Derived {
+                Some(how) => derivations.push(Derived {
                     number: n.text.clone(),
-                    how: d.to_string(),
+                    how,
                 }),
                 None => left.push(n.text.clone()),
             }
         }
         (left, derivations)
+    }
+
+    /// A figure the sentence gives as approximate (`around 189 pounds`, `about 13%`) that a
+    /// cited chunk gives more exactly (`188.6 lb`): the chunk's figure rounded to the last
+    /// digit the sentence writes. `held` tells a value a cited chunk holds.
+    fn rounded_by_sentence(
+        &self,
+        n: &crate::words::Number,
+        held: &impl Fn(&crate::words::NumberValue) -> bool,
+    ) -> Option<String> {
+        const HEDGES: &[&str] = &[
+            "about",
+            "around",
+            "approximately",
+            "approx",
+            "roughly",
+            "nearly",
+            "almost",
+            "circa",
+            "some",
+            "~",
+        ];
+        if n.role != Role::Figure || n.value.kind() != crate::words::Kind::Quantity {
+            return None;
+        }
+        let before = self.sentence.text.get(..n.span.start)?.trim_end();
+        let before = before.trim_end_matches(['$', '£', '€']).trim_end();
+        let word = before
+            .rsplit(|c: char| c.is_whitespace())
+            .next()
+            .unwrap_or("")
+            .trim_start_matches(['(', '"'])
+            .trim_end_matches('.')
+            .to_ascii_lowercase();
+        if !HEDGES.contains(&word.as_str()) {
+            return None;
+        }
+        let target = n.value.as_f64()?;
+        let tolerance = 0.5 * 10f64.powi(n.precision.clamp(-12, 12) as i32);
+        let mut found: Option<f64> = None;
+        for value in self.index.numbers.keys() {
+            if let Some(x) = value.as_f64()
+                && x != target
+                && (x - target).abs() <= tolerance * (1.0 + 1e-9)
+                && held(value)
+                && found.is_none_or(|f| (x - target).abs() < (f - target).abs())
+            {
+                found = Some(x);
+            }
+        }
+        found.map(|x| format!("{x} \u{2248} {}", n.text))
     }
 
     /// Whether the chunks left out by not walking the frequent words' lists change nothing
