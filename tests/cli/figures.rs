@@ -202,3 +202,52 @@ fn a_figure_from_a_rate_and_the_sentences_quantity_is_derived() {
     assert_eq!(sentences[2]["verdict"], "number-mismatch");
     assert_eq!(sentences[2]["missingNumbers"], json!(["70", "350"]));
 }
+
+/// Figures in another form are held, names are no figures: a figure the sentence rounds
+/// (`around 189 pounds` of the chunk's `188.6 lb`), a decade the chunk writes in two digits
+/// (`'40s`) or whose year it gives (`1897`), a code section's subdivision (`501(c)(3)`). The
+/// near cases stay mismatches: a figure given without `around`, a decade no year of which the
+/// chunk gives, a `20th-century` that dates nothing.
+#[test]
+fn figures_in_another_form_are_held_and_names_are_no_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    const CHUNK: &str = "The average man in his twenties weighs 188.6 lb. Birthrates were low \
+                         during the 1930s and early '40s. He qualified as an engineer in 1897. \
+                         Spirit of America is a charity. The Civil Rights Act of 1964 passed.";
+    std::fs::write(
+        dir.path().join("chunks.json"),
+        json!([{"id": "1", "text": CHUNK}]).to_string(),
+    )
+    .unwrap();
+    let verdicts = |answer: &str, code: i32| -> Vec<Value> {
+        std::fs::write(dir.path().join("answer.md"), answer).unwrap();
+        let doc = ragcite(["check", "answer.md", "chunks.json", "--format", "json"])
+            .in_dir(dir.path())
+            .json(code);
+        doc["result"]["sentences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["missingNumbers"].clone())
+            .collect()
+    };
+    let held = verdicts(
+        "The average man in his twenties weighs around 189 pounds [1].\n\
+         Birthrates were low during the 1930s and early 1940s [1].\n\
+         He qualified as an engineer in the late 1890s [1].\n\
+         Spirit of America is a 501(c)(3) charity [1].\n",
+        0,
+    );
+    assert!(held.iter().all(|m| m == &json!([])), "{held:?}");
+    let missing = verdicts(
+        "The average man in his twenties weighs 189 pounds [1].\n\
+         Birthrates were low during the 1930s and early 1950s [1].\n\
+         The Civil Rights Act passed, a 20th-century landmark [1].\n",
+        1,
+    );
+    assert_eq!(
+        missing,
+        [json!(["189"]), json!(["1950s"]), json!(["20th"])],
+        "{missing:?}"
+    );
+}
