@@ -19,7 +19,10 @@ use self::compare::COMPARE_AFTER_HELP;
 pub use self::compare::{CompareArgs, CompareFormat};
 use self::formats::FORMATS_AFTER_HELP;
 pub use self::formats::{FormatsAction, FormatsArgs, ListFormat, PathArgs};
-use self::values::{parse_learning_rate, parse_marker, parse_rate, parse_size, parse_threshold};
+use self::values::{
+    parse_claim_threshold, parse_learning_rate, parse_marker, parse_rate, parse_size,
+    parse_threshold,
+};
 #[cfg(feature = "service")]
 use self::values::{parse_origin, parse_per_second};
 use ragcite::batch::{self, BatchLimits};
@@ -358,6 +361,18 @@ pub struct CheckingArgs {
     /// (the Python package's `check_many`); `None` loads it.
     #[arg(skip)]
     pub loaded: Option<std::sync::Arc<ragcite::Model>>,
+
+    /// Claim threshold: the claim score an English sentence without a citation must reach to
+    /// be an uncited claim; higher flags fewer (the claim model's estimate that a reader wants
+    /// it sourced; see --claim-model)
+    #[arg(long, default_value_t = ragcite::DEFAULT_CLAIM_THRESHOLD, value_parser = parse_claim_threshold, value_name = "0..1")]
+    pub claim_threshold: f64,
+
+    /// What tells claims from sentences that need no source: `shipped` (the claim model built
+    /// in), `rules` (the phrase rules alone, as ragcite 0.9), or a model file written by
+    /// `ragcite train --claims`
+    #[arg(long, value_name = "PATH", default_value = "shipped")]
+    pub claim_model: String,
 }
 
 /// The per-answer limits, for `check` and (per record) `batch`.
@@ -486,6 +501,11 @@ pub struct TrainArgs {
     /// Use `label_lenient` where a sentence has one
     #[arg(long)]
     pub lenient: bool,
+
+    /// Fit a claim model instead (for --claim-model): on whole answers whose sentences carry
+    /// `claim`, `worthy` or `kind` labels
+    #[arg(long)]
+    pub claims: bool,
 
     /// Largest record (a labelled JSON line), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run
     #[arg(long, default_value = "64MiB", value_parser = parse_size, value_name = "SIZE")]
@@ -699,7 +719,30 @@ impl CheckingArgs {
             },
             keep_features: false,
             marker: self.marker.clone(),
+            claim_threshold: self.claim_threshold,
+            claim_model: load_claim_model(&self.claim_model)?,
         })
+    }
+}
+
+/// The claim model `--claim-model` names: `shipped`, `rules` (none), or a model file.
+pub fn load_claim_model(
+    name: &str,
+) -> anyhow::Result<Option<std::sync::Arc<ragcite::claim::score::ClaimModel>>> {
+    use anyhow::Context;
+    use ragcite::claim::score::ClaimModel;
+    match name {
+        "shipped" => Ok(Some(ClaimModel::shipped())),
+        "rules" => Ok(None),
+        path => {
+            let (bytes, shown) = crate::files::read_input(path, crate::files::DEFAULT_MAX_INPUT)?;
+            let text = std::str::from_utf8(&bytes)
+                .ok()
+                .with_context(|| format!("{shown}: not a ragcite claim model: not UTF-8 text"))?;
+            let model = ClaimModel::from_json(text)
+                .map_err(|e| anyhow::anyhow!("{shown}: not a ragcite claim model: {e}"))?;
+            Ok(Some(std::sync::Arc::new(model)))
+        }
     }
 }
 

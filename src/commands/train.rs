@@ -30,6 +30,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitStatus> {
         ..Options::default()
     });
     let mut samples = Vec::new();
+    let mut claims = Vec::new();
     let mut not_judged = 0;
     for file in &args.files {
         let reader = open_transcript(file).with_context(|| format!("{file}: cannot read"))?;
@@ -40,6 +41,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitStatus> {
             max_line: super::record_limit(args.max_record_size),
         };
         judging.read_each(reader, file, &checker, reading, |record| {
+            claims.extend(record.claims.iter().cloned());
             samples.extend(record.units.iter().filter_map(|unit| {
                 unit.features.map(|features| Sample {
                     features,
@@ -61,6 +63,24 @@ pub fn run(args: &TrainArgs) -> Result<ExitStatus> {
         if judging.records == 0 {
             bail!("{file}: no records (a labelled JSON Lines file is one record a line)");
         }
+    }
+    if args.claims {
+        let trained = ragcite::claim::train::train(&claims, &options)
+            .map_err(|e| anyhow!("{}: cannot train: {e}", args.files.join(", ")))?;
+        out.writer()
+            .write_all(trained.to_json().as_bytes())
+            .with_context(|| format!("{}: cannot write", args.output))?;
+        out.finish()?;
+        let _ = writeln!(
+            io::stderr(),
+            "ragcite: trained a claim model on {} sentences ({} claims), threshold {} folded in: \
+             wrote {}",
+            trained.units,
+            trained.positives,
+            trained.threshold,
+            ragcite::escape::printable_line(&args.output)
+        );
+        return Ok(ExitStatus::Success);
     }
     let trained = train(&samples, &options)
         .map_err(|e| anyhow!("{}: cannot train: {e}", args.files.join(", ")))?;

@@ -73,6 +73,7 @@ pub fn check_within(
         keep_features: false,
         citation_scope: request.citation_scope,
         marker: None,
+        ..Options::default()
     });
     let report = checker.check_within(&request.answer, &request.chunks, deadline)?;
     let gate = crate::gate::Limits::default().evaluate(&report.result.counts);

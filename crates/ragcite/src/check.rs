@@ -15,10 +15,13 @@ use crate::support::{self, ChunkIndex, ChunkTexts, ChunkWords, SentenceInput};
 use crate::words::{self, Analyzer, Language};
 use crate::{claim, parallel, quote, sentence};
 
+mod claims;
 mod scope;
 
 /// The default support threshold: every model is fitted so that 0.5 is its threshold.
 pub const DEFAULT_THRESHOLD: f64 = 0.5;
+/// The default claim threshold: every claim model is fitted so that 0.5 is its threshold.
+pub const DEFAULT_CLAIM_THRESHOLD: f64 = 0.5;
 /// The smallest and largest thresholds accepted.
 pub const THRESHOLD_RANGE: (f64, f64) = (0.1, 1.0);
 
@@ -56,6 +59,12 @@ pub struct Options {
     pub citation_scope: CitationScope,
     /// The user's own marker form (`--marker`), read besides the built-in ones.
     pub marker: Option<Arc<marker::MarkerPattern>>,
+    /// The claim score an English sentence without a citation must reach to be a claim (0 to
+    /// 1; the model's own threshold is 0.5): higher flags fewer `uncited-claim`s.
+    pub claim_threshold: f64,
+    /// What scores claims: the shipped claim model unless another is given; `None` decides by
+    /// the phrase rules alone, as ragcite did before the scorer.
+    pub claim_model: Option<Arc<claim::score::ClaimModel>>,
 }
 
 /// What a marker group covers (`--citation-scope`).
@@ -103,6 +112,8 @@ impl Default for Options {
             keep_features: false,
             citation_scope: CitationScope::default(),
             marker: None,
+            claim_threshold: DEFAULT_CLAIM_THRESHOLD,
+            claim_model: Some(claim::score::ClaimModel::shipped()),
         }
     }
 }
@@ -239,6 +250,20 @@ impl Checker {
                     .collect()
             })
             .unwrap_or_default();
+        // The stems of the question's content words: a sentence that restates it is no claim.
+        let question_words: FxHashSet<u32> = answer
+            .question
+            .as_deref()
+            .filter(|_| self.options.claim_model.is_some() || self.options.keep_features)
+            .map(|q| {
+                let numbers = words::numbers_in(q, analyzer.language().decimal());
+                analyzer
+                    .content_words(q, &numbers)
+                    .into_iter()
+                    .map(|w| w.id)
+                    .collect()
+            })
+            .unwrap_or_default();
         // The answer's sentences with their markers, citations and words.
         let read_answer = || {
             let conventions = sentence::Conventions::for_code(analyzer.language().code());
@@ -289,7 +314,7 @@ impl Checker {
                         &split.prose,
                         position,
                         native,
-                        (&citations, resolver, &given),
+                        (&citations, resolver, &given, &question_words),
                     );
                     if read.nonclaim.is_some() && !parts.is_empty() {
                         read.nonclaim =
@@ -300,6 +325,14 @@ impl Checker {
                 .collect::<Vec<SentenceInput>>();
             if self.options.citation_scope == CitationScope::Paragraph {
                 scope::inherit_paragraph_citations(&mut sentences, &answer.text);
+            }
+            if !as_one {
+                claims::score(
+                    &mut sentences,
+                    &answer.text,
+                    self.options.claim_model.as_deref(),
+                    self.options.claim_threshold,
+                );
             }
             (sentences, citations, source_map, split.unchecked)
         };
@@ -424,10 +457,11 @@ impl Checker {
         prose: &str,
         position: sentence::SentenceSpan,
         native: Vec<usize>,
-        (citations, resolver, given): (
+        (citations, resolver, given, question_words): (
             &[ResolvedCitation],
             &Resolver,
             &FxHashSet<words::NumberValue>,
+            &FxHashSet<u32>,
         ),
     ) -> SentenceInput {
         let range = position.span.clone();
@@ -456,15 +490,45 @@ impl Checker {
                 marker::names_a_source(before, number, resolver)
             });
         let quotations = quote::quotations(text);
+        let english = analyzer.language() == words::Language::English;
+        let marked = !marks.labels.is_empty() || !native.is_empty();
         let nonclaim = claim::classify(
             text,
             claim::Traits {
                 figures: !read.numbers.is_empty(),
                 quotes: !quotations.is_empty(),
-                english: analyzer.language() == words::Language::English,
-                marked: !marks.labels.is_empty() || !native.is_empty(),
+                english,
+                marked,
             },
         );
+        // The claim features of its own words, where the claim scorer may decide.
+        let claim_features = (english
+            && ((!marked && self.options.claim_model.is_some()) || self.options.keep_features))
+            .then(|| {
+                let names = read.words.iter().filter(|w| w.name).count();
+                let rarities: Vec<f64> = read
+                    .words
+                    .iter()
+                    .map(|w| words::rarity::rarity(&w.surface))
+                    .collect();
+                claim::score::own_features(&claim::score::Own {
+                    text,
+                    content_words: read.words.len(),
+                    figures: read.numbers.len(),
+                    years: read.numbers.iter().filter(|n| is_year(&n.text)).count(),
+                    names,
+                    rare_words: rarities.iter().filter(|&&r| r >= RARE).count(),
+                    rarity: rarities.iter().sum(),
+                    general_words: read.words.iter().filter(|w| w.general).count(),
+                    quotes: quotations.len(),
+                    in_question: read
+                        .words
+                        .iter()
+                        .filter(|w| question_words.contains(&w.id))
+                        .count(),
+                    english,
+                })
+            });
         SentenceInput {
             text: answer[range].to_string(),
             position,
@@ -478,8 +542,21 @@ impl Checker {
             native,
             nonclaim,
             inherited_from: None,
+            claim_features,
+            claim_score: None,
         }
     }
+}
+
+/// Rarity (9 − Zipf frequency) from which a word counts as rare for the claim scorer: Zipf
+/// below 3.5, fewer than about three uses in a million words.
+const RARE: f64 = 5.5;
+
+/// Whether a number as written is a year: four digits from 1000 to 2100.
+fn is_year(text: &str) -> bool {
+    text.len() == 4
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && ("1000"..="2100").contains(&text)
 }
 
 #[cfg(test)]

@@ -19,6 +19,8 @@ use regex_automata::util::syntax;
 use serde::Serialize;
 
 mod patterns;
+pub mod score;
+pub mod train;
 
 use patterns::gate;
 
@@ -48,10 +50,13 @@ pub enum Kind {
     Instruction,
     /// The answer says its sources do not cover something, or declines to answer.
     Abstention,
+    /// No phrase rule names it, and the claim scorer finds nothing a reader would want
+    /// sourced: framing, a generality or common knowledge (`Exercise has many benefits.`).
+    Background,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 10] = [
         Kind::Fragment,
         Kind::Heading,
         Kind::Reference,
@@ -61,6 +66,7 @@ impl Kind {
         Kind::Navigation,
         Kind::Instruction,
         Kind::Abstention,
+        Kind::Background,
     ];
 
     /// The kind's name as every output writes it.
@@ -75,6 +81,7 @@ impl Kind {
             Kind::Navigation => "navigation",
             Kind::Instruction => "instruction",
             Kind::Abstention => "abstention",
+            Kind::Background => "background",
         }
     }
 
@@ -90,6 +97,9 @@ impl Kind {
             Kind::Navigation => "says where to read more",
             Kind::Instruction => "advice to the reader that asserts nothing checkable",
             Kind::Abstention => "the answer says its sources do not cover this, or declines",
+            Kind::Background => {
+                "the claim scorer reads framing or common knowledge, nothing to source"
+            }
         }
     }
 }
@@ -497,6 +507,46 @@ pub fn classify(sentence: &str, traits: Traits) -> Option<NonClaim> {
         return found(Kind::Instruction, m.range());
     }
     None
+}
+
+/// Which phrase families of the claim rules a sentence holds, each read alone (no family
+/// vetoes another, no trait gates one): the claim scorer's features.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cues {
+    pub question: bool,
+    pub lead_in: bool,
+    pub abstention: bool,
+    pub pleasantry: bool,
+    pub meta: bool,
+    pub navigation: bool,
+    pub instruction: bool,
+}
+
+/// The [`Cues`] of a sentence; the phrase families only in English.
+pub fn cues(sentence: &str, english: bool) -> Cues {
+    let end = sentence
+        .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '_' | ')' | '"'));
+    let mut cues = Cues {
+        question: end.ends_with(['?', '？']),
+        lead_in: end.ends_with([':', '：']),
+        ..Cues::default()
+    };
+    if !english {
+        return cues;
+    }
+    let p = &PATTERNS;
+    let prepared = Prepared::new(sentence);
+    let lower = prepared.lower.as_str();
+    let bytes = lower.as_bytes();
+    if lower.is_empty() {
+        return cues;
+    }
+    cues.abstention = may_decline(lower) && p.abstention.is_match(bytes);
+    cues.pleasantry = gate::pleasantry(lower) && p.pleasantry.is_match(bytes);
+    cues.navigation = gate::navigation(lower) && p.navigation.is_match(bytes);
+    cues.meta = gate::meta(lower) && p.meta.is_match(bytes);
+    cues.instruction = gate::instruction(lower) && p.instruction.is_match(bytes);
+    cues
 }
 
 /// Whether a question asserts what it asks about: `Did you know (that) the tower …?`, not `Do

@@ -279,6 +279,8 @@ pub struct JudgedRecord {
     pub document: String,
     /// The claim and abstention labels of its sentences, with what ragcite said of them.
     pub detected: Vec<Detected>,
+    /// Its sentences with claim labels, read in the whole answer (for `train --claims`).
+    pub claims: Vec<crate::claim::train::Labelled>,
     /// Its units labelled `null`: not judged by people, so not measured.
     pub not_judged: usize,
 }
@@ -332,6 +334,23 @@ pub fn judge_record(
     let mut units = Vec::new();
     let mut detected = Vec::new();
     let mut not_judged = 0;
+    // Claim labels of a whole answer are read in it, each sentence with its neighbours.
+    let mut claims = Vec::new();
+    let whole_answer = match object.get("sentences") {
+        Some(Value::Array(sentences))
+            if object.get("answer").is_some_and(Value::is_string)
+                && crate::claim::train::has_claim_labels(sentences) =>
+        {
+            claims = crate::claim::train::read_record(value, checker)?;
+            detected.extend(claims.iter().filter(|c| !c.marked).map(|c| Detected {
+                claim: Some((c.verdict == crate::report::Verdict::UncitedClaim, c.claim)),
+                claim_score: c.score,
+                abstention: None,
+            }));
+            true
+        }
+        _ => false,
+    };
     if let Some(sentences) = object.get("sentences") {
         let Value::Array(sentences) = sentences else {
             return Err(format!(
@@ -354,6 +373,10 @@ pub fn judge_record(
             for key in ["worthy", "abstention"] {
                 labelled |= matches!(Label::of(sentence.get(key), &at(key))?, Label::Judged(_));
             }
+            // A claim label (`other` and `null` too: not judged) is a label.
+            labelled |= crate::claim::train::label_of(sentence, &format!("sentences[{k}]"))?
+                .is_some()
+                || ["claim", "kind"].iter().any(|key| sentence.get(key).is_some());
             let Some(text) = sentence.get("text").and_then(Value::as_str) else {
                 return Err(format!("`sentences[{k}]` has no `text` string"));
             };
@@ -373,7 +396,11 @@ pub fn judge_record(
             if let Label::Judged(label) = label {
                 units.push(unit(&report.result.sentences, label));
             }
-            detected.extend(Detected::of(sentence, &report.result.sentences));
+            detected.extend(Detected::of(
+                sentence,
+                &report.result.sentences,
+                !whole_answer,
+            ));
         }
     } else {
         let answer = object
@@ -440,6 +467,7 @@ pub fn judge_record(
         question: text("question"),
         document: export::digest(&chunks.chunks),
         detected,
+        claims,
         not_judged,
     })
 }

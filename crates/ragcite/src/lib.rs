@@ -76,7 +76,9 @@ mod parallel;
 pub mod pattern;
 mod rounding;
 
-pub use check::{Checker, CitationScope, DEFAULT_THRESHOLD, Options, THRESHOLD_RANGE};
+pub use check::{
+    Checker, CitationScope, DEFAULT_CLAIM_THRESHOLD, DEFAULT_THRESHOLD, Options, THRESHOLD_RANGE,
+};
 pub use deadline::{Deadline, Expired};
 pub use gate::{GateOutcome, LimitFailure, Limits};
 pub use input::{Answer, AnswerFormat, Chunk, ChunkFormat, Chunks, InputError};

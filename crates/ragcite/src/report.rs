@@ -90,7 +90,7 @@ impl Verdict {
             }
             Verdict::UncitedClaim => "a sentence that states something checkable cites nothing",
             Verdict::NoClaim => {
-                "not a claim: a fragment, heading, source-list entry, question, pleasantry, meta statement, pointer to read more, instruction or abstention"
+                "not a claim: a fragment, heading, source-list entry, question, pleasantry, meta statement, pointer to read more, instruction, abstention or background"
             }
         }
     }
@@ -120,10 +120,10 @@ impl Verdict {
                 "The sentence matches a passage of a chunk it cites, and the two say opposite things: one negates what the other states (not, no, never, without, cannot, fails to, n't, and their equivalents in the language checked), or they use opposite words (increase and decrease, before and after, allowed and prohibited), or the sentence's direction word goes against the passage's own figures (fell where the figures rose), or one limits what the other does not (only, all, none, always, never). Only the passage the sentence matches counts: a negation elsewhere in the chunk changes nothing. The report shows the chunk's words that contradict. Read the passage: a negation can be phrased so that both readings hold."
             }
             Verdict::UncitedClaim => {
-                "The sentence has no citation marker but three or more content words or a number, and is none of the sentences no-claim names (a pleasantry, an abstention, ...), so it states something a reader would want a source for. Add a marker, or a suggested citation if one is shown."
+                "The sentence has no citation marker but three or more content words or a number, and is none of the sentences no-claim names (a pleasantry, an abstention, ...) and, in English, reaches the claim threshold (its claimScore), so it states something a reader would want a source for. Add a marker, or a suggested citation if one is shown."
             }
             Verdict::NoClaim => {
-                "The sentence states nothing to check. Its kind says why, with the words that decided it (kindCue): fragment (markers alone, or no marker and fewer than three content words and no number: a connective, `In short:`), heading (a Markdown heading without a marker: a title), reference (an entry of the answer's source list), question, pleasantry (a greeting, thanks, wish or offer: `Let me know if you need anything else!`), meta (a statement about the answer or its sources, not about the world: `Here is what the documents say.`), navigation (where to read more: `See the documentation for details.`), instruction (advice to the reader that asserts nothing checkable), or abstention (the answer says its sources do not cover something, or declines: counted in abstentions, and limited only by --max-abstentions and --max-abstention-rate). A sentence that states a figure or quotes something is a claim however it is phrased. A no-claim sentence is not checked and never makes a chunk relevant."
+                "The sentence states nothing to check. Its kind says why, with the words that decided it (kindCue): fragment (markers alone, or no marker and fewer than three content words and no number: a connective, `In short:`), heading (a Markdown heading without a marker: a title), reference (an entry of the answer's source list), question, pleasantry (a greeting, thanks, wish or offer: `Let me know if you need anything else!`), meta (a statement about the answer or its sources, not about the world: `Here is what the documents say.`), navigation (where to read more: `See the documentation for details.`), instruction (advice to the reader that asserts nothing checkable), abstention (the answer says its sources do not cover something, or declines: counted in abstentions, and limited only by --max-abstentions and --max-abstention-rate), or background (no phrase rule names it, and the claim scorer's claimScore is below --claim-threshold: framing, a generality or common knowledge). A sentence that states a figure or quotes something is a claim however it is phrased. A no-claim sentence is not checked and never makes a chunk relevant."
             }
         }
     }
@@ -269,6 +269,23 @@ pub struct SentenceResult {
     /// Added in schema 3.1.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub kind_cue: Option<String>,
+    /// The claim scorer's estimate (0 to 1) that the sentence states something a reader would
+    /// want sourced, where it decided between `uncited-claim` and `no-claim`: English sentences
+    /// without a citation that are no heading, source-list line or fragment. A sentence is a
+    /// claim when it reaches the claim threshold (`--claim-threshold`, 0.5 by default). Added
+    /// in schema 3.5.
+    #[serde(
+        rename = "claimScore",
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::rounding::rounded_option",
+        default
+    )]
+    #[schemars(with = "Option<f64>")]
+    pub claim_score: Option<f64>,
+    /// The claim features the score was read from (for `explain` and `train --claims`).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub claim_features: Option<crate::claim::score::ClaimFeatures>,
     /// Number of content words (after stop words and stemming).
     pub content_words: usize,
     /// Byte span in the answer.

@@ -8,6 +8,17 @@ pub(crate) fn rounded<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok
     serializer.serialize_f64(round4(*value))
 }
 
+/// [`rounded`] for an optional score (written only when present).
+pub(crate) fn rounded_option<S: Serializer>(
+    value: &Option<f64>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(value) => serializer.serialize_f64(round4(*value)),
+        None => serializer.serialize_none(),
+    }
+}
+
 /// A score rounded to four decimals.
 pub fn round4(value: f64) -> f64 {
     (value * 10_000.0).round() / 10_000.0

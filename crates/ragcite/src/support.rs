@@ -28,7 +28,7 @@ pub(crate) use judge::SHORTCUTS;
 use judge::*;
 
 /// Allowance for floating-point error when a score is compared with the threshold.
-const EPSILON: f64 = 1e-9;
+pub(crate) const EPSILON: f64 = 1e-9;
 
 /// A sentence without a marker is a claim from this many content words (or one number).
 pub(crate) const MIN_CLAIM_WORDS: usize = 3;
@@ -71,6 +71,11 @@ pub struct SentenceInput {
     /// Under `--citation-scope paragraph`, the 1-based index of the sentence whose markers it
     /// took (it has none of its own).
     pub inherited_from: Option<usize>,
+    /// Its claim features (see [`crate::claim::score`]), read where the claim scorer may
+    /// decide or the check keeps features.
+    pub claim_features: Option<crate::claim::score::ClaimFeatures>,
+    /// The claim scorer's score, where it decided whether the sentence is a claim.
+    pub claim_score: Option<f64>,
 }
 
 /// How sentences are scored: the threshold, the model, and whether each sentence's features

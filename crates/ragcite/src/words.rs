@@ -21,7 +21,7 @@ mod filter;
 mod intern;
 mod language;
 mod lexicon;
-mod rarity;
+pub(crate) mod rarity;
 pub(crate) mod wordnet;
 
 pub(crate) use cjk::{is_cjk, joined_surfaces};

@@ -48,7 +48,11 @@ pub(super) fn inherit_paragraph_citations(sentences: &mut [SentenceInput], answe
 /// Whether `next` opens a new paragraph after `previous`: a blank line (or a blanked block)
 /// between them, `next` starts a list item or a quotation, or either is a heading, or one is
 /// a source-list line and the other is not.
-fn starts_paragraph(answer: &str, previous: &SentenceInput, next: &SentenceInput) -> bool {
+pub(super) fn starts_paragraph(
+    answer: &str,
+    previous: &SentenceInput,
+    next: &SentenceInput,
+) -> bool {
     if next.position.heading
         || previous.position.heading
         || next.position.reference != previous.position.reference
@@ -62,8 +66,14 @@ fn starts_paragraph(answer: &str, previous: &SentenceInput, next: &SentenceInput
     if between.matches('\n').count() >= 2 {
         return true;
     }
-    let prefix = between[line_break + 1..].trim_start();
-    prefix.starts_with(['-', '*', '+', '>'])
+    starts_item(&between[line_break + 1..]) || between[line_break + 1..].trim_start().starts_with('>')
+}
+
+/// Whether what stands between a line's start and a sentence (`prefix`) opens a list item: a
+/// bullet or an enumerator (`1.`, `2)`).
+pub(super) fn starts_item(prefix: &str) -> bool {
+    let prefix = prefix.trim();
+    prefix.starts_with(['-', '*', '+'])
         || (prefix.ends_with(['.', ')'])
             && prefix.len() > 1
             && prefix[..prefix.len() - 1]

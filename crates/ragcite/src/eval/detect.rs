@@ -3,8 +3,10 @@
 //! `worthy`: the expert says the claim needs a citation), the precision and recall of
 //! `uncited-claim` against that label; **abstention detection** (`abstention`: the sentence
 //! declines or says the sources do not cover something), the precision and recall of the
-//! `no-claim` kind `abstention` against it. Each labelled sentence is checked alone (its
-//! `text`), as the support figures check it.
+//! `no-claim` kind `abstention` against it, with the claim threshold that would have given the
+//! best F1 on them. A record with an `answer` is checked whole for its claim labels, so that
+//! each sentence has its neighbours (see [`crate::claim::train`]); otherwise each labelled
+//! sentence is checked alone (its `text`), as the support figures check it.
 
 use serde::Serialize;
 
@@ -13,10 +15,12 @@ use crate::report::{SentenceResult, Verdict};
 
 /// What ragcite said of one labelled sentence, and what its labels say: `(predicted, label)`
 /// for each task it is labelled for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Detected {
     /// An uncited sentence with a `worthy` label: whether ragcite calls it an uncited claim.
     pub claim: Option<(bool, bool)>,
+    /// Its claim score, where the claim scorer decided it.
+    pub claim_score: Option<f64>,
     /// A sentence with an `abstention` label: whether ragcite calls it an abstention.
     pub abstention: Option<(bool, bool)>,
 }
@@ -24,14 +28,22 @@ pub struct Detected {
 impl Detected {
     /// The detections of the sentence `labels` (its JSON object) whose text ragcite split into
     /// `sentences`; `None` when it carries neither label (or a claim label on a cited text).
-    pub fn of(labels: &serde_json::Value, sentences: &[SentenceResult]) -> Option<Detected> {
+    /// `claims`: whether the claim label is read here (else from the whole answer).
+    pub fn of(
+        labels: &serde_json::Value,
+        sentences: &[SentenceResult],
+        claims: bool,
+    ) -> Option<Detected> {
         let flag = |key: &str| labels.get(key).and_then(serde_json::Value::as_bool);
         let uncited = sentences.iter().all(|s| s.markers.is_empty());
         let detected = Detected {
-            claim: flag("worthy").filter(|_| uncited).map(|worthy| {
-                let claim = sentences.iter().any(|s| s.verdict == Verdict::UncitedClaim);
-                (claim, worthy)
-            }),
+            claim: flag("worthy")
+                .filter(|_| uncited && claims)
+                .map(|worthy| {
+                    let claim = sentences.iter().any(|s| s.verdict == Verdict::UncitedClaim);
+                    (claim, worthy)
+                }),
+            claim_score: None,
             abstention: flag("abstention").map(|abstention| {
                 let found = sentences.iter().any(|s| s.kind == Some(Kind::Abstention));
                 (found, abstention)
@@ -57,6 +69,61 @@ pub struct Detection {
     pub precision: Option<f64>,
     /// `correct / positives`; `None` when nothing is labelled positive.
     pub recall: Option<f64>,
+    /// Claim detection only: the claim threshold (0.05 to 0.95) with the best F1 on these
+    /// sentences, and its figures; absent where no sentence was scored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best: Option<BestThreshold>,
+}
+
+/// The claim threshold with the best F1, and what it gives.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BestThreshold {
+    pub threshold: f64,
+    pub flagged: usize,
+    pub correct: usize,
+    pub precision: Option<f64>,
+    pub recall: Option<f64>,
+    pub f1: f64,
+}
+
+impl BestThreshold {
+    /// Over `(score, flagged, label)`: a sentence with a score is flagged when it reaches the
+    /// threshold, one without (a rule decided it) as it was; the lowest threshold on a tie.
+    /// `None` when no sentence has a score.
+    pub fn of(pairs: &[(Option<f64>, bool, bool)]) -> Option<BestThreshold> {
+        if pairs.iter().all(|(s, _, _)| s.is_none()) {
+            return None;
+        }
+        let positives = pairs.iter().filter(|(_, _, l)| *l).count();
+        let mut best: Option<BestThreshold> = None;
+        for hundredths in 5..=95u32 {
+            let t = f64::from(hundredths) / 100.0;
+            let (mut flagged, mut correct) = (0, 0);
+            for &(score, fixed, label) in pairs {
+                if score.map_or(fixed, |s| s + 1e-9 >= t) {
+                    flagged += 1;
+                    correct += usize::from(label);
+                }
+            }
+            let f1 = if correct == 0 {
+                0.0
+            } else {
+                (2 * correct) as f64 / (flagged + positives) as f64
+            };
+            if best.is_none_or(|b| f1 > b.f1 + 1e-12) {
+                best = Some(BestThreshold {
+                    threshold: t,
+                    flagged,
+                    correct,
+                    precision: (flagged > 0).then(|| correct as f64 / flagged as f64),
+                    recall: (positives > 0).then(|| correct as f64 / positives as f64),
+                    f1,
+                });
+            }
+        }
+        best
+    }
 }
 
 impl Detection {
@@ -69,6 +136,7 @@ impl Detection {
             correct: 0,
             precision: None,
             recall: None,
+            best: None,
         };
         for (predicted, label) in pairs {
             d.labelled += 1;
@@ -88,8 +156,18 @@ impl Detection {
 /// Claim and abstention detection over `detected`, each `None` when no sentence is labelled
 /// for it.
 pub fn detections(detected: &[Detected]) -> (Option<Detection>, Option<Detection>) {
+    let claims = Detection::of(detected.iter().filter_map(|d| d.claim)).map(|d| {
+        let scored: Vec<(Option<f64>, bool, bool)> = detected
+            .iter()
+            .filter_map(|d| d.claim.map(|(flagged, label)| (d.claim_score, flagged, label)))
+            .collect();
+        Detection {
+            best: BestThreshold::of(&scored),
+            ..d
+        }
+    });
     (
-        Detection::of(detected.iter().filter_map(|d| d.claim)),
+        claims,
         Detection::of(detected.iter().filter_map(|d| d.abstention)),
     )
 }
@@ -120,10 +198,12 @@ mod tests {
     fn each_task_counts_only_the_sentences_labelled_for_it() {
         let claim = Detected {
             claim: Some((true, true)),
+            claim_score: None,
             abstention: None,
         };
         let abstention = Detected {
             claim: None,
+            claim_score: None,
             abstention: Some((true, false)),
         };
         let (c, a) = detections(&[claim, abstention]);

@@ -152,7 +152,7 @@ struct Term {
 
 /// A regression tree; node 0 is the root, and a node's children come after it.
 #[derive(Debug, Clone, PartialEq)]
-struct Tree {
+pub(crate) struct Tree {
     nodes: Vec<Node>,
 }
 
@@ -255,23 +255,8 @@ impl Model {
                 file.version
             ));
         }
-        let mut features = Vec::with_capacity(file.features.len());
-        for entry in &file.features {
-            let k = Feature::named(&entry.name)
-                .map(Feature::index)
-                .ok_or_else(|| format!("unknown feature {:?}", entry.name))?;
-            if features.contains(&k) {
-                return Err(format!("feature {:?} is listed twice", entry.name));
-            }
-            features.push(k);
-        }
-        let finite = |what: &str, x: f64| {
-            if x.is_finite() {
-                Ok(x)
-            } else {
-                Err(format!("{what} is not a finite number"))
-            }
-        };
+        let index_of = |name: &str| Feature::named(name).map(Feature::index);
+        let features = feature_indices(&file, index_of)?;
         let kind = match file.kind.as_str() {
             "logistic" => {
                 let intercept = finite("`intercept`", file.intercept.ok_or("no `intercept`")?)?;
@@ -307,21 +292,7 @@ impl Model {
                 Kind::Logistic { intercept, terms }
             }
             "trees" => {
-                let base = finite("`base`", file.base.ok_or("no `base`")?)?;
-                let entries = file.trees.as_ref().ok_or("no `trees`")?;
-                if entries.is_empty() || entries.len() > MAX_TREES {
-                    return Err(format!(
-                        "{} trees (a model has 1 to {MAX_TREES})",
-                        entries.len()
-                    ));
-                }
-                let trees: Vec<Tree> = entries
-                    .iter()
-                    .enumerate()
-                    .map(|(t, entry)| {
-                        read_tree(entry, &features).map_err(|e| format!("tree {t}: {e}"))
-                    })
-                    .collect::<Result<_, String>>()?;
+                let (base, trees) = read_trees(&file, index_of)?;
                 let shallow = trees.iter().map(Shallow::new).collect();
                 Kind::Trees {
                     base,
@@ -361,6 +332,56 @@ type Inputs = [f32; COUNT];
 
 fn inputs(features: &Features) -> Inputs {
     features.0.map(|x| x as f32)
+}
+
+/// The trees of a model file of kind `trees`, each feature named in its list mapped to an index
+/// by `index_of`: the base score and the trees. Shared by the support and claim models.
+pub(crate) fn read_trees(
+    file: &ModelFile,
+    index_of: impl Fn(&str) -> Option<usize>,
+) -> Result<(f64, Vec<Tree>), String> {
+    let features = feature_indices(file, index_of)?;
+    if file.kind != "trees" {
+        return Err(format!("unknown model kind {:?} (trees)", file.kind));
+    }
+    let base = finite("`base`", file.base.ok_or("no `base`")?)?;
+    let entries = file.trees.as_ref().ok_or("no `trees`")?;
+    if entries.is_empty() || entries.len() > MAX_TREES {
+        return Err(format!(
+            "{} trees (a model has 1 to {MAX_TREES})",
+            entries.len()
+        ));
+    }
+    let trees = entries
+        .iter()
+        .enumerate()
+        .map(|(t, entry)| read_tree(entry, &features).map_err(|e| format!("tree {t}: {e}")))
+        .collect::<Result<_, String>>()?;
+    Ok((base, trees))
+}
+
+/// The index of each feature a model file lists, by `index_of`; none twice.
+fn feature_indices(
+    file: &ModelFile,
+    index_of: impl Fn(&str) -> Option<usize>,
+) -> Result<Vec<usize>, String> {
+    let mut features = Vec::with_capacity(file.features.len());
+    for entry in &file.features {
+        let k = index_of(&entry.name).ok_or_else(|| format!("unknown feature {:?}", entry.name))?;
+        if features.contains(&k) {
+            return Err(format!("feature {:?} is listed twice", entry.name));
+        }
+        features.push(k);
+    }
+    Ok(features)
+}
+
+fn finite(what: &str, x: f64) -> Result<f64, String> {
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(format!("{what} is not a finite number"))
+    }
 }
 
 fn read_tree(entry: &TreeEntry, features: &[usize]) -> Result<Tree, String> {
@@ -436,8 +457,9 @@ impl Tree {
         x <= node.below
     }
 
-    /// The leaf `features` reach, with each step's change of value noted in `factors`.
-    fn walk(&self, features: &Inputs, mut factors: Option<&mut [f64; COUNT]>) -> f64 {
+    /// The leaf `features` reach, with each step's change of value noted in `factors` (one
+    /// entry per feature).
+    pub(crate) fn walk(&self, features: &[f32], mut factors: Option<&mut [f64]>) -> f64 {
         let mut node = &self.nodes[0];
         while let Some(f) = node.feature {
             let next = if Tree::goes_left(node, features[f]) {

@@ -11,7 +11,7 @@
     ['weak-support', "the cited chunk holds some of the sentence's words, fewer than the threshold asks"],
     ['unsupported-citation', "the citation points nowhere, or at a chunk that hardly shares the sentence's words"],
     ['uncited-claim', 'a sentence that states something checkable cites nothing'],
-    ['no-claim', 'not a claim: a fragment, heading, source-list entry, question, pleasantry, meta statement, pointer to read more, instruction or abstention']
+    ['no-claim', 'not a claim: a fragment, heading, source-list entry, question, pleasantry, meta statement, pointer to read more, instruction, abstention or background']
   ];
   /* Why a no-claim sentence is not checked: its kind's reason, as `ragcite explain` says it. */
   var KINDS = {
@@ -23,7 +23,8 @@
     'meta': 'says something about the answer or its sources, not about the world',
     'navigation': 'says where to read more',
     'instruction': 'advice to the reader that asserts nothing checkable',
-    'abstention': 'the answer says its sources do not cover this, or declines'
+    'abstention': 'the answer says its sources do not cover this, or declines',
+    'background': 'the claim scorer reads framing or common knowledge, nothing to source'
   };
   /* Every table keyed by text from the inputs (chunk ids, words) is a Map or an object with no
      prototype, so that an id or a word such as `__proto__`, `constructor` or `toString` is a

@@ -295,6 +295,8 @@ impl<'a> Judge<'a> {
             suggested_citation: suggested.map(|(c, _)| self.chunks[c].id.clone()),
             unknown_markers: sentence.unknown.clone(),
             inherited_from: sentence.inherited_from,
+            claim_score: sentence.claim_score,
+            claim_features: sentence.claim_features,
             quotes,
             missing_words: if sentence.cited.is_empty() {
                 Vec::new()

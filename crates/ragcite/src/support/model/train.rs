@@ -13,7 +13,7 @@
 //! macro-F1 on the training units (blocked units are never predicted supported; the lowest on a
 //! tie) is folded into the base score, so that 0.5 is the model's threshold.
 
-use super::features::{COUNT, Feature, Features};
+use super::features::{Feature, Features};
 use super::{FORMAT, FeatureEntry, ModelFile, TreeEntry, VERSION, sigmoid};
 
 /// How a model is fitted; the defaults are those of the shipped model.
@@ -128,8 +128,10 @@ struct Split {
 }
 
 struct Fitter<'a> {
-    /// Features as the model compares them: in `f32`.
-    x: Vec<[f32; COUNT]>,
+    /// Features as the model compares them: in `f32`, one row per unit.
+    x: Vec<Vec<f32>>,
+    /// Features per unit.
+    width: usize,
     residual: Vec<f64>,
     /// `p(1 − p)` of each unit.
     hessian: Vec<f64>,
@@ -140,38 +142,121 @@ struct Fitter<'a> {
 
 /// Fits a model on `samples`; the error says why none can be fitted.
 pub fn train(samples: &[Sample], options: &TrainOptions) -> Result<Trained, String> {
+    let rows: Vec<Vec<f32>> = samples
+        .iter()
+        .map(|s| s.features.0.iter().map(|&v| v as f32).collect())
+        .collect();
+    let labels: Vec<bool> = samples.iter().map(|s| s.label).collect();
+    let blocked: Vec<bool> = samples.iter().map(|s| s.blocked).collect();
+    let fitted = fit(
+        rows,
+        &labels,
+        &blocked,
+        options,
+        Classes {
+            negative: "unsupported",
+            positive: "supported",
+            empty: "no labelled unit with features (a unit needs a citation and content words)",
+        },
+        Threshold::MacroF1,
+    )?;
+    let (n, positives, threshold) = (fitted.units, fitted.positives, fitted.threshold);
+    let file = ModelFile {
+        format: FORMAT.to_string(),
+        version: VERSION,
+        description: format!(
+            "{}, fitted by ragcite train on {n} units ({positives} supported) \
+             (threshold {threshold} folded in)",
+            options.describe()
+        ),
+        kind: "trees".to_string(),
+        features: feature_entries(Feature::ALL.iter().map(|f| f.name())),
+        intercept: None,
+        base: Some(fitted.base),
+        trees: Some(fitted.trees),
+    };
+    Ok(Trained {
+        file,
+        units: n,
+        positives,
+        threshold,
+    })
+}
+
+/// The model file's list of features, by name.
+pub(crate) fn feature_entries<'a>(names: impl Iterator<Item = &'a str>) -> Vec<FeatureEntry> {
+    names
+        .map(|name| FeatureEntry {
+            name: name.to_string(),
+            transform: None,
+            mean: None,
+            scale: None,
+            weight: None,
+        })
+        .collect()
+}
+
+/// What the two classes are called in errors.
+pub(crate) struct Classes {
+    pub(crate) negative: &'static str,
+    pub(crate) positive: &'static str,
+    /// The error when there is no unit at all.
+    pub(crate) empty: &'static str,
+}
+
+/// How the threshold folded into the base is chosen on the training units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Threshold {
+    /// The best macro-F1 (the lowest on a tie).
+    MacroF1,
+    /// The highest that still predicts at least this share of the positive units positive:
+    /// a precise gate that misses few.
+    Recall(f64),
+}
+
+/// Trees fitted on rows of features, the threshold folded into `base`.
+pub(crate) struct Fitted {
+    pub(crate) base: f64,
+    pub(crate) trees: Vec<TreeEntry>,
+    pub(crate) threshold: f64,
+    pub(crate) units: usize,
+    pub(crate) positives: usize,
+}
+
+/// Fits gradient-boosted trees on `rows` (one row of features per unit, all as long) against
+/// `labels`; a `blocked` unit is never predicted positive when the threshold is chosen.
+pub(crate) fn fit(
+    rows: Vec<Vec<f32>>,
+    labels: &[bool],
+    blocked: &[bool],
+    options: &TrainOptions,
+    classes: Classes,
+    choose: Threshold,
+) -> Result<Fitted, String> {
     options.check()?;
-    let n = samples.len();
-    let positives = samples.iter().filter(|s| s.label).count();
+    let n = rows.len();
+    let positives = labels.iter().filter(|&&l| l).count();
     if n == 0 {
-        return Err(
-            "no labelled unit with features (a unit needs a citation and content words)"
-                .to_string(),
-        );
+        return Err(classes.empty.to_string());
     }
     if positives == 0 || positives == n {
         return Err(format!(
             "all {n} labelled units are {}: a model needs both classes",
             if positives == 0 {
-                "unsupported"
+                classes.negative
             } else {
-                "supported"
+                classes.positive
             }
         ));
     }
-    let y: Vec<f64> = samples
-        .iter()
-        .map(|s| f64::from(u8::from(s.label)))
-        .collect();
+    let width = rows[0].len();
+    let y: Vec<f64> = labels.iter().map(|&l| f64::from(u8::from(l))).collect();
     let rate = positives as f64 / n as f64;
     let init = libm::log(rate / (1.0 - rate));
     let mut raw = vec![init; n];
-    let x: Vec<[f32; COUNT]> = samples
-        .iter()
-        .map(|s| s.features.0.map(|v| v as f32))
-        .collect();
+    let x = rows;
     // Each feature's units in ascending order of value (ties by index), sorted once.
-    let order: Vec<Vec<u32>> = (0..COUNT)
+    let order: Vec<Vec<u32>> = (0..width)
         .map(|f| {
             let mut units: Vec<u32> = (0..n as u32).collect();
             units.sort_by(|&a, &b| {
@@ -184,6 +269,7 @@ pub fn train(samples: &[Sample], options: &TrainOptions) -> Result<Trained, Stri
         .collect();
     let mut fitter = Fitter {
         x,
+        width,
         residual: vec![0.0; n],
         hessian: vec![0.0; n],
         step: vec![0.0; n],
@@ -204,36 +290,17 @@ pub fn train(samples: &[Sample], options: &TrainOptions) -> Result<Trained, Stri
         trees.push(grown.finish());
     }
     let scores: Vec<f64> = raw.iter().map(|&z| sigmoid(z)).collect();
-    let threshold = best_threshold(&scores, samples);
-    let base = init + -libm::log(threshold / (1.0 - threshold));
-    let file = ModelFile {
-        format: FORMAT.to_string(),
-        version: VERSION,
-        description: format!(
-            "{}, fitted by ragcite train on {n} units ({positives} supported) \
-             (threshold {threshold} folded in)",
-            options.describe()
-        ),
-        kind: "trees".to_string(),
-        features: Feature::ALL
-            .iter()
-            .map(|feature| FeatureEntry {
-                name: feature.name().to_string(),
-                transform: None,
-                mean: None,
-                scale: None,
-                weight: None,
-            })
-            .collect(),
-        intercept: None,
-        base: Some(base),
-        trees: Some(trees),
+    let threshold = match choose {
+        Threshold::MacroF1 => best_threshold(&scores, labels, blocked),
+        Threshold::Recall(share) => recall_threshold(&scores, labels, blocked, share),
     };
-    Ok(Trained {
-        file,
+    let base = init + -libm::log(threshold / (1.0 - threshold));
+    Ok(Fitted {
+        base,
+        trees,
+        threshold,
         units: n,
         positives,
-        threshold,
     })
 }
 
@@ -272,7 +339,10 @@ impl Fitter<'_> {
             return node;
         };
         let goes_left = |k: u32| self.x[k as usize][split.feature] <= split.threshold;
-        let (mut lefts, mut rights) = (Vec::with_capacity(COUNT), Vec::with_capacity(COUNT));
+        let (mut lefts, mut rights) = (
+            Vec::with_capacity(self.width),
+            Vec::with_capacity(self.width),
+        );
         for units in order {
             let (l, r): (Vec<u32>, Vec<u32>) = units.into_iter().partition(|&k| goes_left(k));
             debug_assert_eq!(l.len(), split.left);
@@ -362,10 +432,10 @@ impl Grown {
 }
 
 /// Macro-F1 of predictions against labels: the mean of the F1 of each class.
-fn macro_f1(predicted: impl Iterator<Item = bool>, samples: &[Sample]) -> f64 {
+fn macro_f1(predicted: impl Iterator<Item = bool>, labels: &[bool]) -> f64 {
     let (mut tp, mut fp, mut fn_, mut tn) = (0usize, 0usize, 0usize, 0usize);
-    for (p, s) in predicted.zip(samples) {
-        match (p, s.label) {
+    for (p, &label) in predicted.zip(labels) {
+        match (p, label) {
             (true, true) => tp += 1,
             (true, false) => fp += 1,
             (false, true) => fn_ += 1,
@@ -383,16 +453,16 @@ fn macro_f1(predicted: impl Iterator<Item = bool>, samples: &[Sample]) -> f64 {
 }
 
 /// The threshold in 0.10..=0.90 (steps of 0.01) with the highest macro-F1, a unit predicted
-/// supported when its score reaches it and it is not blocked; the lowest on a tie.
-fn best_threshold(scores: &[f64], samples: &[Sample]) -> f64 {
+/// positive when its score reaches it and it is not blocked; the lowest on a tie.
+fn best_threshold(scores: &[f64], labels: &[bool], blocked: &[bool]) -> f64 {
     let mut best = (0.5, -1.0);
     for hundredths in 10..=90u32 {
         let t = f64::from(hundredths) / 100.0;
         let predicted = scores
             .iter()
-            .zip(samples)
-            .map(|(&score, s)| score >= t && !s.blocked);
-        let m = macro_f1(predicted, samples);
+            .zip(blocked)
+            .map(|(&score, &blocked)| score >= t && !blocked);
+        let m = macro_f1(predicted, labels);
         if m > best.1 + 1e-12 {
             best = (t, m);
         }
@@ -400,9 +470,28 @@ fn best_threshold(scores: &[f64], samples: &[Sample]) -> f64 {
     best.0
 }
 
+/// The highest threshold in 0.10..=0.90 (steps of 0.01) at which at least `share` of the
+/// positive units (not blocked) are predicted positive; 0.10 when none is.
+fn recall_threshold(scores: &[f64], labels: &[bool], blocked: &[bool], share: f64) -> f64 {
+    let positives = labels.iter().filter(|&&l| l).count().max(1) as f64;
+    (10..=90u32)
+        .rev()
+        .map(|h| f64::from(h) / 100.0)
+        .find(|&t| {
+            let found = scores
+                .iter()
+                .zip(labels.iter().zip(blocked))
+                .filter(|&(&score, (&label, &blocked))| label && !blocked && score >= t)
+                .count();
+            found as f64 >= share * positives - 1e-9
+        })
+        .unwrap_or(0.1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::support::model::features::COUNT;
     use crate::support::model::Model;
 
     fn sample(values: &[(usize, f64)], label: bool) -> Sample {
