@@ -118,7 +118,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__batch)
-            opts="-h -V --format --field --records --all --max-record-size --max-open-traces --max-trace-memory --threshold --lang --citation-scope --marker --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-contradicted-rate --max-abstention-rate --max-failing-records --max-bad-records --baseline --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --field --records --all --max-record-size --max-open-traces --max-trace-memory --threshold --lang --citation-scope --marker --model --claim-threshold --claim-model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --max-uncited-rate --max-number-mismatch-rate --max-unsupported-rate --max-contradicted-rate --max-abstention-rate --max-failing-records --max-bad-records --baseline --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -165,6 +165,14 @@ _ragcite() {
                     return 0
                     ;;
                 --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claim-threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claim-model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -252,7 +260,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__check)
-            opts="-h -V --format --answer-format --max-input-size --question --check-timeout --answer-path --sources-path --source-id-path --source-text-path --threshold --lang --citation-scope --marker --model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --answer-format --max-input-size --question --check-timeout --answer-path --sources-path --source-id-path --source-text-path --threshold --lang --citation-scope --marker --model --claim-threshold --claim-model --max-uncited --max-number-mismatch --max-unsupported --max-unknown-markers --max-misquotes --max-contradicted --max-weak --max-abstentions --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -314,6 +322,14 @@ _ragcite() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --claim-threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claim-model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-uncited)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -366,7 +382,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__compare)
-            opts="-h -V --format --fail-if-worse --all --field --records --max-record-size --max-open-traces --max-trace-memory --threshold --lang --citation-scope --marker --model --color --stdin-filename --config --isolated --help --version"
+            opts="-h -V --format --fail-if-worse --all --field --records --max-record-size --max-open-traces --max-trace-memory --threshold --lang --citation-scope --marker --model --claim-threshold --claim-model --color --stdin-filename --config --isolated --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -416,6 +432,14 @@ _ragcite() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --claim-threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claim-model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -436,7 +460,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__eval)
-            opts="-h -V --threshold --lang --citation-scope --marker --model --lenient --group-by --format --features --max-record-size --max-input-size --help --version"
+            opts="-h -V --threshold --lang --citation-scope --marker --model --claim-threshold --claim-model --lenient --group-by --format --features --max-record-size --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -459,6 +483,14 @@ _ragcite() {
                     return 0
                     ;;
                 --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claim-threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claim-model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -490,7 +522,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__explain)
-            opts="-h -V --features --answer-format --max-input-size --threshold --lang --citation-scope --marker --model --help --version"
+            opts="-h -V --features --answer-format --max-input-size --threshold --lang --citation-scope --marker --model --claim-threshold --claim-model --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -521,6 +553,14 @@ _ragcite() {
                     return 0
                     ;;
                 --model)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claim-threshold)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --claim-model)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -914,7 +954,7 @@ _ragcite() {
             return 0
             ;;
         ragcite__subcmd__train)
-            opts="-o -h -V --output --trees --depth --learning-rate --min-leaf --lenient --max-record-size --help --version"
+            opts="-o -h -V --output --trees --depth --learning-rate --min-leaf --lenient --claims --max-record-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

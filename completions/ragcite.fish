@@ -127,6 +127,8 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l citation-scope
 paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l marker -d 'Your own marker form besides the built-in ones: a regular expression whose one capture group is the label (`\\{\\{cite:(\\w+)\\}\\}` reads `{{cite:doc2}}` as a marker citing `doc2`)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l claim-threshold -d 'Claim threshold: the claim score an English sentence without a citation must reach to be an uncited claim; higher flags fewer (the claim model\'s estimate that a reader wants it sourced; see --claim-model)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l claim-model -d 'What tells claims from sentences that need no source: `shipped` (the claim model built in), `rules` (the phrase rules alone, as ragcite 0.9), or a model file written by `ragcite train --claims`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-uncited -d 'Most uncited claims allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-number-mismatch -d 'Most number mismatches allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand check" -l max-unsupported -d 'Most unsupported citations allowed' -r
@@ -183,6 +185,8 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l citation-scope
 paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l marker -d 'Your own marker form besides the built-in ones: a regular expression whose one capture group is the label (`\\{\\{cite:(\\w+)\\}\\}` reads `{{cite:doc2}}` as a marker citing `doc2`)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l claim-threshold -d 'Claim threshold: the claim score an English sentence without a citation must reach to be an uncited claim; higher flags fewer (the claim model\'s estimate that a reader wants it sourced; see --claim-model)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l claim-model -d 'What tells claims from sentences that need no source: `shipped` (the claim model built in), `rules` (the phrase rules alone, as ragcite 0.9), or a model file written by `ragcite train --claims`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-uncited -d 'Most uncited claims allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-number-mismatch -d 'Most number mismatches allowed' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand batch" -l max-unsupported -d 'Most unsupported citations allowed' -r
@@ -243,6 +247,8 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l citation-sco
 paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l marker -d 'Your own marker form besides the built-in ones: a regular expression whose one capture group is the label (`\\{\\{cite:(\\w+)\\}\\}` reads `{{cite:doc2}}` as a marker citing `doc2`)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l claim-threshold -d 'Claim threshold: the claim score an English sentence without a citation must reach to be an uncited claim; higher flags fewer (the claim model\'s estimate that a reader wants it sourced; see --claim-model)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l claim-model -d 'What tells claims from sentences that need no source: `shipped` (the claim model built in), `rules` (the phrase rules alone, as ragcite 0.9), or a model file written by `ragcite train --claims`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand compare" -l color -d 'When to colour the table (NO_COLOR and CLICOLOR_FORCE are honoured in `auto`)' -r -f -a "auto\t'Colour on a terminal, unless NO_COLOR is set; CLICOLOR_FORCE or FORCE_COLOR force it'
 always\t''
 never\t''"
@@ -280,6 +286,8 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l citation-scope 
 paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l marker -d 'Your own marker form besides the built-in ones: a regular expression whose one capture group is the label (`\\{\\{cite:(\\w+)\\}\\}` reads `{{cite:doc2}}` as a marker citing `doc2`)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l claim-threshold -d 'Claim threshold: the claim score an English sentence without a citation must reach to be an uncited claim; higher flags fewer (the claim model\'s estimate that a reader wants it sourced; see --claim-model)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l claim-model -d 'What tells claims from sentences that need no source: `shipped` (the claim model built in), `rules` (the phrase rules alone, as ragcite 0.9), or a model file written by `ragcite train --claims`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l group-by -d 'The record field whose value groups the results' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand eval" -l format -d 'Output format' -r -f -a "table\t'A table per group and score histograms, for people'
 json\t'One JSON document, for machines'"
@@ -296,6 +304,7 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l learning-rate 
 complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l min-leaf -d 'Fewest labelled units a leaf may hold' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l max-record-size -d 'Largest record (a labelled JSON line), in bytes or with a unit (64KiB, 64MiB, 1GiB); a longer one stops the run' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l lenient -d 'Use `label_lenient` where a sentence has one'
+complete -c ragcite -n "__fish_ragcite_using_subcommand train" -l claims -d 'Fit a claim model instead (for --claim-model): on whole answers whose sentences carry `claim`, `worthy` or `kind` labels'
 complete -c ragcite -n "__fish_ragcite_using_subcommand train" -s h -l help -d 'Print help'
 complete -c ragcite -n "__fish_ragcite_using_subcommand train" -s V -l version -d 'Print version'
 complete -c ragcite -n "__fish_ragcite_using_subcommand quote" -l quote-file -d 'Read the quotation from a file' -r
@@ -378,6 +387,8 @@ complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l citation-sco
 paragraph\t'A paragraph\'s last sentence\'s markers also cover its earlier sentences without one'"
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l marker -d 'Your own marker form besides the built-in ones: a regular expression whose one capture group is the label (`\\{\\{cite:(\\w+)\\}\\}` reads `{{cite:doc2}}` as a marker citing `doc2`)' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l model -d 'What scores support: `shipped` (the model built in), `formula` (the hand-weighted score of ragcite 0.1), or a model file written by `ragcite train`' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l claim-threshold -d 'Claim threshold: the claim score an English sentence without a citation must reach to be an uncited claim; higher flags fewer (the claim model\'s estimate that a reader wants it sourced; see --claim-model)' -r
+complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l claim-model -d 'What tells claims from sentences that need no source: `shipped` (the claim model built in), `rules` (the phrase rules alone, as ragcite 0.9), or a model file written by `ragcite train --claims`' -r
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -l features -d 'List the support model\'s features and what each measures'
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ragcite -n "__fish_ragcite_using_subcommand explain" -s V -l version -d 'Print version'

@@ -125,6 +125,8 @@ fn write_until(
             .marker
             .as_ref()
             .map(|m| m.as_str().to_string()),
+        claim_threshold: Some(options.claim_threshold),
+        claim_model: Some(args.checking.claim_model.clone()),
     };
     // The baseline is read before anything is written, so that a wrong one fails cleanly.
     let mut identities = match &args.baseline {
@@ -153,6 +155,8 @@ fn write_until(
         lang: finding_options.lang,
         citation_scope: finding_options.citation_scope,
         marker: finding_options.marker,
+        claim_threshold: options.claim_threshold,
+        claim_model: args.checking.claim_model.clone(),
         limits,
         fields: BatchFields {
             id: fields.id.clone(),

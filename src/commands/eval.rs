@@ -73,7 +73,9 @@ pub fn run(args: &EvalArgs) -> Result<ExitStatus> {
                 },
             )?;
         }
-        if judging.groups.values().all(Vec::is_empty) {
+        if judging.groups.values().all(Vec::is_empty)
+            && judging.detected.values().all(Vec::is_empty)
+        {
             let first = judging
                 .bad
                 .first()

@@ -41,6 +41,10 @@ pub fn run(args: &ExplainArgs) -> Result<ExitStatus> {
                     read_inputs(answer, chunks, args.answer_format.0, args.max_input_size)?;
                 let options = args.checking.options()?;
                 let threshold = options.threshold;
+                let claims = options
+                    .claim_model
+                    .clone()
+                    .map(|model| (model, options.claim_threshold));
                 let checker = Checker::new(options);
                 let report = checker.check(&answer, &chunks);
                 write_sentences(
@@ -49,6 +53,7 @@ pub fn run(args: &ExplainArgs) -> Result<ExitStatus> {
                     &chunks.chunks,
                     checker.language_for(&answer, &chunks).1,
                     threshold,
+                    claims.as_ref().map(|(model, t)| (model.as_ref(), *t)),
                 )
             }
         }

@@ -113,7 +113,7 @@ fn worked_example_fails_with_exit_code_1_and_a_table() {
 #[test]
 fn worked_example_json_verdicts_statuses_and_gate() {
     let doc = check_json(&[EIFFEL_ANSWER, EIFFEL_CHUNKS], 1);
-    assert_eq!(doc["schemaVersion"], "3.4");
+    assert_eq!(doc["schemaVersion"], "3.5");
     assert_eq!(
         verdicts(&doc),
         [

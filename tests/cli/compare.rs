@@ -61,7 +61,7 @@ fn problems(doc: &Value) -> Vec<(String, u64, String, String)> {
 fn fingerprints_do_not_move_with_the_sentence_or_the_record() {
     let a = ragcite(["batch", A, "--format", "json"]).json(1);
     let fixed = ragcite(["batch", A_FIXED, "--format", "json"]).json(1);
-    assert_eq!(a["schemaVersion"], "3.4");
+    assert_eq!(a["schemaVersion"], "3.5");
     let find = |doc: &Value, id: &str| {
         problems(doc)
             .into_iter()
@@ -221,12 +221,12 @@ fn a_baseline_that_is_no_batch_document_is_an_input_error() {
         ("check", temp(".json", &check), "a `ragcite check` document"),
         (
             "3.2",
-            temp(".json", &a_json.replace("\"3.4\"", "\"3.2\"")),
+            temp(".json", &a_json.replace("\"3.5\"", "\"3.2\"")),
             "schema 3.2 has no finding fingerprints (added in 3.3)",
         ),
         (
             "4.0",
-            temp(".json", &a_json.replace("\"3.4\"", "\"4.0\"")),
+            temp(".json", &a_json.replace("\"3.5\"", "\"4.0\"")),
             "schema 4.0: this ragcite reads baselines of schema 3.3 to 3.x",
         ),
         (
@@ -565,7 +565,7 @@ fn the_comparison_as_json() {
     let text = ragcite(["compare", A, B, "--format", "json"]).stdout(0);
     insta::assert_snapshot!("json", text);
     let doc: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(doc["schemaVersion"], "3.4");
+    assert_eq!(doc["schemaVersion"], "3.5");
     assert_eq!(doc["better"], "a");
     let matching = &doc["matching"];
     assert_eq!(

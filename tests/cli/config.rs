@@ -515,7 +515,7 @@ fn format_json_makes_the_output_json() {
     let doc = tree
         .ragcite(&tree.root, ["check", &answer, &chunks])
         .json(1);
-    assert_eq!(doc["schemaVersion"], "3.4");
+    assert_eq!(doc["schemaVersion"], "3.5");
     // `--format table` on the command line wins.
     let table = tree
         .ragcite(

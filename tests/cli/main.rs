@@ -17,6 +17,7 @@ mod abstentions;
 mod batch;
 mod batch_exports;
 mod check;
+mod claim_scorer;
 #[cfg(feature = "service")]
 mod check_timeout;
 mod ci_consumers;

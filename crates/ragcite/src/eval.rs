@@ -306,10 +306,14 @@ pub fn judge_record(
         .map_err(|e| e.to_string())?
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_else(|| "all".to_string());
-    let contexts = object
-        .get("chunks")
-        .or_else(|| object.get("contexts"))
-        .ok_or("the record has no `chunks` or `contexts`")?;
+    // A record of claim labels alone (for `train --claims`) may have no chunks.
+    let claims_only = matches!(object.get("sentences"), Some(Value::Array(s)) if crate::claim::train::has_claim_labels(s));
+    let no_chunks = Value::Array(Vec::new());
+    let contexts = match object.get("chunks").or_else(|| object.get("contexts")) {
+        Some(contexts) => contexts,
+        None if claims_only => &no_chunks,
+        None => return Err("the record has no `chunks` or `contexts`".to_string()),
+    };
     let chunks = crate::input::chunks_from_value(contexts.clone())
         .map_err(|e| format!("the chunks: {e}"))?;
     // A figure the question states is context, as `batch` reads it.
@@ -376,7 +380,9 @@ pub fn judge_record(
             // A claim label (`other` and `null` too: not judged) is a label.
             labelled |= crate::claim::train::label_of(sentence, &format!("sentences[{k}]"))?
                 .is_some()
-                || ["claim", "kind"].iter().any(|key| sentence.get(key).is_some());
+                || ["claim", "kind"]
+                    .iter()
+                    .any(|key| sentence.get(key).is_some());
             let Some(text) = sentence.get("text").and_then(Value::as_str) else {
                 return Err(format!("`sentences[{k}]` has no `text` string"));
             };

@@ -272,7 +272,7 @@ pub struct SentenceResult {
     /// The claim scorer's estimate (0 to 1) that the sentence states something a reader would
     /// want sourced, where it decided between `uncited-claim` and `no-claim`: English sentences
     /// without a citation that are no heading, source-list line or fragment. A sentence is a
-    /// claim when it reaches the claim threshold (`--claim-threshold`, 0.5 by default). Added
+    /// claim when it reaches the claim threshold (`--claim-threshold`, 0.4 by default). Added
     /// in schema 3.5.
     #[serde(
         rename = "claimScore",

@@ -52,6 +52,12 @@ pub struct FindingOptions {
     pub citation_scope: String,
     /// `--marker`'s pattern, as given.
     pub marker: Option<String>,
+    /// `--claim-threshold` and `--claim-model` (since 3.5; a baseline written before has
+    /// neither, and is not compared on them).
+    #[serde(default)]
+    pub claim_threshold: Option<f64>,
+    #[serde(default)]
+    pub claim_model: Option<String>,
 }
 
 impl FindingOptions {
@@ -78,6 +84,12 @@ impl FindingOptions {
         );
         let marker = |m: &Option<String>| m.clone().unwrap_or_else(|| "none".to_string());
         compare("marker", marker(&self.marker), marker(&run.marker));
+        if let (Some(baseline), Some(this)) = (self.claim_threshold, run.claim_threshold) {
+            compare("claim-threshold", baseline.to_string(), this.to_string());
+        }
+        if let (Some(baseline), Some(this)) = (&self.claim_model, &run.claim_model) {
+            compare("claim-model", baseline.clone(), this.clone());
+        }
         differ
     }
 }

@@ -38,7 +38,8 @@ pub(super) fn score(
             list_item: starts_item(&answer[line_start..sentences[k].position.span.start])
                 || is_item_mark(first_word(&sentences[k].text)),
             after_lead_in: k > 0 && ends_with_colon(&sentences[k - 1].text),
-            first_in_paragraph: k == 0 || starts_paragraph(answer, &sentences[k - 1], &sentences[k]),
+            first_in_paragraph: k == 0
+                || starts_paragraph(answer, &sentences[k - 1], &sentences[k]),
             others_citing: citing - usize::from(cites[k]),
             neighbours_citing: usize::from(k > 0 && cites[k - 1])
                 + usize::from(k + 1 < n && cites[k + 1]),

@@ -66,7 +66,8 @@ pub(super) fn starts_paragraph(
     if between.matches('\n').count() >= 2 {
         return true;
     }
-    starts_item(&between[line_break + 1..]) || between[line_break + 1..].trim_start().starts_with('>')
+    starts_item(&between[line_break + 1..])
+        || between[line_break + 1..].trim_start().starts_with('>')
 }
 
 /// Whether what stands between a line's start and a sentence (`prefix`) opens a list item: a

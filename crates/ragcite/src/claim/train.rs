@@ -121,13 +121,14 @@ pub fn label_sentences(
             b.saturating_sub(a)
         };
         // The most overlap; the first on a tie.
-        let Some(best) = checked
-            .iter()
-            .filter(|s| overlap(s) > 0)
-            .fold(None::<&SentenceResult>, |best, s| match best {
-                Some(b) if overlap(b) >= overlap(s) => Some(b),
-                _ => Some(s),
-            })
+        let Some(best) =
+            checked
+                .iter()
+                .filter(|s| overlap(s) > 0)
+                .fold(None::<&SentenceResult>, |best, s| match best {
+                    Some(b) if overlap(b) >= overlap(s) => Some(b),
+                    _ => Some(s),
+                })
         else {
             // Text ragcite reads as no sentence (an emoji alone, markup): nothing to measure.
             continue;

@@ -46,6 +46,7 @@ pub fn write_sentences(
     chunks: &[crate::input::Chunk],
     analyzer: &crate::words::Analyzer,
     threshold: f64,
+    claims: Option<(&crate::claim::score::ClaimModel, f64)>,
 ) -> io::Result<()> {
     use crate::support::model::features::{Feature, WINDOW};
     for (k, sentence) in report.result.sentences.iter().enumerate() {
@@ -70,10 +71,12 @@ pub fn write_sentences(
                 )),
                 kind.reason()
             )?;
+            write_claim_score(out, sentence, claims)?;
             continue;
         }
         if sentence.cited.is_empty() {
             writeln!(out, "   {}: {}", verdict.name(), verdict.summary())?;
+            write_claim_score(out, sentence, claims)?;
             continue;
         }
         let compared = if sentence.support + 1e-9 >= threshold {
@@ -188,6 +191,42 @@ pub fn write_sentences(
                 number(factor.value)
             )?;
         }
+    }
+    Ok(())
+}
+
+/// Where the claim scorer decided the sentence: its score against the claim threshold, and
+/// the features that pushed it up or down the most, with what each measures.
+fn write_claim_score(
+    out: &mut dyn Write,
+    sentence: &crate::report::SentenceResult,
+    claims: Option<(&crate::claim::score::ClaimModel, f64)>,
+) -> io::Result<()> {
+    use crate::claim::score::Feature;
+    let (Some(score), Some(features), Some((model, threshold))) =
+        (sentence.claim_score, sentence.claim_features, claims)
+    else {
+        return Ok(());
+    };
+    let compared = if score + 1e-9 >= threshold {
+        "≥"
+    } else {
+        "<"
+    };
+    writeln!(
+        out,
+        "   claim score {score:.2} {compared} claim threshold {threshold:.2}; what moved it most:"
+    )?;
+    for factor in model.factors(&features, 3) {
+        let meaning = Feature::named(factor.feature).map_or("", Feature::describe);
+        let direction = if factor.effect >= 0.0 { "up" } else { "down" };
+        writeln!(
+            out,
+            "   {direction:>6} {:+.2}  {} = {}: {meaning}",
+            factor.effect,
+            factor.feature,
+            number(factor.value)
+        )?;
     }
     Ok(())
 }

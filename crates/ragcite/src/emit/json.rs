@@ -19,7 +19,7 @@ use crate::sentence::LineColumn;
 
 /// Version of the JSON document's schema. A change that removes or renames a field, or changes
 /// its meaning, raises the major number; a new field raises the minor one.
-pub const SCHEMA_VERSION: &str = "3.4";
+pub const SCHEMA_VERSION: &str = "3.5";
 
 /// The tool that wrote a document.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]

@@ -112,6 +112,11 @@ pub struct BatchInputs {
     pub citation_scope: String,
     /// `--marker`'s pattern as given; `null` without one. Added in 3.3.
     pub marker: Option<String>,
+    /// `--claim-threshold`. Added in 3.5.
+    pub claim_threshold: f64,
+    /// What told claims from non-claims: `shipped`, `rules`, or the claim model file as given.
+    /// Added in 3.5.
+    pub claim_model: String,
     pub limits: BatchLimits,
     /// The field paths tried, in order, for each field.
     pub fields: BatchFields,

@@ -37,12 +37,10 @@ impl Detected {
         let flag = |key: &str| labels.get(key).and_then(serde_json::Value::as_bool);
         let uncited = sentences.iter().all(|s| s.markers.is_empty());
         let detected = Detected {
-            claim: flag("worthy")
-                .filter(|_| uncited && claims)
-                .map(|worthy| {
-                    let claim = sentences.iter().any(|s| s.verdict == Verdict::UncitedClaim);
-                    (claim, worthy)
-                }),
+            claim: flag("worthy").filter(|_| uncited && claims).map(|worthy| {
+                let claim = sentences.iter().any(|s| s.verdict == Verdict::UncitedClaim);
+                (claim, worthy)
+            }),
             claim_score: None,
             abstention: flag("abstention").map(|abstention| {
                 let found = sentences.iter().any(|s| s.kind == Some(Kind::Abstention));
@@ -159,7 +157,10 @@ pub fn detections(detected: &[Detected]) -> (Option<Detection>, Option<Detection
     let claims = Detection::of(detected.iter().filter_map(|d| d.claim)).map(|d| {
         let scored: Vec<(Option<f64>, bool, bool)> = detected
             .iter()
-            .filter_map(|d| d.claim.map(|(flagged, label)| (d.claim_score, flagged, label)))
+            .filter_map(|d| {
+                d.claim
+                    .map(|(flagged, label)| (d.claim_score, flagged, label))
+            })
             .collect();
         Detection {
             best: BestThreshold::of(&scored),

@@ -103,7 +103,7 @@ pub(crate) fn kind(sentence: &SentenceInput, verdict: Verdict) -> (Option<Kind>,
     match (&sentence.nonclaim, verdict) {
         (_, v) if v != Verdict::NoClaim => (None, None),
         (_, _) if sentence.position.reference => (Some(Kind::Reference), None),
-        (Some(n), _) => (Some(n.kind), Some(n.cue.clone())),
+        (Some(n), _) => (Some(n.kind), (!n.cue.is_empty()).then(|| n.cue.clone())),
         (None, _) if sentence.position.heading && sentence.labels.is_empty() => {
             (Some(Kind::Heading), None)
         }

@@ -491,8 +491,8 @@ fn recall_threshold(scores: &[f64], labels: &[bool], blocked: &[bool], share: f6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::support::model::features::COUNT;
     use crate::support::model::Model;
+    use crate::support::model::features::COUNT;
 
     fn sample(values: &[(usize, f64)], label: bool) -> Sample {
         let mut features = Features([0.0; COUNT]);
