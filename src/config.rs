@@ -401,12 +401,13 @@ fn field_options(
 }
 
 /// Keys whose value may be a file's path, which a file gives relative to its own folder.
-const PATHS: [&str; 1] = ["model"];
+const PATHS: [&str; 2] = ["model", "claim-model"];
 
-/// A relative model path as the configuration file means it: from the file's folder, not from
-/// the working directory. `shipped`, `formula`, absolute paths and other keys are unchanged.
+/// A relative model path (`model`, `claim-model`) as the configuration file means it: from the
+/// file's folder, not from the working directory. `shipped`, `formula`, `rules`, absolute paths
+/// and other keys are unchanged.
 fn relative_to(config: &Config, key: &str, value: String) -> String {
-    if !PATHS.contains(&key) || ["shipped", "formula", "-"].contains(&value.as_str()) {
+    if !PATHS.contains(&key) || ["shipped", "formula", "rules", "-"].contains(&value.as_str()) {
         return value;
     }
     let path = Path::new(&value);

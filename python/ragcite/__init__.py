@@ -45,6 +45,8 @@ def check(
     question: Optional[str] = None,
     citation_scope: str = "sentence",
     marker: Optional[str] = None,
+    claim_threshold: float = 0.4,
+    claim_model: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> dict:
     """Checks one answer against its chunks, as ``ragcite check --format json`` does.
 
@@ -77,12 +79,18 @@ def check(
     expression whose one capture group is the label (``r"\\{\\{cite:(\\w+)\\}\\}"``). A pattern
     that cannot name a label raises :class:`InputError`.
 
+    ``claim_threshold`` and ``claim_model`` are ``--claim-threshold`` (0 to 1) and
+    ``--claim-model``: the claim score an English sentence without a citation must reach to be an
+    uncited claim, and what scores it (``None`` or ``"shipped"`` the model built in, ``"rules"``
+    the phrase rules alone, or the path of a file written by ``ragcite train --claims``).
+
     Returns the report: ``result.sentences`` (each with its ``verdict``), ``result.chunks``,
     ``result.counts``, ``gate`` and ``inputs`` (the answer is named ``<answer>``, the chunks
     ``<chunks>``). Raises :class:`InputError` for input ragcite cannot read, and for a model
     file that is not a ragcite support model.
     """
     options = _check_options(threshold, lang, answer_format, model, citation_scope, marker)
+    options += _claim_options(claim_threshold, claim_model)
     if question is not None:
         if not isinstance(question, str):
             raise TypeError(f"question must be a str or None, not {type(question).__name__}")
@@ -100,6 +108,8 @@ def check_many(
     model: Optional[Union[str, "os.PathLike[str]"]] = None,
     citation_scope: str = "sentence",
     marker: Optional[str] = None,
+    claim_threshold: float = 0.4,
+    claim_model: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> list:
     """Checks many answers on every core, with the interpreter released: :func:`check` for each.
 
@@ -107,10 +117,11 @@ def check_many(
     ``chunks`` and ``question``, each as :func:`check` takes them. Returns one report per record, in order. An
     unreadable record raises :class:`InputError` naming its index (``records[3]: ...``).
     ``model`` is :func:`check`'s, read once for all the records (a bad model file raises
-    :class:`InputError` before any record is checked). ``citation_scope`` and ``marker`` are
-    :func:`check`'s.
+    :class:`InputError` before any record is checked). ``citation_scope``, ``marker``,
+    ``claim_threshold`` and ``claim_model`` are :func:`check`'s.
     """
     options = _check_options(threshold, lang, answer_format, model, citation_scope, marker)
+    options += _claim_options(claim_threshold, claim_model)
     pairs = []
     for index, record in enumerate(records):
         if isinstance(record, Mapping):
@@ -187,6 +198,8 @@ def batch(
     model: Optional[Union[str, "os.PathLike[str]"]] = None,
     marker: Optional[str] = None,
     records: Optional[str] = None,
+    claim_threshold: float = 0.4,
+    claim_model: Optional[Union[str, "os.PathLike[str]"]] = None,
     **limits: Any,
 ) -> dict:
     """Checks every record of transcript files, or of records you hold, as ``ragcite batch
@@ -205,11 +218,12 @@ def batch(
     ``max_number_mismatch_rate``, ``max_unsupported_rate``, ``max_contradicted_rate``,
     ``max_abstention_rate``, ``max_failing_records``,
     ``max_bad_records``; ``report["gate"]["passed"]`` says whether they
-    held. ``model`` is what scores support and ``marker`` your own marker form, as in
-    :func:`check`. Raises :class:`InputError` for
+    held. ``model`` is what scores support, ``marker`` your own marker form, and
+    ``claim_threshold`` and ``claim_model`` what tells claims, as in :func:`check`. Raises :class:`InputError` for
     a file that cannot be read, or a model file that is not a ragcite support model.
     """
     options = _batch_options(threshold, lang, fields, limits, model, marker)
+    options += _claim_options(claim_threshold, claim_model)
     if records is not None:
         if not isinstance(records, str):
             raise TypeError(f"records must be a str or None, not {type(records).__name__}")
@@ -275,6 +289,18 @@ def _limit(name: str, value: Any) -> str:
     if value < 0:
         raise ValueError(f"{name} must be a whole number of 0 or more, not {value}")
     return str(value)
+
+
+def _claim_options(claim_threshold: Any, claim_model: Any) -> list:
+    """``--claim-threshold`` and ``--claim-model`` of the keywords."""
+    options = [f"--claim-threshold={_number(claim_threshold)}"]
+    if claim_model is not None:
+        if not isinstance(claim_model, (str, os.PathLike)):
+            raise TypeError(
+                f"claim_model must be a str, a path or None, not {type(claim_model).__name__}"
+            )
+        options.append(f"--claim-model={_unicode(os.fspath(claim_model), '<claim_model>')}")
+    return _unicode_options(options)
 
 
 def _check_options(

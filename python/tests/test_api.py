@@ -557,3 +557,31 @@ def test_a_count_limit_is_a_whole_number_and_a_negative_threshold_says_so():
     with pytest.raises(ragcite.InputError, match="outside 0.1..1") as raised:
         ragcite.check(SENTENCE, [SOURCE], threshold=-0.5)
     assert "unexpected argument" not in str(raised.value)
+
+
+def test_the_claim_threshold_and_model_reach_every_check():
+    """`claim_threshold` and `claim_model` are `--claim-threshold` and `--claim-model`: a
+    pointer that states nothing to source is `background` by default, a claim at threshold 0
+    and under the phrase rules alone; a bad threshold or model file raises."""
+    answer = (
+        "The tower is 330 metres tall [1].\n\nYou can download it from the official website.\n"
+    )
+    chunks = ["The Eiffel Tower is 330 metres tall."]
+
+    def pointer(report):
+        return report["result"]["sentences"][1]
+
+    quiet = pointer(ragcite.check(answer, chunks))
+    assert (quiet["verdict"], quiet["kind"]) == ("no-claim", "background")
+    assert 0 <= quiet["claimScore"] < 0.4
+    assert pointer(ragcite.check(answer, chunks, claim_threshold=0))["verdict"] == "uncited-claim"
+    rules = pointer(ragcite.check(answer, chunks, claim_model="rules"))
+    assert rules["verdict"] == "uncited-claim" and "claimScore" not in rules
+    [many] = ragcite.check_many([(answer, chunks)], claim_threshold=0)
+    assert pointer(many)["verdict"] == "uncited-claim"
+    document = ragcite.batch([{"answer": answer, "contexts": chunks}], claim_threshold=0.6)
+    assert document["inputs"]["claimThreshold"] == 0.6
+    with pytest.raises(ragcite.InputError):
+        ragcite.check(answer, chunks, claim_threshold=2)
+    with pytest.raises(ragcite.InputError, match="claim model"):
+        ragcite.check(answer, chunks, claim_model=__file__)

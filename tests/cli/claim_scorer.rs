@@ -227,3 +227,46 @@ fn train_claims_without_claim_labels_writes_nothing() {
     );
     assert!(!tree.root.join("model.json").exists());
 }
+
+#[test]
+fn the_configuration_file_sets_the_claim_threshold_and_model_from_its_folder() {
+    let tree = tree();
+    tree.write(".ragcite.toml", "claim-threshold = 0\n");
+    let s = tree
+        .ragcite(
+            &tree.root,
+            ["check", "answer.md", "chunks.json", "--format", "json"],
+        )
+        .output()
+        .json();
+    assert_eq!(s["result"]["sentences"][1]["verdict"], "uncited-claim");
+    assert_eq!(s["inputs"]["config"]["source"], "found");
+    // A relative claim model is read from the file's folder.
+    tree.write(
+        "models/claims.json",
+        include_str!("../../crates/ragcite/src/claim/model.json"),
+    );
+    tree.write(
+        "sub/.ragcite.toml",
+        "claim-model = \"../models/claims.json\"\n",
+    );
+    let error = tree
+        .ragcite(
+            &tree.root.join("sub"),
+            ["check", "../answer.md", "../chunks.json"],
+        )
+        .output();
+    assert_ne!(error.code, Some(2), "{}", error.stderr);
+    tree.write(
+        "sub/.ragcite.toml",
+        "claim-model = \"../models/none.json\"\n",
+    );
+    let error = tree
+        .ragcite(
+            &tree.root.join("sub"),
+            ["check", "../answer.md", "../chunks.json"],
+        )
+        .output()
+        .input_error();
+    assert!(error.contains("models/none.json"), "{error}");
+}
