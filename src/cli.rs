@@ -19,10 +19,7 @@ use self::compare::COMPARE_AFTER_HELP;
 pub use self::compare::{CompareArgs, CompareFormat};
 use self::formats::FORMATS_AFTER_HELP;
 pub use self::formats::{FormatsAction, FormatsArgs, ListFormat, PathArgs};
-use self::values::{
-    parse_claim_threshold, parse_learning_rate, parse_marker, parse_rate, parse_size,
-    parse_threshold,
-};
+use self::values::{parse_learning_rate, parse_marker, parse_rate, parse_size, parse_threshold};
 #[cfg(feature = "service")]
 use self::values::{parse_origin, parse_per_second};
 use ragcite::batch::{self, BatchLimits};
@@ -365,7 +362,7 @@ pub struct CheckingArgs {
     /// Claim threshold: the claim score an English sentence without a citation must reach to
     /// be an uncited claim; higher flags fewer (the claim model's estimate that a reader wants
     /// it sourced; see --claim-model)
-    #[arg(long, default_value_t = ragcite::DEFAULT_CLAIM_THRESHOLD, value_parser = parse_claim_threshold, value_name = "0..1")]
+    #[arg(long, default_value_t = ragcite::DEFAULT_CLAIM_THRESHOLD, value_parser = parse_rate, value_name = "0..1")]
     pub claim_threshold: f64,
 
     /// What tells claims from sentences that need no source: `shipped` (the claim model built

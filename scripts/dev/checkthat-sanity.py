@@ -13,7 +13,7 @@ Usage:
       [--split test|dev|training|all] [--window 10] [--examples 5] [--keep FILE]
 
 DIR is a git directory as `fetch` leaves it (read with `git show`, nothing checked out) or an
-extracted folder, of either repository:
+extracted folder, of one of these repositories:
 
   apepa/clef2019-factchecking-task1   debates and speeches, `line <TAB> speaker <TAB> text <TAB>
                                       label`; test is data/test_annotated, training data/training

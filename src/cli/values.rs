@@ -116,18 +116,6 @@ pub fn parse_threshold(s: &str) -> Result<f64, String> {
     Ok(value)
 }
 
-/// `--claim-threshold`: a number from 0 to 1.
-pub fn parse_claim_threshold(s: &str) -> Result<f64, String> {
-    let value: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{s}` is not a number"))?;
-    if !(0.0..=1.0).contains(&value) {
-        return Err(format!("{value} is outside 0..1"));
-    }
-    Ok(value)
-}
-
 /// `--marker REGEX`: the user's own marker form, compiled once.
 pub fn parse_marker(s: &str) -> Result<std::sync::Arc<ragcite::marker::MarkerPattern>, String> {
     ragcite::marker::MarkerPattern::new(s)

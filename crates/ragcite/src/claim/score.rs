@@ -13,7 +13,7 @@
 use std::sync::{Arc, LazyLock};
 
 use crate::report::features::Factor;
-use crate::support::model::{ModelFile, Tree, read_trees, sigmoid};
+use crate::support::model::{ModelFile, Tree, check_header, read_trees, sigmoid};
 
 /// The model file's `format`.
 pub const FORMAT: &str = "ragcite-claim-model";
@@ -152,18 +152,7 @@ impl ClaimModel {
     }
 
     pub fn from_file(file: &ModelFile) -> Result<ClaimModel, String> {
-        if file.format != FORMAT {
-            return Err(format!(
-                "`format` is {:?}, not {FORMAT:?}: not a ragcite claim model",
-                file.format
-            ));
-        }
-        if file.version != VERSION {
-            return Err(format!(
-                "claim model version {} (this ragcite reads version {VERSION})",
-                file.version
-            ));
-        }
+        check_header(file, FORMAT, VERSION, ("claim", "claim model"))?;
         let (base, trees) = read_trees(file, |name| Feature::named(name).map(Feature::index))?;
         Ok(ClaimModel {
             description: file.description.clone(),

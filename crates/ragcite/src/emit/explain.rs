@@ -182,14 +182,7 @@ pub fn write_sentences(
             let meaning = Feature::named(factor.feature)
                 .map(|f| f.meaning().replace("WINDOW", &WINDOW.to_string()))
                 .unwrap_or_default();
-            let direction = if factor.effect >= 0.0 { "up" } else { "down" };
-            writeln!(
-                out,
-                "   {direction:>6} {:+.2}  {} = {}: {meaning}",
-                factor.effect,
-                factor.feature,
-                number(factor.value)
-            )?;
+            write_factor(out, factor, &meaning)?;
         }
     }
     Ok(())
@@ -219,16 +212,25 @@ fn write_claim_score(
     )?;
     for factor in model.factors(&features, 3) {
         let meaning = Feature::named(factor.feature).map_or("", Feature::describe);
-        let direction = if factor.effect >= 0.0 { "up" } else { "down" };
-        writeln!(
-            out,
-            "   {direction:>6} {:+.2}  {} = {}: {meaning}",
-            factor.effect,
-            factor.feature,
-            number(factor.value)
-        )?;
+        write_factor(out, &factor, meaning)?;
     }
     Ok(())
+}
+
+/// A feature that moved a score: its push up or down, its name and value, what it measures.
+fn write_factor(
+    out: &mut dyn Write,
+    factor: &crate::report::features::Factor,
+    meaning: &str,
+) -> io::Result<()> {
+    let direction = if factor.effect >= 0.0 { "up" } else { "down" };
+    writeln!(
+        out,
+        "   {direction:>6} {:+.2}  {} = {}: {meaning}",
+        factor.effect,
+        factor.feature,
+        number(factor.value)
+    )
 }
 
 /// A passage of `text` with the sentence's words in it marked `*like this*`, `…` where it is

@@ -243,18 +243,7 @@ impl Model {
     }
 
     pub fn from_file(file: ModelFile) -> Result<Model, String> {
-        if file.format != FORMAT {
-            return Err(format!(
-                "`format` is {:?}, not {FORMAT:?}: not a ragcite support model",
-                file.format
-            ));
-        }
-        if file.version != VERSION {
-            return Err(format!(
-                "model version {} (this ragcite reads version {VERSION})",
-                file.version
-            ));
-        }
+        check_header(&file, FORMAT, VERSION, ("support", "model"))?;
         let index_of = |name: &str| Feature::named(name).map(Feature::index);
         let features = feature_indices(&file, index_of)?;
         let kind = match file.kind.as_str() {
@@ -358,6 +347,29 @@ pub(crate) fn read_trees(
         .map(|(t, entry)| read_tree(entry, &features).map_err(|e| format!("tree {t}: {e}")))
         .collect::<Result<_, String>>()?;
     Ok((base, trees))
+}
+
+/// Whether a model file is of `format` and `version`; `what` names it in the error (`support`
+/// and `model`: `not a ragcite support model`, `model version 2`).
+pub(crate) fn check_header(
+    file: &ModelFile,
+    format: &str,
+    version: u32,
+    (kind, model): (&str, &str),
+) -> Result<(), String> {
+    if file.format != format {
+        return Err(format!(
+            "`format` is {:?}, not {format:?}: not a ragcite {kind} model",
+            file.format
+        ));
+    }
+    if file.version != version {
+        return Err(format!(
+            "{model} version {} (this ragcite reads version {version})",
+            file.version
+        ));
+    }
+    Ok(())
 }
 
 /// The index of each feature a model file lists, by `index_of`; none twice.
