@@ -270,3 +270,38 @@ fn the_configuration_file_sets_the_claim_threshold_and_model_from_its_folder() {
         .input_error();
     assert!(error.contains("models/none.json"), "{error}");
 }
+
+#[test]
+fn labelled_sentences_out_of_order_or_not_in_the_answer_are_bad_records() {
+    let tree = tree();
+    for (sentences, wanted) in [
+        (
+            r#"[{"text": "The ferry runs daily.", "claim": true}, {"text": "The bridge is old.", "claim": true}]"#,
+            "`sentences[1].text` is not in the answer after the sentence before it",
+        ),
+        (
+            r#"[{"text": "The tunnel is new.", "claim": true}]"#,
+            "`sentences[0].text` is not in the answer",
+        ),
+        (
+            r#"[{"text": "The bridge is old.", "kind": "opinion"}]"#,
+            "`sentences[0].kind` is \"opinion\"",
+        ),
+    ] {
+        tree.write(
+            "bad.jsonl",
+            &format!(
+                "{{\"answer\": \"The bridge is old. The ferry runs daily.\", \"sentences\": {sentences}}}\n"
+            ),
+        );
+        let error = tree
+            .ragcite(
+                &tree.root,
+                ["train", "--claims", "bad.jsonl", "-o", "model.json"],
+            )
+            .output()
+            .input_error();
+        assert!(error.contains(wanted), "{error}");
+        assert!(!tree.root.join("model.json").exists());
+    }
+}

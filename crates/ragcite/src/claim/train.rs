@@ -85,9 +85,9 @@ pub fn has_claim_labels(sentences: &[Value]) -> bool {
 }
 
 /// The labelled sentences of an answer that ragcite checked whole (`checked`, with the answer
-/// text it read): each sentence's text is looked for in the answer after the previous one's
-/// (from the start again when it is not there); a sentence not found is an error, one that
-/// overlaps no sentence ragcite read (an emoji alone) is left out.
+/// text it read): each sentence's text is looked for in the answer after the previous one's; a
+/// sentence not found there is an error, one that overlaps no sentence ragcite read (an emoji
+/// alone) is left out.
 pub fn label_sentences(
     answer: &str,
     sentences: &[Value],
@@ -95,6 +95,7 @@ pub fn label_sentences(
 ) -> Result<Vec<Labelled>, String> {
     let mut labelled = Vec::new();
     let mut from = 0;
+    let mut next = 0;
     for (k, sentence) in sentences.iter().enumerate() {
         let path = format!("sentences[{k}]");
         let Some(claim) = label_of(sentence, &path)? else {
@@ -108,27 +109,35 @@ pub fn label_sentences(
         if text.is_empty() {
             return Err(format!("`{path}.text` is empty"));
         }
+        // In order: each search starts where the last sentence ended, so that the answer is
+        // read once however many sentences are labelled.
         let start = answer
             .get(from..)
             .and_then(|rest| rest.find(text))
             .map(|at| from + at)
-            .or_else(|| answer.find(text))
-            .ok_or_else(|| format!("`{path}.text` is not in the answer"))?;
+            .ok_or_else(|| {
+                format!("`{path}.text` is not in the answer after the sentence before it")
+            })?;
         let end = start + text.len();
         from = end;
         let overlap = |s: &SentenceResult| {
             let (a, b) = (s.span.start.max(start), s.span.end.min(end));
             b.saturating_sub(a)
         };
-        // The most overlap; the first on a tie.
-        let Some(best) =
-            checked
-                .iter()
-                .filter(|s| overlap(s) > 0)
-                .fold(None::<&SentenceResult>, |best, s| match best {
-                    Some(b) if overlap(b) >= overlap(s) => Some(b),
-                    _ => Some(s),
-                })
+        // ragcite's sentences in order: those that end before this one are passed for good,
+        // and the search stops at the first that starts after it, so that each is looked at
+        // about once. The most overlap; the first on a tie.
+        while next < checked.len() && checked[next].span.end <= start {
+            next += 1;
+        }
+        let Some(best) = checked[next..]
+            .iter()
+            .take_while(|s| s.span.start < end)
+            .filter(|s| overlap(s) > 0)
+            .fold(None::<&SentenceResult>, |best, s| match best {
+                Some(b) if overlap(b) >= overlap(s) => Some(b),
+                _ => Some(s),
+            })
         else {
             // Text ragcite reads as no sentence (an emoji alone, markup): nothing to measure.
             continue;
