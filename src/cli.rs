@@ -725,9 +725,9 @@ impl CheckingArgs {
 /// The claim model `--claim-model` names: `shipped`, `rules` (none), or a model file.
 pub fn load_claim_model(
     name: &str,
-) -> anyhow::Result<Option<std::sync::Arc<ragcite::claim::score::ClaimModel>>> {
+) -> anyhow::Result<Option<std::sync::Arc<ragcite::support::model::claims::ClaimModel>>> {
     use anyhow::Context;
-    use ragcite::claim::score::ClaimModel;
+    use ragcite::support::model::claims::ClaimModel;
     match name {
         "shipped" => Ok(Some(ClaimModel::shipped())),
         "rules" => Ok(None),

@@ -65,7 +65,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitStatus> {
         }
     }
     if args.claims {
-        let trained = ragcite::claim::train::train(&claims, &options)
+        let trained = ragcite::eval::claims::train(&claims, &options)
             .map_err(|e| anyhow!("{}: cannot train: {e}", args.files.join(", ")))?;
         out.writer()
             .write_all(trained.to_json().as_bytes())

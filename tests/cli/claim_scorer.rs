@@ -244,7 +244,7 @@ fn the_configuration_file_sets_the_claim_threshold_and_model_from_its_folder() {
     // A relative claim model is read from the file's folder.
     tree.write(
         "models/claims.json",
-        include_str!("../../crates/ragcite/src/claim/model.json"),
+        include_str!("../../crates/ragcite/src/support/model/claims.json"),
     );
     tree.write(
         "sub/.ragcite.toml",

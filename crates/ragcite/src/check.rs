@@ -67,7 +67,7 @@ pub struct Options {
     pub claim_threshold: f64,
     /// What scores claims: the shipped claim model unless another is given; `None` decides by
     /// the phrase rules alone, as ragcite did before the scorer.
-    pub claim_model: Option<Arc<claim::score::ClaimModel>>,
+    pub claim_model: Option<Arc<support::model::claims::ClaimModel>>,
 }
 
 /// What a marker group covers (`--citation-scope`).
@@ -116,7 +116,7 @@ impl Default for Options {
             citation_scope: CitationScope::default(),
             marker: None,
             claim_threshold: DEFAULT_CLAIM_THRESHOLD,
-            claim_model: Some(claim::score::ClaimModel::shipped()),
+            claim_model: Some(support::model::claims::ClaimModel::shipped()),
         }
     }
 }
@@ -514,7 +514,7 @@ impl Checker {
                     .iter()
                     .map(|w| words::rarity::rarity(&w.surface))
                     .collect();
-                claim::score::own_features(&claim::score::Own {
+                support::model::claims::own_features(&support::model::claims::Own {
                     text,
                     content_words: read.words.len(),
                     figures: read.numbers.len(),

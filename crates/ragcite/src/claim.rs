@@ -19,8 +19,6 @@ use regex_automata::util::syntax;
 use serde::Serialize;
 
 mod patterns;
-pub mod score;
-pub mod train;
 
 use patterns::gate;
 

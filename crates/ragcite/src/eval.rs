@@ -15,6 +15,7 @@ use crate::parallel::WINDOW;
 use crate::report::Verdict;
 use crate::support::model::features::Features;
 
+pub mod claims;
 mod detect;
 mod export;
 pub use detect::{Detected, Detection};
@@ -280,7 +281,7 @@ pub struct JudgedRecord {
     /// The claim and abstention labels of its sentences, with what ragcite said of them.
     pub detected: Vec<Detected>,
     /// Its sentences with claim labels, read in the whole answer (for `train --claims`).
-    pub claims: Vec<crate::claim::train::Labelled>,
+    pub claims: Vec<crate::eval::claims::Labelled>,
     /// Its units labelled `null`: not judged by people, so not measured.
     pub not_judged: usize,
 }
@@ -307,7 +308,7 @@ pub fn judge_record(
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_else(|| "all".to_string());
     // A record of claim labels alone (for `train --claims`) may have no chunks.
-    let claims_only = matches!(object.get("sentences"), Some(Value::Array(s)) if crate::claim::train::has_claim_labels(s));
+    let claims_only = matches!(object.get("sentences"), Some(Value::Array(s)) if crate::eval::claims::has_claim_labels(s));
     let no_chunks = Value::Array(Vec::new());
     let contexts = match object.get("chunks").or_else(|| object.get("contexts")) {
         Some(contexts) => contexts,
@@ -343,9 +344,9 @@ pub fn judge_record(
     let whole_answer = match object.get("sentences") {
         Some(Value::Array(sentences))
             if object.get("answer").is_some_and(Value::is_string)
-                && crate::claim::train::has_claim_labels(sentences) =>
+                && crate::eval::claims::has_claim_labels(sentences) =>
         {
-            claims = crate::claim::train::read_record(value, checker)?;
+            claims = crate::eval::claims::read_record(value, checker)?;
             detected.extend(claims.iter().filter(|c| !c.marked).map(|c| Detected {
                 claim: Some((c.verdict == crate::report::Verdict::UncitedClaim, c.claim)),
                 claim_score: c.score,
@@ -378,7 +379,7 @@ pub fn judge_record(
                 labelled |= matches!(Label::of(sentence.get(key), &at(key))?, Label::Judged(_));
             }
             // A claim label (`other` and `null` too: not judged) is a label.
-            labelled |= crate::claim::train::label_of(sentence, &format!("sentences[{k}]"))?
+            labelled |= crate::eval::claims::label_of(sentence, &format!("sentences[{k}]"))?
                 .is_some()
                 || ["claim", "kind"]
                     .iter()

@@ -2,6 +2,7 @@
 //! `sentence`, `markers`, `cited`, `verdict`, ...); chunk ids and numbers are strings. The JSON
 //! output's contract is `docs/schema/check.schema.json`, generated from these types.
 
+pub mod claim_features;
 pub mod features;
 
 use std::fmt;
@@ -285,7 +286,7 @@ pub struct SentenceResult {
     /// The claim features the score was read from (for `explain` and `train --claims`).
     #[serde(skip)]
     #[schemars(skip)]
-    pub claim_features: Option<crate::claim::score::ClaimFeatures>,
+    pub claim_features: Option<crate::report::claim_features::ClaimFeatures>,
     /// Number of content words (after stop words and stemming).
     pub content_words: usize,
     /// Byte span in the answer.

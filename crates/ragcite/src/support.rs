@@ -71,9 +71,9 @@ pub struct SentenceInput {
     /// Under `--citation-scope paragraph`, the 1-based index of the sentence whose markers it
     /// took (it has none of its own).
     pub inherited_from: Option<usize>,
-    /// Its claim features (see [`crate::claim::score`]), read where the claim scorer may
+    /// Its claim features (see [`crate::support::model::claims`]), read where the claim scorer may
     /// decide or the check keeps features.
-    pub claim_features: Option<crate::claim::score::ClaimFeatures>,
+    pub claim_features: Option<crate::support::model::claims::ClaimFeatures>,
     /// The claim scorer's score, where it decided whether the sentence is a claim.
     pub claim_score: Option<f64>,
 }

@@ -1,4 +1,4 @@
-//! The claim scorer's pass over an answer's sentences (see [`crate::claim::score`]): each
+//! The claim scorer's pass over an answer's sentences (see [`crate::support::model::claims`]): each
 //! sentence's place in the answer joins the features read of its words, and where the scorer
 //! decides (an English sentence without a citation that is no heading, source-list line or
 //! fragment, and that no phrase rule names), its score says whether it is a claim: below the
@@ -6,8 +6,8 @@
 //! its kind: letting the score overrule the rules lost on held-out answers (docs/evaluation.md
 //! → "The claim scorer, measured"); the rules' cues are features of the score all the same.
 
-use crate::claim::score::{ClaimModel, Feature, Place, place_features};
 use crate::claim::{Kind, NonClaim};
+use crate::support::model::claims::{ClaimModel, Feature, Place, place_features};
 use crate::support::{MIN_CLAIM_WORDS, SentenceInput};
 
 use super::scope::{starts_item, starts_paragraph};

@@ -46,7 +46,7 @@ pub fn write_sentences(
     chunks: &[crate::input::Chunk],
     analyzer: &crate::words::Analyzer,
     threshold: f64,
-    claims: Option<(&crate::claim::score::ClaimModel, f64)>,
+    claims: Option<(&crate::support::model::claims::ClaimModel, f64)>,
 ) -> io::Result<()> {
     use crate::support::model::features::{Feature, WINDOW};
     for (k, sentence) in report.result.sentences.iter().enumerate() {
@@ -193,9 +193,9 @@ pub fn write_sentences(
 fn write_claim_score(
     out: &mut dyn Write,
     sentence: &crate::report::SentenceResult,
-    claims: Option<(&crate::claim::score::ClaimModel, f64)>,
+    claims: Option<(&crate::support::model::claims::ClaimModel, f64)>,
 ) -> io::Result<()> {
-    use crate::claim::score::Feature;
+    use crate::support::model::claims::Feature;
     let (Some(score), Some(features), Some((model, threshold))) =
         (sentence.claim_score, sentence.claim_features, claims)
     else {

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::report::features::Factor;
 
+pub mod claims;
 pub mod features;
 pub mod train;
 

@@ -13,8 +13,8 @@
 
 use serde_json::Value;
 
-use super::score::{ClaimFeatures, ClaimModel, Feature};
 use crate::report::{SentenceResult, Verdict};
+use crate::support::model::claims::{ClaimFeatures, ClaimModel, Feature};
 use crate::support::model::train::{
     Classes, Fitted, Threshold, TrainOptions, feature_entries, fit,
 };
@@ -249,8 +249,8 @@ pub fn train(labelled: &[Labelled], options: &TrainOptions) -> Result<TrainedCla
         Threshold::Recall(TRAINING_RECALL),
     )?;
     let file = ModelFile {
-        format: super::score::FORMAT.to_string(),
-        version: super::score::VERSION,
+        format: crate::support::model::claims::FORMAT.to_string(),
+        version: crate::support::model::claims::VERSION,
         description: format!(
             "trees depth={} n={} rate={} leaf={}, fitted by ragcite train --claims on {units} \
              sentences ({positives} claims) (threshold {threshold} folded in)",
