@@ -5,7 +5,7 @@
 //! declines or says the sources do not cover something), the precision and recall of the
 //! `no-claim` kind `abstention` against it, with the claim threshold that would have given the
 //! best F1 on them. A record with an `answer` is checked whole for its claim labels, so that
-//! each sentence has its neighbours (see [`crate::claim::train`]); otherwise each labelled
+//! each sentence has its neighbours (see [`crate::eval::claims`]); otherwise each labelled
 //! sentence is checked alone (its `text`), as the support figures check it.
 
 use serde::Serialize;
