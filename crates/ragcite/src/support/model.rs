@@ -593,18 +593,36 @@ impl Learned {
                 }
             }
         }
-        let mut factors: Vec<Factor> = (0..COUNT)
-            .filter(|&k| effects[k] != 0.0 && relevant(Feature::ALL[k]))
-            .map(|k| Factor {
-                feature: Feature::ALL[k].name(),
-                value: features.0[k],
-                effect: effects[k],
-            })
-            .collect();
-        factors.sort_by(|a, b| b.effect.abs().total_cmp(&a.effect.abs()));
-        factors.truncate(most);
-        factors
+        strongest(
+            &effects,
+            &features.0,
+            |k| Feature::ALL[k].name(),
+            |k| relevant(Feature::ALL[k]),
+            most,
+        )
     }
+}
+
+/// The features of nonzero effect that `keep` keeps, each with its name (`name`), value and
+/// effect, strongest first, at most `most`: a score's explanation, for either model.
+pub(crate) fn strongest(
+    effects: &[f64],
+    values: &[f64],
+    name: impl Fn(usize) -> &'static str,
+    keep: impl Fn(usize) -> bool,
+    most: usize,
+) -> Vec<Factor> {
+    let mut factors: Vec<Factor> = (0..effects.len())
+        .filter(|&k| effects[k] != 0.0 && keep(k))
+        .map(|k| Factor {
+            feature: name(k),
+            value: values[k],
+            effect: effects[k],
+        })
+        .collect();
+    factors.sort_by(|a, b| b.effect.abs().total_cmp(&a.effect.abs()));
+    factors.truncate(most);
+    factors
 }
 
 #[cfg(test)]

@@ -79,17 +79,13 @@ impl ClaimModel {
         for tree in &self.trees {
             tree.walk(&x, Some(&mut effects));
         }
-        let mut factors: Vec<Factor> = (0..COUNT)
-            .filter(|&k| effects[k] != 0.0)
-            .map(|k| Factor {
-                feature: Feature::ALL[k].name(),
-                value: features.0[k],
-                effect: effects[k],
-            })
-            .collect();
-        factors.sort_by(|a, b| b.effect.abs().total_cmp(&a.effect.abs()));
-        factors.truncate(most);
-        factors
+        super::strongest(
+            &effects,
+            &features.0,
+            |k| Feature::ALL[k].name(),
+            |_| true,
+            most,
+        )
     }
 }
 
