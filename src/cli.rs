@@ -295,7 +295,7 @@ pub struct CheckArgs {
     pub format: Format,
 
     /// Read the answer as this format instead of recognising it [default: auto]
-    #[arg(long, value_enum, default_value_t = AnswerFormatArg(None), hide_default_value = true, value_name = "FORMAT")]
+    #[arg(long, value_parser = AnswerFormatParser, default_value_t = AnswerFormatArg(None), hide_default_value = true, value_name = "FORMAT")]
     pub answer_format: AnswerFormatArg,
 
     /// Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error
@@ -561,7 +561,7 @@ pub struct ExplainArgs {
     pub features: bool,
 
     /// Read the answer as this format instead of recognising it [default: auto]
-    #[arg(long, value_enum, default_value_t = AnswerFormatArg(None), hide_default_value = true, value_name = "FORMAT")]
+    #[arg(long, value_parser = AnswerFormatParser, default_value_t = AnswerFormatArg(None), hide_default_value = true, value_name = "FORMAT")]
     pub answer_format: AnswerFormatArg,
 
     /// Largest input read whole, in bytes or with a unit (64KiB, 256MiB, 1GiB); a larger one, or an endless one, is an input error
@@ -665,6 +665,43 @@ impl ValueEnum for AnswerFormatArg {
             None => PossibleValue::new("auto").help("Recognise the format from the content"),
             Some(format) => PossibleValue::new(format.name()).help(format.summary()),
         })
+    }
+}
+
+/// Reads `--answer-format` (and its default, `auto`) without reading the formats defined as
+/// data (`profiles.toml`, a TOML file of a few hundred lines: 1.4 M instructions, a sixth of a
+/// one-sentence check) unless the name is none of the built-in ones; help and errors list them
+/// all, as [`ValueEnum`] does.
+#[derive(Debug, Clone, Copy)]
+pub struct AnswerFormatParser;
+
+impl clap::builder::TypedValueParser for AnswerFormatParser {
+    type Value = AnswerFormatArg;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<AnswerFormatArg, clap::Error> {
+        if value == "auto" {
+            return Ok(AnswerFormatArg(None));
+        }
+        if let Some(&format) = ragcite::AnswerFormat::ALL
+            .iter()
+            .find(|f| value == f.name())
+        {
+            return Ok(AnswerFormatArg(Some(format)));
+        }
+        clap::builder::EnumValueParser::<AnswerFormatArg>::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            AnswerFormatArg::value_variants()
+                .iter()
+                .filter_map(ValueEnum::to_possible_value),
+        ))
     }
 }
 

@@ -37,18 +37,15 @@ pub fn run(args: &BatchArgs) -> Result<ExitStatus> {
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 /// Keeps the memory of a long batch as flat as its records: freed pages go back to the system
-/// at once (mimalloc keeps them for a second by default) and transparent huge pages are off for
-/// the process (mimalloc asks for them, and one record's worth of small blocks then keeps a whole
-/// 2 MiB page resident). Measured on 50 MB of eval records, `--format json`: a peak of 90 MiB
-/// without either, 46 MiB with both, in the same CPU time (docs/performance.md). Set for the
-/// command line's process only, not when the Python package calls [`report`].
+/// at once (mimalloc keeps them for a second by default); transparent huge pages are off for
+/// every command (`main`: one record's worth of small blocks would keep a whole 2 MiB page
+/// resident). Measured on 50 MB of eval records, `--format json`: a peak of 90 MiB without
+/// either, 46 MiB with both, in the same CPU time (docs/performance.md). Set for the command
+/// line's process only, not when the Python package calls [`report`].
 fn memory_kept_flat() {
     // SAFETY: mi_option_set takes no pointer; options may be set at any time (mimalloc reads
     // the purge delay each time it purges).
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
-    // Linux only; an old kernel without the flag runs as before.
-    #[cfg(target_os = "linux")]
-    let _ = rustix::thread::disable_transparent_huge_pages(true);
 }
 
 /// The files of `args`, each checked to be a file before anything is written, then read and

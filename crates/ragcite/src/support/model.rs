@@ -32,12 +32,88 @@ pub const FORMAT: &str = "ragcite-support-model";
 /// The version of the model file this build reads.
 pub const VERSION: u32 = 1;
 
-/// The shipped model's file.
+/// The shipped model's file, as the tests read it.
+#[cfg(test)]
 static SHIPPED_JSON: &str = include_str!("model/model.json");
 
+// The shipped models (`model/model.json`, `model/claims.json`) as static data, written by the
+// build script: `SUPPORT_MODEL` and `CLAIM_MODEL`.
+include!(concat!(env!("OUT_DIR"), "/models.rs"));
+
 static SHIPPED: LazyLock<Arc<Model>> = LazyLock::new(|| {
-    Arc::new(Model::from_json(SHIPPED_JSON).expect("the shipped model is valid (a test checks)"))
+    Arc::new(
+        Model::from_file(SUPPORT_MODEL.file()).expect("the shipped model is valid (a test checks)"),
+    )
 });
+
+/// A model file as static data, which the build script writes for the shipped models: read
+/// without parsing its numbers from text, through the same checks as a file
+/// ([`Model::from_file`]).
+pub(crate) struct StaticModel {
+    format: &'static str,
+    version: u32,
+    description: &'static str,
+    kind: &'static str,
+    intercept: Option<f64>,
+    base: Option<f64>,
+    features: &'static [StaticFeature],
+    trees: Option<&'static [StaticTree]>,
+}
+
+/// A [`FeatureEntry`] as static data.
+struct StaticFeature {
+    name: &'static str,
+    transform: Option<&'static str>,
+    mean: Option<f64>,
+    scale: Option<f64>,
+    weight: Option<f64>,
+}
+
+/// A [`TreeEntry`] as static data.
+struct StaticTree {
+    feature: &'static [i64],
+    threshold: &'static [f64],
+    left: &'static [i64],
+    right: &'static [i64],
+    value: &'static [f64],
+}
+
+impl StaticModel {
+    /// The model file it was written from.
+    pub(crate) fn file(&self) -> ModelFile {
+        ModelFile {
+            format: self.format.to_string(),
+            version: self.version,
+            description: self.description.to_string(),
+            kind: self.kind.to_string(),
+            features: self
+                .features
+                .iter()
+                .map(|f| FeatureEntry {
+                    name: f.name.to_string(),
+                    transform: f.transform.map(str::to_string),
+                    mean: f.mean,
+                    scale: f.scale,
+                    weight: f.weight,
+                })
+                .collect(),
+            intercept: self.intercept,
+            base: self.base,
+            trees: self.trees.map(|trees| {
+                trees
+                    .iter()
+                    .map(|t| TreeEntry {
+                        feature: t.feature.to_vec(),
+                        threshold: t.threshold.to_vec(),
+                        left: t.left.to_vec(),
+                        right: t.right.to_vec(),
+                        value: t.value.to_vec(),
+                    })
+                    .collect()
+            }),
+        }
+    }
+}
 
 /// How support is scored.
 #[derive(Debug, Clone, PartialEq)]

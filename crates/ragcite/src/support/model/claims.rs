@@ -20,11 +20,16 @@ pub const FORMAT: &str = "ragcite-claim-model";
 /// The version of the claim model file this build reads.
 pub const VERSION: u32 = 1;
 
-/// The shipped model's file.
+/// The shipped model's file, as the tests read it.
+#[cfg(test)]
 static SHIPPED_JSON: &str = include_str!("claims.json");
 
+/// The shipped model, from the static copy the build script writes of `claims.json`.
 static SHIPPED: LazyLock<Arc<ClaimModel>> = LazyLock::new(|| {
-    Arc::new(ClaimModel::from_json(SHIPPED_JSON).expect("the shipped claim model is valid"))
+    Arc::new(
+        ClaimModel::from_file(&super::CLAIM_MODEL.file())
+            .expect("the shipped claim model is valid"),
+    )
 });
 
 pub use crate::report::claim_features::{COUNT, ClaimFeatures, Feature};
@@ -309,6 +314,8 @@ mod tests {
     fn the_shipped_model_reads_and_names_its_features() {
         let model = ClaimModel::from_json(SHIPPED_JSON).unwrap();
         assert!(!model.trees.is_empty());
+        // The build script's static copy is the same model, number for number.
+        assert_eq!(*ClaimModel::shipped(), model);
         for (k, feature) in Feature::ALL.iter().enumerate() {
             assert_eq!(feature.index(), k);
             assert_eq!(Feature::named(feature.name()), Some(*feature));

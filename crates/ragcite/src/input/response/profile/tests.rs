@@ -11,6 +11,18 @@ fn profile(spec: serde_json::Value) -> Profile {
 }
 
 #[test]
+fn the_built_in_profiles_read_as_json_are_those_of_the_toml_file() {
+    #[derive(Deserialize)]
+    struct File {
+        format: Vec<ProfileSpec>,
+    }
+    let toml: File = toml::from_str(include_str!("../profiles.toml")).unwrap();
+    let json: File = serde_json::from_str(BUILT_IN_JSON).unwrap();
+    assert!(!toml.format.is_empty());
+    assert_eq!(format!("{:?}", toml.format), format!("{:?}", json.format));
+}
+
+#[test]
 fn the_built_in_profiles_compile_and_have_distinct_names() {
     let profiles = built_in();
     assert!(profiles.len() >= 20);
