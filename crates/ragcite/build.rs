@@ -6,6 +6,9 @@
 //!   static data (`support::model::StaticModel`), so that a check reads them in place instead
 //!   of parsing 60 kB of JSON numbers at every start (2.5 M instructions, a third of a
 //!   one-sentence check). A unit test compares them with the JSON read at run time;
+//! - the antonym table (`src/words/antonyms.txt`) keyed by Snowball stem, sorted, so that the
+//!   first content word of a check does not stem the 155 words of the list and build a hash
+//!   map (about 1 M instructions, a quarter of a one-sentence check);
 //! - the built-in answer formats defined as data (`src/input/response/profiles.toml`) as JSON,
 //!   which serde reads in a fifth of the time the TOML parser takes (the profiles are read
 //!   whenever a chunks file or an answer is JSON). A unit test compares the two readings.
@@ -22,6 +25,7 @@ const STRIDE: usize = 8;
 
 fn main() {
     rarity_index();
+    antonyms();
     profiles_as_json();
     let mut out = String::new();
     for (name, source) in [
@@ -136,6 +140,55 @@ fn static_model(out: &mut String, name: &str, source: &str, file: &Value) {
         }
     }
     writeln!(out, "}};").unwrap();
+}
+
+/// `antonyms.txt` as `ANTONYMS`: for the stem of each word of a line's side, the words of the
+/// other side, in the order the lines give them, each once; sorted by stem.
+fn antonyms() {
+    let source = "src/words/antonyms.txt";
+    println!("cargo::rerun-if-changed={source}");
+    let text = std::fs::read_to_string(source).expect("the antonym list");
+    let stemmer = rust_stemmers::Stemmer::create(rust_stemmers::Algorithm::English);
+    let mut table: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut sides = line.split('|').map(str::split_whitespace);
+        let (Some(left), Some(right)) = (sides.next(), sides.next()) else {
+            continue;
+        };
+        let (left, right): (Vec<&str>, Vec<&str>) = (left.collect(), right.collect());
+        for (from, to) in [(&left, &right), (&right, &left)] {
+            for word in from {
+                let entry = table.entry(stemmer.stem(word).into_owned()).or_default();
+                for other in to {
+                    if !entry.contains(other) {
+                        entry.push(other);
+                    }
+                }
+            }
+        }
+    }
+    let mut out = String::new();
+    writeln!(
+        out,
+        "/// `antonyms.txt` by stem, sorted (written by the build script)."
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "static ANTONYMS: [(&str, &[&str]); {}] = [",
+        table.len()
+    )
+    .unwrap();
+    for (stem, words) in &table {
+        writeln!(out, "({stem:?}, &{words:?}),").unwrap();
+    }
+    writeln!(out, "];").unwrap();
+    let path = PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR")).join("antonyms.rs");
+    std::fs::write(path, out).expect("the antonyms written");
 }
 
 /// `profiles.toml` as JSON (`profiles.json`): the same tables, arrays, strings and numbers.

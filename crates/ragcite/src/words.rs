@@ -217,14 +217,10 @@ impl Analyzer {
                 let surface = lower(token);
                 let name = !at_start && token.chars().next().is_some_and(char::is_uppercase);
                 let antonyms = if english {
-                    antonym_table()
-                        .get(stem.as_str())
-                        .map(|list| {
-                            list.iter()
-                                .filter_map(|&a| Some((self.stem_id(a)?, a)))
-                                .collect()
-                        })
-                        .unwrap_or_default()
+                    antonyms_of(stem.as_str())
+                        .iter()
+                        .filter_map(|&a| Some((self.stem_id(a)?, a)))
+                        .collect()
                 } else {
                     Vec::new()
                 };

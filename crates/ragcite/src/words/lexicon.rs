@@ -4,39 +4,16 @@
 
 use std::sync::OnceLock;
 
-use rust_stemmers::{Algorithm, Stemmer};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
-/// The antonym table: for the stem of each word of `antonyms.txt`, the words of opposite
-/// meaning.
-pub(super) fn antonym_table() -> &'static FxHashMap<String, Vec<&'static str>> {
-    static TABLE: OnceLock<FxHashMap<String, Vec<&'static str>>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let stemmer = Stemmer::create(Algorithm::English);
-        let mut table: FxHashMap<String, Vec<&'static str>> = FxHashMap::default();
-        for line in include_str!("antonyms.txt").lines() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let mut sides = line.split('|').map(str::split_whitespace);
-            let (Some(left), Some(right)) = (sides.next(), sides.next()) else {
-                continue;
-            };
-            let (left, right): (Vec<&str>, Vec<&str>) = (left.collect(), right.collect());
-            for (from, to) in [(&left, &right), (&right, &left)] {
-                for word in from.iter() {
-                    let entry = table.entry(stemmer.stem(word).into_owned()).or_default();
-                    for other in to.iter() {
-                        if !entry.contains(other) {
-                            entry.push(other);
-                        }
-                    }
-                }
-            }
-        }
-        table
-    })
+include!(concat!(env!("OUT_DIR"), "/antonyms.rs"));
+
+/// The words of opposite meaning to the words whose Snowball stem is `stem`, from
+/// `antonyms.txt` (keyed by stem by the build script): empty for most stems.
+pub(super) fn antonyms_of(stem: &str) -> &'static [&'static str] {
+    ANTONYMS
+        .binary_search_by(|&(key, _)| key.cmp(stem))
+        .map_or(&[], |k| ANTONYMS[k].1)
 }
 
 /// How many words after a negation it reaches: `not` in `was not completed` and `did not
@@ -91,4 +68,59 @@ pub fn is_general_word(word: &str) -> bool {
                 .collect()
         })
         .contains(word)
+}
+
+#[cfg(test)]
+mod antonym_tests {
+    use rust_stemmers::{Algorithm, Stemmer};
+    use rustc_hash::FxHashMap;
+
+    use super::*;
+
+    /// The table as it was built at run time before the build script wrote it.
+    /// The antonym table: for the stem of each word of `antonyms.txt`, the words of opposite
+    /// meaning.
+    fn antonym_table() -> &'static FxHashMap<String, Vec<&'static str>> {
+        static TABLE: OnceLock<FxHashMap<String, Vec<&'static str>>> = OnceLock::new();
+        TABLE.get_or_init(|| {
+            let stemmer = Stemmer::create(Algorithm::English);
+            let mut table: FxHashMap<String, Vec<&'static str>> = FxHashMap::default();
+            for line in include_str!("antonyms.txt").lines() {
+                let line = line.trim();
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                let mut sides = line.split('|').map(str::split_whitespace);
+                let (Some(left), Some(right)) = (sides.next(), sides.next()) else {
+                    continue;
+                };
+                let (left, right): (Vec<&str>, Vec<&str>) = (left.collect(), right.collect());
+                for (from, to) in [(&left, &right), (&right, &left)] {
+                    for word in from.iter() {
+                        let entry = table.entry(stemmer.stem(word).into_owned()).or_default();
+                        for other in to.iter() {
+                            if !entry.contains(other) {
+                                entry.push(other);
+                            }
+                        }
+                    }
+                }
+            }
+            table
+        })
+    }
+
+    #[test]
+    fn the_table_by_stem_is_the_list_read_at_run_time() {
+        let table = antonym_table();
+        assert_eq!(table.len(), ANTONYMS.len());
+        for (stem, words) in table {
+            assert_eq!(antonyms_of(stem), words.as_slice(), "{stem}");
+        }
+        assert_eq!(
+            antonyms_of("increas"),
+            antonym_table()["increas"].as_slice()
+        );
+        assert!(antonyms_of("tower").is_empty());
+    }
 }
