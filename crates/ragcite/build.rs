@@ -6,7 +6,7 @@
 //!   static data (`support::model::StaticModel`), so that a check reads them in place instead
 //!   of parsing 60 kB of JSON numbers at every start (2.5 M instructions, a third of a
 //!   one-sentence check). A unit test compares them with the JSON read at run time;
-//! - the antonym table (`src/words/antonyms.txt`) keyed by Snowball stem, sorted, so that the
+//! - the antonym table (`src/words/antonyms.txt`) keyed by Snowball stem, so that the
 //!   first content word of a check does not stem the 155 words of the list and build a hash
 //!   map (about 1 M instructions, a quarter of a one-sentence check);
 //! - the built-in answer formats defined as data (`src/input/response/profiles.toml`) as JSON,

@@ -17,7 +17,8 @@ Workloads:
 
 Each ragcite process is `check ANSWER CHUNKS --format json --isolated`. Every command of a
 workload runs once per round, in turn, `--runs` rounds. `batch` throughput is measured by
-`scripts/bench/bench-batch.py` (see docs/performance.md). Prints a Markdown table.
+`scripts/bench/bench-batch.py` (see docs/performance.md). Peak memory is GNU time's (`/usr/bin/time
+-f %M`, median of three more runs). Prints a Markdown table.
 """
 
 import argparse
@@ -42,7 +43,7 @@ def bench_peer():
 
 
 def run(command):
-    """Wall ms, CPU ms and peak MiB of one whole process of `command`."""
+    """Wall ms and CPU ms of one whole process of `command`."""
     start = time.perf_counter()
     with open(os.devnull, "wb") as null:
         process = subprocess.Popen(command, stdout=null, stderr=null)
@@ -51,7 +52,16 @@ def run(command):
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         raise SystemExit(f"{command[0]} exited with {code}: {' '.join(command)}")
-    return wall, (usage.ru_utime + usage.ru_stime) * 1000, usage.ru_maxrss / 1024
+    return wall, (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def peak(command):
+    """Peak resident MiB of one process of `command`, as GNU time reports it. (The peak that
+    wait4 gives a child of this script counts the script's own pages, which the child holds
+    between fork and exec.)"""
+    done = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True)
+    return int(done.stderr.strip().splitlines()[-1]) / 1024
 
 
 def main():
@@ -101,9 +111,10 @@ def main():
             for _ in range(args.runs):
                 for label, command in commands:
                     results[label].append(run(command))
-            for label, _ in commands:
-                wall, cpu, peak = (statistics.median(x[k] for x in results[label]) for k in range(3))
-                print(f"| {name} | {label} | {wall:.2f} | {cpu:.2f} | {peak:.1f} |")
+            for label, command in commands:
+                wall, cpu = (statistics.median(x[k] for x in results[label]) for k in range(2))
+                mib = statistics.median(peak(command) for _ in range(3))
+                print(f"| {name} | {label} | {wall:.2f} | {cpu:.2f} | {mib:.1f} |")
         print(f"\nwhole processes, medians of {args.runs} rounds, commands run in turns")
     finally:
         shutil.rmtree(work)

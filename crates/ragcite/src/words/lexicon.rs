@@ -10,10 +10,15 @@ include!(concat!(env!("OUT_DIR"), "/antonyms.rs"));
 
 /// The words of opposite meaning to the words whose Snowball stem is `stem`, from
 /// `antonyms.txt` (keyed by stem by the build script): empty for most stems.
+/// Looked up in a hash map made of the static table at the first call (a few thousand
+/// instructions): a check looks up every content word of every sentence.
 pub(super) fn antonyms_of(stem: &str) -> &'static [&'static str] {
-    ANTONYMS
-        .binary_search_by(|&(key, _)| key.cmp(stem))
-        .map_or(&[], |k| ANTONYMS[k].1)
+    static MAP: OnceLock<rustc_hash::FxHashMap<&'static str, &'static [&'static str]>> =
+        OnceLock::new();
+    MAP.get_or_init(|| ANTONYMS.iter().copied().collect())
+        .get(stem)
+        .copied()
+        .unwrap_or(&[])
 }
 
 /// How many words after a negation it reaches: `not` in `was not completed` and `did not
