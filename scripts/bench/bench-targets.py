@@ -106,7 +106,7 @@ def main():
             if with_wc:
                 commands.append(("wc -w", ["wc", "-w", a, c]))
             results = {label: [] for label, _ in commands}
-            for label, command in commands:  # one round to warm the page cache
+            for _, command in commands:  # one round to warm the page cache
                 run(command)
             for _ in range(args.runs):
                 for label, command in commands:
