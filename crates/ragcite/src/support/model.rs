@@ -78,6 +78,44 @@ struct StaticTree {
     value: &'static [f64],
 }
 
+/// Asserts that the build script's copy `copy` holds the model file `text`: every field the
+/// same, every number the same to the last bit or two. serde_json reads a number to the nearest
+/// `f64` only when some crate of the build asks for it (`float_roundtrip`: the JSON-schema
+/// validator of the workspace's tests does, the binary's crates do not), and the build script
+/// reads the file as the binary does: the two readings may differ in the last bit.
+#[cfg(test)]
+pub(crate) fn assert_transcribes(copy: &StaticModel, text: &str) {
+    let near = |a: f64, b: f64| (a - b).abs() <= 4.0 * f64::EPSILON * a.abs().max(b.abs());
+    let near_all =
+        |a: &[f64], b: &[f64]| a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| near(x, y));
+    let near_some = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => near(a, b),
+        (a, b) => a == b,
+    };
+    let (a, b): (ModelFile, ModelFile) = (copy.file(), serde_json::from_str(text).unwrap());
+    assert_eq!(
+        (&a.format, a.version, &a.description, &a.kind),
+        (&b.format, b.version, &b.description, &b.kind)
+    );
+    assert!(near_some(a.intercept, b.intercept) && near_some(a.base, b.base));
+    assert_eq!(a.features.len(), b.features.len());
+    for (x, y) in a.features.iter().zip(&b.features) {
+        assert_eq!((&x.name, &x.transform), (&y.name, &y.transform));
+        assert!(near_some(x.mean, y.mean) && near_some(x.scale, y.scale));
+        assert!(near_some(x.weight, y.weight));
+    }
+    let (ta, tb) = (a.trees.unwrap_or_default(), b.trees.unwrap_or_default());
+    assert_eq!(ta.len(), tb.len());
+    assert!(!ta.is_empty());
+    for (x, y) in ta.iter().zip(&tb) {
+        assert_eq!(
+            (&x.feature, &x.left, &x.right),
+            (&y.feature, &y.left, &y.right)
+        );
+        assert!(near_all(&x.threshold, &y.threshold) && near_all(&x.value, &y.value));
+    }
+}
+
 impl StaticModel {
     /// The model file it was written from.
     pub(crate) fn file(&self) -> ModelFile {
@@ -710,6 +748,7 @@ mod tests {
         let model = Model::from_json(SHIPPED_JSON).unwrap();
         assert!(matches!(model, Model::Learned(_)));
         assert!(SHIPPED_JSON.len() < 1_000_000);
+        assert_transcribes(&SUPPORT_MODEL, SHIPPED_JSON);
     }
 
     fn tree_model(feature: &str, threshold: f64) -> String {
