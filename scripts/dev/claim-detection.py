@@ -13,33 +13,27 @@ Two modes, each checking with the binary given (whole processes, `check --format
       FILE is JSON Lines of whole answers, each {id, split, answer, chunks: [{id, text}],
       sentences: [{text, kind}]} with kind one of claim, pleasantry, meta, navigation, heading,
       question, instruction, reference, abstention, other. Each answer is checked whole; each
-      labelled sentence takes the verdict of the sentence of ragcite's that overlaps it most.
-      Per kind: the share of claims still claims (any verdict but no-claim), of non-claims
+      labelled sentence takes the verdict of the sentence of ragcite's that overlaps it most
+      (counted by claim-cv.py's `kinds_counts`; a mixed sentence counts as a claim). Per kind: the share of claims still claims (any verdict but no-claim), of non-claims
       quiet (no-claim; an abstention must be of kind abstention).
 """
 import argparse
-import collections
 import hashlib
+import importlib.util
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 
-def check(binary, answer, chunks, folder, name):
-    path = os.path.join(folder, name + ".md")
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(answer)
-    chunk_path = os.path.join(folder, name + ".json")
-    with open(chunk_path, "w", encoding="utf-8") as f:
-        json.dump(chunks or [{"id": "0", "text": "nothing"}], f)
-    out = subprocess.run(
-        [binary, "check", path, chunk_path, "--format", "json"],
-        capture_output=True, text=True, check=False,
-    )
-    return json.loads(out.stdout)["result"]["sentences"]
+def claim_cv():
+    """scripts/dev/claim-cv.py, whose checking and counting of the kinds set this shares."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "claim-cv.py")
+    spec = importlib.util.spec_from_file_location("claim_cv", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def expertqa(args, folder):
@@ -57,7 +51,7 @@ def expertqa(args, folder):
 
     def run(k):
         text, _, chunks = items[k]
-        found = check(args.bin, text, chunks, folder, str(k))
+        found = claim_cv().check(args.bin, text, chunks, None, folder, str(k), [])
         return any(s["verdict"] == "uncited-claim" for s in found)
 
     with ThreadPoolExecutor(4) as pool:
@@ -74,35 +68,7 @@ def kinds(args, folder):
     with open(args.file, encoding="utf-8") as f:
         answers = [json.loads(line) for line in f]
     answers = [a for a in answers if args.split in ("all", a["split"])]
-
-    def run(k):
-        a = answers[k]
-        return check(args.bin, a["answer"], a["chunks"], folder, str(k))
-
-    with ThreadPoolExecutor(4) as pool:
-        results = list(pool.map(run, range(len(answers))))
-    right, total = collections.Counter(), collections.Counter()
-    for answer, found in zip(answers, results):
-        text = answer["answer"].encode()
-        at = 0
-        for sentence in answer["sentences"]:
-            piece = sentence["text"].encode()
-            start = text.find(piece, at)
-            if start < 0:
-                start = text.find(piece)
-            if start < 0 or not found:
-                continue
-            at = start + len(piece)
-            end = start + len(piece)
-            best = max(found, key=lambda r: min(r["span"]["end"], end) - max(r["span"]["start"], start))
-            kind = sentence["kind"]
-            if kind == "other":
-                continue
-            quiet = best["verdict"] == "no-claim"
-            ok = (not quiet) if kind == "claim" else quiet and (
-                kind != "abstention" or best.get("kind") == "abstention")
-            total[kind] += 1
-            right[kind] += ok
+    right, total, _ = claim_cv().kinds_counts(args.bin, answers, folder, [])
     for kind in sorted(total):
         print(f"{kind:12} {right[kind]}/{total[kind]} = {right[kind] / total[kind]:.3f}")
     named = ["pleasantry", "meta", "navigation", "reference", "abstention"]
