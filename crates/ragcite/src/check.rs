@@ -505,8 +505,15 @@ impl Checker {
             },
         );
         // The claim features of its own words, where the claim scorer may decide.
-        let claim_features = (english
-            && ((!marked && self.options.claim_model.is_some()) || self.options.keep_features))
+        let scored = !marked
+            && self.options.claim_model.is_some()
+            && claims::may_decide(
+                nonclaim.is_some(),
+                &position,
+                read.words.len(),
+                !read.numbers.is_empty() || !quotations.is_empty(),
+            );
+        let claim_features = (english && (scored || self.options.keep_features))
             .then(|| {
                 let names = read.words.iter().filter(|w| w.name).count();
                 let rarities: Vec<f64> = read

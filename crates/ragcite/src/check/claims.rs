@@ -25,17 +25,25 @@ pub(super) fn score(
         .map(|s| !s.labels.is_empty() || !s.native.is_empty())
         .collect();
     let citing = cites.iter().filter(|&&c| c).count();
+    // Where the line of the sentence at hand starts: the sentences come in order, so the text
+    // before each is searched once for line breaks, not again from the start.
+    let (mut line_start, mut searched) = (0, 0);
     for k in 0..n {
         if sentences[k].claim_features.is_none() {
             continue;
         }
-        let line_start = answer[..sentences[k].position.span.start]
-            .rfind('\n')
-            .map_or(0, |at| at + 1);
+        let start = sentences[k].position.span.start;
+        if start < searched {
+            (line_start, searched) = (0, 0);
+        }
+        if let Some(at) = answer[searched..start].rfind('\n') {
+            line_start = searched + at + 1;
+        }
+        searched = start;
         let place = Place {
             index: k,
             sentences: n,
-            list_item: starts_item(&answer[line_start..sentences[k].position.span.start])
+            list_item: starts_item(&answer[line_start..start])
                 || is_item_mark(first_word(&sentences[k].text)),
             after_lead_in: k > 0 && ends_with_colon(&sentences[k - 1].text),
             first_in_paragraph: k == 0
@@ -69,18 +77,34 @@ pub(super) fn score(
     }
 }
 
-/// Whether the scorer decides the sentence: it cites nothing, is no heading nor source-list
-/// line, no phrase rule names it, it has enough content words to be a claim at all, and it
-/// states no figure and quotes nothing (which make a claim however it is phrased).
+/// Whether the scorer decides the sentence: it cites nothing, takes no citation from its
+/// paragraph, and [`may_decide`] what it holds.
 fn decides(sentence: &SentenceInput, cites: bool) -> bool {
     !cites
-        && sentence.nonclaim.is_none()
         && sentence.inherited_from.is_none()
-        && !sentence.position.heading
-        && !sentence.position.reference
-        && sentence.words.len() >= MIN_CLAIM_WORDS
-        && sentence.numbers.is_empty()
-        && sentence.quotations.is_empty()
+        && may_decide(
+            sentence.nonclaim.is_some(),
+            &sentence.position,
+            sentence.words.len(),
+            !sentence.numbers.is_empty() || !sentence.quotations.is_empty(),
+        )
+}
+
+/// Whether the scorer may decide a sentence, by what is known when it is read: no phrase rule
+/// names it (`named`), it is no heading nor source-list line, it has enough content words to be
+/// a claim at all, and it states no figure and quotes nothing (`figures_or_quotes`: they make a
+/// claim however it is phrased). Its claim features are read only then (or for `--features`).
+pub(super) fn may_decide(
+    named: bool,
+    position: &crate::sentence::SentenceSpan,
+    words: usize,
+    figures_or_quotes: bool,
+) -> bool {
+    !named
+        && !position.heading
+        && !position.reference
+        && words >= MIN_CLAIM_WORDS
+        && !figures_or_quotes
 }
 
 /// A bullet or an enumerator as a word of its own.
