@@ -689,7 +689,9 @@ pub struct Report {
 pub struct LanguageUse {
     /// The language read in: its stemmer, stop words and number format.
     pub used: crate::Language,
-    /// The language the answer looks written in, when the detector is confident.
+    /// The language the answer looks written in, when the detector is confident (or English,
+    /// without the detector, when the answer is read in English and plainly is: see
+    /// [`crate::words::detect`]).
     pub detected: Option<crate::Language>,
     /// Whether `used` is a detected language that `--lang auto` chose over the one it falls
     /// back to (English): false when the answer is read in the language it would be anyway.
