@@ -513,32 +513,31 @@ impl Checker {
                 read.words.len(),
                 !read.numbers.is_empty() || !quotations.is_empty(),
             );
-        let claim_features = (english && (scored || self.options.keep_features))
-            .then(|| {
-                let names = read.words.iter().filter(|w| w.name).count();
-                let rarities: Vec<f64> = read
+        let claim_features = (english && (scored || self.options.keep_features)).then(|| {
+            let names = read.words.iter().filter(|w| w.name).count();
+            let rarities: Vec<f64> = read
+                .words
+                .iter()
+                .map(|w| words::rarity::rarity(&w.surface))
+                .collect();
+            support::model::claims::own_features(&support::model::claims::Own {
+                text,
+                content_words: read.words.len(),
+                figures: read.numbers.len(),
+                years: read.numbers.iter().filter(|n| is_year(&n.text)).count(),
+                names,
+                rare_words: rarities.iter().filter(|&&r| r >= RARE).count(),
+                rarity: rarities.iter().sum(),
+                general_words: read.words.iter().filter(|w| w.general).count(),
+                quotes: quotations.len(),
+                in_question: read
                     .words
                     .iter()
-                    .map(|w| words::rarity::rarity(&w.surface))
-                    .collect();
-                support::model::claims::own_features(&support::model::claims::Own {
-                    text,
-                    content_words: read.words.len(),
-                    figures: read.numbers.len(),
-                    years: read.numbers.iter().filter(|n| is_year(&n.text)).count(),
-                    names,
-                    rare_words: rarities.iter().filter(|&&r| r >= RARE).count(),
-                    rarity: rarities.iter().sum(),
-                    general_words: read.words.iter().filter(|w| w.general).count(),
-                    quotes: quotations.len(),
-                    in_question: read
-                        .words
-                        .iter()
-                        .filter(|w| question_words.contains(&w.id))
-                        .count(),
-                    english,
-                })
-            });
+                    .filter(|w| question_words.contains(&w.id))
+                    .count(),
+                english,
+            })
+        });
         SentenceInput {
             text: answer[range].to_string(),
             position,
