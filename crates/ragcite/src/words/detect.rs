@@ -99,7 +99,7 @@ fn reliable(text: &str) -> Option<(Language, f64, bool)> {
 /// taken so without reading its chunks, as that changes nothing but the time. `None` when the
 /// detector is unsure.
 ///
-/// When `fallback` is English and the answer is plainly English ([`plainly_english`]: nearly
+/// When `fallback` is English and the answer is plainly English (`plainly_english`: nearly
 /// all ASCII letters, and many of the function words only English writes so), it is English
 /// without asking the detector, which would read it so or be unsure (either way the answer is
 /// read in English, and nothing is warned); its `confidence` is then 1.
